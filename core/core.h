@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/* Private definitions shared by core/ and sdk/; never installed. */
+#ifndef DLHAL_CORE_H
+#define DLHAL_CORE_H
+
+#include <dlhal/dlhal.h>
+#include <dlhal/sdk.h>
+
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DLH__ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define dlh__container_of(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
+
+/* Intrusive doubly-linked list with a sentinel head. */
+struct dlh__list {
+	struct dlh__list *prev, *next;
+};
+
+static inline void dlh__list_init(struct dlh__list *h)
+{
+	h->prev = h->next = h;
+}
+
+static inline void dlh__list_add_tail(struct dlh__list *h, struct dlh__list *n)
+{
+	n->prev = h->prev;
+	n->next = h;
+	h->prev->next = n;
+	h->prev = n;
+}
+
+static inline void dlh__list_del(struct dlh__list *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	n->prev = n->next = n;
+}
+
+static inline int dlh__list_empty(const struct dlh__list *h)
+{
+	return h->next == h;
+}
+
+/*
+ * Intrusive chained hash table. Callers hash keys themselves and compare in
+ * a callback, so one table type serves string and integer keys.
+ */
+struct dlh__hnode {
+	struct dlh__hnode *next;
+	uint64_t hash;
+};
+
+struct dlh__htab {
+	struct dlh__hnode **buckets;
+	size_t nbuckets; /* power of two, or 0 before first insert */
+	size_t count;
+};
+
+typedef int (*dlh__hmatch_fn)(const struct dlh__hnode *node, const void *key);
+
+uint64_t dlh__hash_str(const char *s);
+uint64_t dlh__hash_u64(uint64_t v);
+int dlh__htab_insert(struct dlh__htab *t, struct dlh__hnode *n, uint64_t hash);
+void dlh__htab_remove(struct dlh__htab *t, struct dlh__hnode *n);
+struct dlh__hnode *dlh__htab_find(const struct dlh__htab *t, uint64_t hash, dlh__hmatch_fn match, const void *key);
+void dlh__htab_fini(struct dlh__htab *t);
+
+struct dlh__driver_ent {
+	struct dlh__list node;
+	const struct dlh_sdk_driver *drv;
+	void *dl_handle; /* dlopen() handle, or NULL for a linked-in driver */
+};
+
+struct dlh_sub {
+	struct dlh__list node;
+	struct dlh_ctx *ctx;
+	dlh_event_fn fn;
+	void *arg;
+	int dead; /* unsubscribed during delivery; freed once delivery ends */
+};
+
+struct dlh_sdk_timer {
+	struct dlh__list node; /* in ctx->timers (sorted by due) when armed */
+	struct dlh__list dev_node;
+	struct dlh_dev *dev;
+	dlh_sdk_timer_fn fn;
+	void *arg;
+	uint64_t due;
+	uint64_t seq; /* orders timers that fall due at the same time */
+	int armed;
+};
+
+struct dlh_ctx {
+	struct dlh__list devs;
+	struct dlh__htab dev_by_handle;
+	struct dlh__htab port_by_netdev;
+	struct dlh__list subs;
+	int delivering;
+	struct dlh__list drivers;
+	struct dlh__list timers;
+	uint64_t now;
+	uint64_t timer_seq;
+	dlh_log_fn log_fn;
+	void *log_arg;
+};
+
+struct dlh_dev {
+	struct dlh_ctx *ctx;
+	struct dlh__list node;
+	struct dlh__hnode hnode;
+	const struct dlh_sdk_driver *drv;
+	struct dlh__list ports;
+	struct dlh__htab port_by_index;
+	size_t nports;
+	struct dlh__list timers;
+	char bus[DLH_BUS_NAME_MAX];
+	char name[DLH_DEV_NAME_MAX];
+	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX];
+	alignas(max_align_t) unsigned char priv[];
+};
+
+struct dlh_port {
+	struct dlh_dev *dev;
+	struct dlh__list node;
+	struct dlh__hnode index_node;
+	struct dlh__hnode netdev_node; /* in ctx->port_by_netdev while type is eth */
+	uint32_t index;
+	enum dlh_port_type type;
+	enum dlh_port_type desired_type;
+	struct dlh_sdk_port_attrs attrs;
+	char netdev[DLH_NETDEV_NAME_MAX];
+	char ibdev[DLH_IBDEV_NAME_MAX];
+	char handle[DLH_HANDLE_MAX];
+	alignas(max_align_t) unsigned char priv[];
+};
+
+/* extack.c */
+int dlh__extack_obj(struct dlh_extack *ext, const char *obj);
+int dlh__extack_set(struct dlh_extack *ext, int err, const char *obj, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void dlh__extack_clear(struct dlh_extack *ext);
+
+/* ctx.c */
+void dlh__event_emit(struct dlh_ctx *ctx, enum dlh_event_type type, struct dlh_dev *dev, struct dlh_port *port);
+void dlh__log(const struct dlh_ctx *ctx, enum dlh_log_level level, const struct dlh_dev *dev, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+const struct dlh_sdk_driver *dlh__driver_find(const struct dlh_ctx *ctx, const char *name);
+int dlh__driver_add(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, void *dl_handle, const char *origin,
+		    struct dlh_extack *ext);
+
+/* dev.c */
+int dlh__dev_handle_parse(const char *s, size_t len, char *bus, char *name, struct dlh_extack *ext);
+int dlh__dev_add(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv, const char *config,
+		 struct dlh_extack *ext);
+void dlh__dev_remove(struct dlh_dev *dev);
+
+/* port.c */
+void dlh__port_free_all(struct dlh_dev *dev);
+
+/* name.c */
+int dlh__netdev_name_valid(const char *name);
+
+/* timer.c */
+void dlh__timers_free_dev(struct dlh_dev *dev);
+
+/* Calls an op if the driver's table is long enough to hold it. */
+#define DLH__OP(drv, op) \
+	((drv)->ops && offsetof(struct dlh_sdk_ops, op) < (drv)->ops_size ? (drv)->ops->op : NULL)
+
+#endif /* DLHAL_CORE_H */

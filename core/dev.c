@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/* Devices: registry, handles, probe/remove, emulator controls. */
+#include "core.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int dev_match(const struct dlh__hnode *n, const void *key)
+{
+	return !strcmp(dlh__container_of(n, struct dlh_dev, hnode)->handle, key);
+}
+
+DLH_EXPORT struct dlh_dev *dlh_dev_find(const struct dlh_ctx *ctx, const char *handle)
+{
+	struct dlh__hnode *n = dlh__htab_find(&ctx->dev_by_handle, dlh__hash_str(handle), dev_match, handle);
+
+	return n ? dlh__container_of(n, struct dlh_dev, hnode) : NULL;
+}
+
+DLH_EXPORT struct dlh_dev *dlh_dev_first(const struct dlh_ctx *ctx)
+{
+	return dlh__list_empty(&ctx->devs) ? NULL : dlh__container_of(ctx->devs.next, struct dlh_dev, node);
+}
+
+DLH_EXPORT struct dlh_dev *dlh_dev_next(const struct dlh_dev *dev)
+{
+	return dev->node.next == &dev->ctx->devs ? NULL : dlh__container_of(dev->node.next, struct dlh_dev, node);
+}
+
+DLH_EXPORT const char *dlh_dev_handle(const struct dlh_dev *dev)
+{
+	return dev->handle;
+}
+
+DLH_EXPORT const char *dlh_dev_bus(const struct dlh_dev *dev)
+{
+	return dev->bus;
+}
+
+DLH_EXPORT const char *dlh_dev_name(const struct dlh_dev *dev)
+{
+	return dev->name;
+}
+
+DLH_EXPORT const char *dlh_dev_driver(const struct dlh_dev *dev)
+{
+	return dev->drv->name;
+}
+
+DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev)
+{
+	return dev->nports;
+}
+
+DLH_EXPORT void *dlh_sdk_dev_priv(const struct dlh_dev *dev)
+{
+	return (void *)dev->priv;
+}
+
+DLH_EXPORT struct dlh_ctx *dlh_sdk_dev_ctx(const struct dlh_dev *dev)
+{
+	return dev->ctx;
+}
+
+static int name_char_ok(char c)
+{
+	/* Bus and device names as the kernel forms them: "pci", "0000:03:00.0", "netdevsim10". */
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ':' || c == '.' ||
+	       c == '_' || c == '-';
+}
+
+/* Parses "bus/dev" from s[0..len). */
+int dlh__dev_handle_parse(const char *s, size_t len, char *bus, char *name, struct dlh_extack *ext)
+{
+	const char *slash = memchr(s, '/', len);
+	size_t blen, nlen;
+
+	if (!slash)
+		return dlh__extack_set(ext, -EINVAL, NULL, "Device handle \"%.*s\" is not of the form bus/dev",
+				       (int)(len > 64 ? 64 : len), s);
+	blen = (size_t)(slash - s);
+	nlen = len - blen - 1;
+	if (!blen)
+		return dlh__extack_set(ext, -EINVAL, NULL, "Bus name missing before \"/\"");
+	if (!nlen)
+		return dlh__extack_set(ext, -EINVAL, NULL, "Device name missing after \"%.*s/\"",
+				       (int)(blen > 31 ? 31 : blen), s);
+	if (blen >= DLH_BUS_NAME_MAX)
+		return dlh__extack_set(ext, -EINVAL, NULL, "Bus name is longer than %d characters",
+				       DLH_BUS_NAME_MAX - 1);
+	if (nlen >= DLH_DEV_NAME_MAX)
+		return dlh__extack_set(ext, -EINVAL, NULL, "Device name is longer than %d characters",
+				       DLH_DEV_NAME_MAX - 1);
+	for (size_t i = 0; i < len; i++)
+		if (i != blen && !name_char_ok(s[i]))
+			return dlh__extack_set(ext, -EINVAL, NULL, "Device handle \"%.*s\" has an invalid character",
+					       (int)len, s);
+	memcpy(bus, s, blen);
+	bus[blen] = '\0';
+	memcpy(name, slash + 1, nlen);
+	name[nlen] = '\0';
+	return 0;
+}
+
+DLH_EXPORT int dlh_dev_lookup(const struct dlh_ctx *ctx, const char *what, struct dlh_dev **out,
+			      struct dlh_extack *ext)
+{
+	char bus[DLH_BUS_NAME_MAX], name[DLH_DEV_NAME_MAX];
+	struct dlh_dev *dev;
+	int err;
+
+	dlh__extack_clear(ext);
+	err = dlh__dev_handle_parse(what, strlen(what), bus, name, ext);
+	if (err)
+		return err;
+	dev = dlh_dev_find(ctx, what);
+	if (!dev)
+		return dlh__extack_set(ext, -ENODEV, what, "Device does not exist");
+	*out = dev;
+	return 0;
+}
+
+static void dev_free(struct dlh_dev *dev)
+{
+	dlh__timers_free_dev(dev);
+	dlh__port_free_all(dev);
+	dlh__htab_fini(&dev->port_by_index);
+	dlh__htab_remove(&dev->ctx->dev_by_handle, &dev->hnode);
+	dlh__list_del(&dev->node);
+	free(dev);
+}
+
+int dlh__dev_add(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv, const char *config,
+		 struct dlh_extack *ext)
+{
+	int (*probe)(struct dlh_dev *, const char *, struct dlh_extack *) = DLH__OP(drv, probe);
+	struct dlh_dev *dev;
+	int err;
+
+	dev = calloc(1, sizeof(*dev) + drv->dev_priv_size);
+	if (!dev)
+		return dlh__extack_set(ext, -ENOMEM, handle, "Out of memory");
+	err = dlh__dev_handle_parse(handle, strlen(handle), dev->bus, dev->name, ext);
+	if (err)
+		goto err_parse;
+	snprintf(dev->handle, sizeof(dev->handle), "%s/%s", dev->bus, dev->name);
+	if (dlh_dev_find(ctx, dev->handle)) {
+		err = dlh__extack_set(ext, -EEXIST, dev->handle, "Device already exists");
+		goto err_parse;
+	}
+	dev->ctx = ctx;
+	dev->drv = drv;
+	dlh__list_init(&dev->ports);
+	dlh__list_init(&dev->timers);
+	err = dlh__htab_insert(&ctx->dev_by_handle, &dev->hnode, dlh__hash_str(dev->handle));
+	if (err) {
+		dlh__extack_set(ext, err, dev->handle, "Out of memory");
+		goto err_parse;
+	}
+	dlh__list_add_tail(&ctx->devs, &dev->node);
+	dlh__event_emit(ctx, DLH_EVENT_DEV_NEW, dev, NULL);
+
+	if (probe) {
+		err = probe(dev, config, ext);
+		if (err) {
+			dlh__extack_obj(ext, dev->handle);
+			goto err_probe;
+		}
+	}
+	return 0;
+
+err_probe:
+	/* The driver should have unregistered its ports; dev_free catches any it left. */
+	dlh__event_emit(ctx, DLH_EVENT_DEV_DEL, dev, NULL);
+	dev_free(dev);
+	return err;
+err_parse:
+	free(dev);
+	return err;
+}
+
+void dlh__dev_remove(struct dlh_dev *dev)
+{
+	void (*remove)(struct dlh_dev *) = DLH__OP(dev->drv, remove);
+
+	if (remove)
+		remove(dev);
+	dlh__event_emit(dev->ctx, DLH_EVENT_DEV_DEL, dev, NULL);
+	dev_free(dev);
+}
+
+static int sim_check(struct dlh_dev *dev, struct dlh_port *port, const char *key, struct dlh_extack *ext)
+{
+	dlh__extack_clear(ext);
+	if (port && port->dev != dev)
+		return dlh__extack_set(ext, -EINVAL, port->handle, "Port is not on device %s", dev->handle);
+	if (!key || !key[0])
+		return dlh__extack_set(ext, -EINVAL, dev->handle, "Emulator control name missing");
+	return 0;
+}
+
+DLH_EXPORT int dlh_dev_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *key, const char *value,
+			       struct dlh_extack *ext)
+{
+	int (*op)(struct dlh_dev *, struct dlh_port *, const char *, const char *, struct dlh_extack *) =
+		DLH__OP(dev->drv, sim_set);
+	const char *obj = port ? port->handle : dev->handle;
+	int err = sim_check(dev, port, key, ext);
+
+	if (err)
+		return err;
+	if (!op)
+		return dlh__extack_set(ext, -EOPNOTSUPP, dev->handle, "Device has no emulator controls");
+	if (!value)
+		return dlh__extack_set(ext, -EINVAL, obj, "Value missing for \"%s\"", key);
+	err = op(dev, port, key, value, ext);
+	if (err)
+		dlh__extack_obj(ext, obj);
+	return err;
+}
+
+DLH_EXPORT int dlh_dev_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *key, char *buf, size_t len,
+			       struct dlh_extack *ext)
+{
+	int (*op)(struct dlh_dev *, struct dlh_port *, const char *, char *, size_t, struct dlh_extack *) =
+		DLH__OP(dev->drv, sim_get);
+	int err = sim_check(dev, port, key, ext);
+
+	if (err)
+		return err;
+	if (!op)
+		return dlh__extack_set(ext, -EOPNOTSUPP, dev->handle, "Device has no emulator controls");
+	if (!buf || !len)
+		return dlh__extack_set(ext, -EINVAL, dev->handle, "No room for the value");
+	err = op(dev, port, key, buf, len, ext);
+	if (err)
+		dlh__extack_obj(ext, port ? port->handle : dev->handle);
+	return err;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* Netdev names: the kernel's validity rules and its "eth%d" allocation. */
+#include "core.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The kernel's dev_valid_name(): 1..15 bytes, not "." or "..", no '/', ':' or space. */
+int dlh__netdev_name_valid(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len || len >= DLH_NETDEV_NAME_MAX || !strcmp(name, ".") || !strcmp(name, ".."))
+		return 0;
+	for (; *name; name++)
+		if (*name == '/' || *name == ':' || *name == ' ' || *name == '\t' || *name == '\n' ||
+		    (unsigned char)*name < 0x20 || *name == '%')
+			return 0;
+	return 1;
+}
+
+/* The kernel scans at most one page of bits for a free number. */
+#define NAME_ALLOC_MAX 32768
+
+DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *pattern, char *buf, size_t len,
+					 struct dlh_extack *ext)
+{
+	const char *pct = strchr(pattern, '%');
+	char name[DLH_NETDEV_NAME_MAX + 8];
+
+	if (!pct || pct[1] != 'd' || strchr(pct + 2, '%') || strlen(pattern) >= DLH_NETDEV_NAME_MAX)
+		return dlh__extack_set(ext, -EINVAL, NULL, "Invalid netdev name pattern \"%.*s\"", 32, pattern);
+	for (int i = 0; i < NAME_ALLOC_MAX; i++) {
+		int n = snprintf(name, sizeof(name), "%.*s%d%s", (int)(pct - pattern), pattern, i, pct + 2);
+
+		if (n >= DLH_NETDEV_NAME_MAX)
+			break;
+		if (!dlh__netdev_name_valid(name))
+			return dlh__extack_set(ext, -EINVAL, NULL, "Invalid netdev name pattern \"%s\"", pattern);
+		if (dlh_port_find_netdev(ctx, name))
+			continue;
+		if ((size_t)n >= len)
+			return dlh__extack_set(ext, -ENOSPC, NULL, "No room for netdev name \"%s\"", name);
+		memcpy(buf, name, (size_t)n + 1);
+		return 0;
+	}
+	return dlh__extack_set(ext, -ENFILE, NULL, "No free netdev name for pattern \"%s\"", pattern);
+}

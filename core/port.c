@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: MIT */
+/* Ports: registry, attributes, generic validation of port operations. */
+#include "core.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct index_key {
+	uint32_t index;
+};
+
+static int index_match(const struct dlh__hnode *n, const void *key)
+{
+	return dlh__container_of(n, struct dlh_port, index_node)->index == ((const struct index_key *)key)->index;
+}
+
+static int netdev_match(const struct dlh__hnode *n, const void *key)
+{
+	return !strcmp(dlh__container_of(n, struct dlh_port, netdev_node)->netdev, key);
+}
+
+DLH_EXPORT struct dlh_port *dlh_port_find(const struct dlh_dev *dev, uint32_t index)
+{
+	struct index_key k = {index};
+	struct dlh__hnode *n = dlh__htab_find(&dev->port_by_index, dlh__hash_u64(index), index_match, &k);
+
+	return n ? dlh__container_of(n, struct dlh_port, index_node) : NULL;
+}
+
+DLH_EXPORT struct dlh_port *dlh_port_find_netdev(const struct dlh_ctx *ctx, const char *netdev)
+{
+	struct dlh__hnode *n = dlh__htab_find(&ctx->port_by_netdev, dlh__hash_str(netdev), netdev_match, netdev);
+
+	return n ? dlh__container_of(n, struct dlh_port, netdev_node) : NULL;
+}
+
+DLH_EXPORT struct dlh_port *dlh_port_first(const struct dlh_dev *dev)
+{
+	return dlh__list_empty(&dev->ports) ? NULL : dlh__container_of(dev->ports.next, struct dlh_port, node);
+}
+
+DLH_EXPORT struct dlh_port *dlh_port_next(const struct dlh_port *port)
+{
+	return port->node.next == &port->dev->ports ? NULL
+						     : dlh__container_of(port->node.next, struct dlh_port, node);
+}
+
+static int parse_index(const char *s, uint32_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v > UINT32_MAX)
+			return -ERANGE;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+DLH_EXPORT int dlh_port_lookup(const struct dlh_ctx *ctx, const char *what, struct dlh_port **out,
+			       struct dlh_extack *ext)
+{
+	char bus[DLH_BUS_NAME_MAX], name[DLH_DEV_NAME_MAX], handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX];
+	const char *slash = strrchr(what, '/');
+	struct dlh_port *port;
+	struct dlh_dev *dev;
+	uint32_t index;
+	int err;
+
+	dlh__extack_clear(ext);
+	if (!slash) {
+		if (!dlh__netdev_name_valid(what))
+			return dlh__extack_set(ext, -EINVAL, NULL, "\"%.*s\" is neither DEV/PORT_INDEX nor a netdev name",
+					       64, what);
+		port = dlh_port_find_netdev(ctx, what);
+		if (!port)
+			return dlh__extack_set(ext, -ENODEV, what, "No port has this netdev");
+		*out = port;
+		return 0;
+	}
+	if (slash == strchr(what, '/'))
+		return dlh__extack_set(ext, -EINVAL, NULL, "Port handle \"%.*s\" is not of the form bus/dev/index", 64,
+				       what);
+	err = dlh__dev_handle_parse(what, (size_t)(slash - what), bus, name, ext);
+	if (err)
+		return err;
+	err = parse_index(slash + 1, &index);
+	if (err)
+		return dlh__extack_set(ext, -EINVAL, NULL, "Port index \"%.*s\" is not a number from 0 to %u", 16,
+				       slash + 1, UINT32_MAX);
+	snprintf(handle, sizeof(handle), "%s/%s", bus, name);
+	dev = dlh_dev_find(ctx, handle);
+	if (!dev)
+		return dlh__extack_set(ext, -ENODEV, handle, "Device does not exist");
+	port = dlh_port_find(dev, index);
+	if (!port)
+		return dlh__extack_set(ext, -ENODEV, what, "Port does not exist");
+	*out = port;
+	return 0;
+}
+
+DLH_EXPORT struct dlh_dev *dlh_port_dev(const struct dlh_port *port)
+{
+	return port->dev;
+}
+
+DLH_EXPORT uint32_t dlh_port_index(const struct dlh_port *port)
+{
+	return port->index;
+}
+
+DLH_EXPORT const char *dlh_port_handle(const struct dlh_port *port)
+{
+	return port->handle;
+}
+
+DLH_EXPORT enum dlh_port_type dlh_port_type(const struct dlh_port *port)
+{
+	return port->type;
+}
+
+DLH_EXPORT enum dlh_port_type dlh_port_desired_type(const struct dlh_port *port)
+{
+	return port->desired_type;
+}
+
+DLH_EXPORT const char *dlh_port_netdev(const struct dlh_port *port)
+{
+	return port->type == DLH_PORT_TYPE_ETH && port->netdev[0] ? port->netdev : NULL;
+}
+
+DLH_EXPORT const char *dlh_port_ibdev(const struct dlh_port *port)
+{
+	return port->type == DLH_PORT_TYPE_IB && port->ibdev[0] ? port->ibdev : NULL;
+}
+
+DLH_EXPORT bool dlh_port_is_split(const struct dlh_port *port)
+{
+	return port->attrs.split;
+}
+
+DLH_EXPORT uint32_t dlh_port_split_group(const struct dlh_port *port)
+{
+	return port->attrs.split_group;
+}
+
+DLH_EXPORT uint32_t dlh_port_split_subport(const struct dlh_port *port)
+{
+	return port->attrs.split_subport;
+}
+
+DLH_EXPORT enum dlh_port_flavour dlh_port_flavour(const struct dlh_port *port)
+{
+	return port->attrs.flavour;
+}
+
+DLH_EXPORT uint32_t dlh_port_number(const struct dlh_port *port)
+{
+	return port->attrs.number;
+}
+
+DLH_EXPORT uint32_t dlh_port_lanes(const struct dlh_port *port)
+{
+	return port->attrs.lanes;
+}
+
+DLH_EXPORT bool dlh_port_splittable(const struct dlh_port *port)
+{
+	return port->attrs.splittable;
+}
+
+DLH_EXPORT uint32_t dlh_port_speed(const struct dlh_port *port)
+{
+	return port->attrs.speed;
+}
+
+DLH_EXPORT bool dlh_port_module(const struct dlh_port *port, uint32_t *module, uint32_t *lane)
+{
+	if (!port->attrs.has_module)
+		return false;
+	if (module)
+		*module = port->attrs.module;
+	if (lane)
+		*lane = port->attrs.lane;
+	return true;
+}
+
+DLH_EXPORT void *dlh_sdk_port_priv(const struct dlh_port *port)
+{
+	return (void *)port->priv;
+}
+
+static int flavour_valid(enum dlh_port_flavour f)
+{
+	return strcmp(dlh_port_flavour_name(f), "unknown") != 0;
+}
+
+DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const struct dlh_sdk_port_attrs *attrs,
+				     struct dlh_port **out, struct dlh_extack *ext)
+{
+	struct dlh_port *port;
+	int err;
+
+	if (dlh_port_find(dev, index))
+		return dlh__extack_set(ext, -EEXIST, dev->handle, "Port index %u already exists", index);
+	if (attrs && !flavour_valid(attrs->flavour))
+		return dlh__extack_set(ext, -EINVAL, dev->handle, "Port %u has an unknown flavour %d", index,
+				       (int)attrs->flavour);
+	port = calloc(1, sizeof(*port) + dev->drv->port_priv_size);
+	if (!port)
+		return dlh__extack_set(ext, -ENOMEM, dev->handle, "Out of memory");
+	port->dev = dev;
+	port->index = index;
+	if (attrs)
+		port->attrs = *attrs;
+	if (!port->attrs.split)
+		port->attrs.split_group = port->attrs.split_subport = 0;
+	snprintf(port->handle, sizeof(port->handle), "%s/%u", dev->handle, index);
+	err = dlh__htab_insert(&dev->port_by_index, &port->index_node, dlh__hash_u64(index));
+	if (err) {
+		free(port);
+		return dlh__extack_set(ext, err, dev->handle, "Out of memory");
+	}
+	dlh__list_add_tail(&dev->ports, &port->node);
+	dev->nports++;
+	dlh__event_emit(dev->ctx, DLH_EVENT_PORT_NEW, dev, port);
+	if (out)
+		*out = port;
+	return 0;
+}
+
+static void netdev_unlink(struct dlh_port *port)
+{
+	if (port->netdev[0]) {
+		dlh__htab_remove(&port->dev->ctx->port_by_netdev, &port->netdev_node);
+		port->netdev[0] = '\0';
+	}
+}
+
+static void port_free(struct dlh_port *port)
+{
+	struct dlh_dev *dev = port->dev;
+
+	netdev_unlink(port);
+	dlh__htab_remove(&dev->port_by_index, &port->index_node);
+	dlh__list_del(&port->node);
+	dev->nports--;
+	free(port);
+}
+
+DLH_EXPORT void dlh_sdk_port_unregister(struct dlh_port *port)
+{
+	if (!port)
+		return;
+	dlh__event_emit(port->dev->ctx, DLH_EVENT_PORT_DEL, port->dev, port);
+	port_free(port);
+}
+
+void dlh__port_free_all(struct dlh_dev *dev)
+{
+	while (!dlh__list_empty(&dev->ports))
+		dlh_sdk_port_unregister(dlh__container_of(dev->ports.prev, struct dlh_port, node));
+}
+
+DLH_EXPORT int dlh_sdk_port_type_eth(struct dlh_port *port, const char *netdev, struct dlh_extack *ext)
+{
+	struct dlh_ctx *ctx = port->dev->ctx;
+	char name[DLH_NETDEV_NAME_MAX];
+	struct dlh_port *holder;
+	int err;
+
+	if (netdev && strchr(netdev, '%')) {
+		err = dlh_sdk_netdev_name_alloc(ctx, netdev, name, sizeof(name), ext);
+		if (err)
+			return dlh__extack_obj(ext, port->handle), err;
+	} else {
+		if (!netdev || !dlh__netdev_name_valid(netdev))
+			return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid netdev name \"%.*s\"", 32,
+					       netdev ? netdev : "");
+		snprintf(name, sizeof(name), "%s", netdev);
+		holder = dlh_port_find_netdev(ctx, name);
+		if (holder && holder != port)
+			return dlh__extack_set(ext, -EEXIST, port->handle, "Netdev name \"%s\" is in use by %s", name,
+					       holder->handle);
+	}
+	if (port->type == DLH_PORT_TYPE_ETH && !strcmp(port->netdev, name))
+		return 0;
+	netdev_unlink(port);
+	memcpy(port->netdev, name, sizeof(name));
+	err = dlh__htab_insert(&ctx->port_by_netdev, &port->netdev_node, dlh__hash_str(name));
+	if (err) {
+		port->netdev[0] = '\0';
+		return dlh__extack_set(ext, err, port->handle, "Out of memory");
+	}
+	port->type = DLH_PORT_TYPE_ETH;
+	port->ibdev[0] = '\0';
+	dlh__event_emit(ctx, DLH_EVENT_PORT_CHANGE, port->dev, port);
+	return 0;
+}
+
+DLH_EXPORT int dlh_sdk_port_type_ib(struct dlh_port *port, const char *ibdev, struct dlh_extack *ext)
+{
+	size_t len = ibdev ? strlen(ibdev) : 0;
+
+	if (!len || len >= DLH_IBDEV_NAME_MAX || strchr(ibdev, '/'))
+		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid ibdev name \"%.*s\"", 32,
+				       ibdev ? ibdev : "");
+	if (port->type == DLH_PORT_TYPE_IB && !strcmp(port->ibdev, ibdev))
+		return 0;
+	netdev_unlink(port);
+	memcpy(port->ibdev, ibdev, len + 1);
+	port->type = DLH_PORT_TYPE_IB;
+	dlh__event_emit(port->dev->ctx, DLH_EVENT_PORT_CHANGE, port->dev, port);
+	return 0;
+}
+
+DLH_EXPORT void dlh_sdk_port_type_clear(struct dlh_port *port)
+{
+	if (port->type == DLH_PORT_TYPE_NOTSET)
+		return;
+	netdev_unlink(port);
+	port->ibdev[0] = '\0';
+	port->type = DLH_PORT_TYPE_NOTSET;
+	dlh__event_emit(port->dev->ctx, DLH_EVENT_PORT_CHANGE, port->dev, port);
+}
+
+/*
+ * Port operations. Core checks what it can before the driver runs, and names
+ * the port in the message of any failure. Ops may replace the port they were
+ * given (split does), so nothing here touches @port after the op returns.
+ */
+
+DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
+{
+	int (*op)(struct dlh_port *, enum dlh_port_type, struct dlh_extack *) = DLH__OP(port->dev->drv, port_type_set);
+	struct dlh_dev *dev = port->dev;
+	char handle[DLH_HANDLE_MAX];
+	uint32_t index = port->index;
+	int err;
+
+	dlh__extack_clear(ext);
+	if (type != DLH_PORT_TYPE_ETH && type != DLH_PORT_TYPE_IB && type != DLH_PORT_TYPE_AUTO)
+		return dlh__extack_set(ext, -EINVAL, port->handle, "Port type must be eth, ib or auto");
+	if (type == port->desired_type)
+		return 0;
+	if (!op)
+		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port type setting is not supported");
+	memcpy(handle, port->handle, sizeof(handle));
+	err = op(port, type, ext);
+	if (err)
+		return dlh__extack_obj(ext, handle), err;
+	port = dlh_port_find(dev, index);
+	if (port) {
+		port->desired_type = type;
+		dlh__event_emit(dev->ctx, DLH_EVENT_PORT_CHANGE, dev, port);
+	}
+	return 0;
+}
+
+DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+{
+	int (*op)(struct dlh_port *, unsigned int, struct dlh_extack *) = DLH__OP(port->dev->drv, port_split);
+	char handle[DLH_HANDLE_MAX];
+	int err;
+
+	dlh__extack_clear(ext);
+	if (count < 2)
+		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid split count");
+	if (!op)
+		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port splitting is not supported");
+	memcpy(handle, port->handle, sizeof(handle));
+	err = op(port, count, ext);
+	if (err)
+		dlh__extack_obj(ext, handle);
+	return err;
+}
+
+DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
+{
+	int (*op)(struct dlh_port *, struct dlh_extack *) = DLH__OP(port->dev->drv, port_unsplit);
+	char handle[DLH_HANDLE_MAX];
+	int err;
+
+	dlh__extack_clear(ext);
+	if (!op)
+		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port unsplitting is not supported");
+	memcpy(handle, port->handle, sizeof(handle));
+	err = op(port, ext);
+	if (err)
+		dlh__extack_obj(ext, handle);
+	return err;
+}

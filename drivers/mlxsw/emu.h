@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Emulated Spectrum ASIC: registers with the checks its firmware makes. */
+#ifndef MLXSW_EMU_H
+#define MLXSW_EMU_H
+
+#include "reg.h"
+
+#include <stddef.h>
+
+struct mlxsw_emu;
+
+struct mlxsw_emu *mlxsw_emu_new(void);
+void mlxsw_emu_free(struct mlxsw_emu *emu);
+/* Board wiring as firmware sets it at reset; before the bus is handed over. */
+int mlxsw_emu_board_map(struct mlxsw_emu *emu, uint8_t local_port, uint8_t module, uint8_t width);
+void mlxsw_emu_bus(struct mlxsw_emu *emu, struct mlxsw_bus *bus);
+/* Make the nth register access from now fail with -EIO (0 cancels). */
+void mlxsw_emu_fail_nth(struct mlxsw_emu *emu, unsigned long nth);
+unsigned long mlxsw_emu_fail_pending(const struct mlxsw_emu *emu);
+unsigned long mlxsw_emu_accesses(const struct mlxsw_emu *emu);
+/* "lp:width:module:lane:e|d" for every mapped local port, space-separated. */
+int mlxsw_emu_dump(const struct mlxsw_emu *emu, char *buf, size_t len);
+
+#endif

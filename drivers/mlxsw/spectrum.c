@@ -1,0 +1,585 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Spectrum port split/unsplit, after the mlxsw patches of Linux 4.6
+ * (seeds 002-006): local ports 1..64 in clusters of 4, a port's lanes on one
+ * module, 100G (4-lane) ports split into 2x2 or 4x1 lanes.
+ *
+ * Where the seed leaves ports half-done on a failure (a failed removal step
+ * is ignored, a failed re-creation on unsplit loses the port), this driver
+ * brings the hardware down and up in phases and unwinds each phase, and
+ * touches the port model only once the hardware has accepted everything:
+ * a failed split or unsplit leaves ports, names and lane maps as they were.
+ */
+#include "emu.h"
+#include "mlxsw.h"
+#include "reg.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mlxsw_sp_port {
+	uint8_t local_port;
+	bool split;
+	uint8_t module;
+	uint8_t width;
+	uint8_t lane;
+	struct dlh_port *dl;
+	char netdev[DLH_NETDEV_NAME_MAX];
+};
+
+struct mlxsw_sp {
+	struct dlh_dev *dev;
+	struct mlxsw_emu *emu;
+	struct mlxsw_bus bus;
+	struct mlxsw_sp_port *ports[MLXSW_PORT_MAX_PORTS]; /* NULL: local port unused (seed 005) */
+	uint8_t port_to_module[MLXSW_PORT_MAX_PORTS];	   /* as found at probe (seed 004) */
+	bool port_at_probe[MLXSW_PORT_MAX_PORTS];
+	char netdev_pattern[DLH_NETDEV_NAME_MAX];
+};
+
+/* What a port is, in hardware terms: enough to take it down and bring it back. */
+struct port_spec {
+	uint8_t local_port;
+	bool split;
+	uint8_t module;
+	uint8_t width;
+	uint8_t lane;
+	uint8_t subport;
+	char netdev[DLH_NETDEV_NAME_MAX]; /* a name, or the pattern */
+};
+
+static struct mlxsw_sp *sp_of(const struct dlh_dev *dev)
+{
+	return dlh_sdk_dev_priv(dev);
+}
+
+static uint8_t cluster_base_port(uint8_t local_port)
+{
+	uint8_t offset = (uint8_t)((local_port - 1) % MLXSW_SP_PORTS_PER_CLUSTER_MAX);
+
+	return (uint8_t)(local_port - offset);
+}
+
+static int module_info_get(struct mlxsw_sp *sp, uint8_t local_port, uint8_t *module, uint8_t *width)
+{
+	struct mlxsw_reg_pmlp pmlp = {.local_port = local_port};
+	int err = mlxsw_reg_query(&sp->bus, MLXSW_REG_PMLP, &pmlp);
+
+	if (err)
+		return err;
+	*module = pmlp.module[0];
+	*width = pmlp.width;
+	return 0;
+}
+
+static int module_map(struct mlxsw_sp *sp, uint8_t local_port, uint8_t module, uint8_t width, uint8_t lane)
+{
+	struct mlxsw_reg_pmlp pmlp = {.local_port = local_port, .width = width};
+
+	for (int i = 0; i < width; i++) {
+		pmlp.module[i] = module;
+		pmlp.lane[i] = (uint8_t)(lane + i);
+	}
+	return mlxsw_reg_write(&sp->bus, MLXSW_REG_PMLP, &pmlp);
+}
+
+static int module_unmap(struct mlxsw_sp *sp, uint8_t local_port)
+{
+	struct mlxsw_reg_pmlp pmlp = {.local_port = local_port, .width = 0};
+
+	return mlxsw_reg_write(&sp->bus, MLXSW_REG_PMLP, &pmlp);
+}
+
+static int port_enable_set(struct mlxsw_sp *sp, uint8_t local_port, bool enabled)
+{
+	struct mlxsw_reg_pspa pspa = {.local_port = local_port, .enabled = enabled};
+
+	return mlxsw_reg_write(&sp->bus, MLXSW_REG_PSPA, &pspa);
+}
+
+static int port_speed_by_width_set(struct mlxsw_sp *sp, uint8_t local_port, uint8_t width)
+{
+	struct mlxsw_reg_ptys ptys = {.local_port = local_port,
+				      .speed_admin = (uint32_t)MLXSW_SP_PORT_BASE_SPEED * width};
+
+	return mlxsw_reg_write(&sp->bus, MLXSW_REG_PTYS, &ptys);
+}
+
+/* Brings a port up in hardware; on failure undoes its own steps. */
+static int port_hw_up(struct mlxsw_sp *sp, const struct port_spec *ps, bool map)
+{
+	int err;
+
+	if (map) {
+		err = module_map(sp, ps->local_port, ps->module, ps->width, ps->lane);
+		if (err)
+			return err;
+	}
+	err = port_speed_by_width_set(sp, ps->local_port, ps->width);
+	if (err)
+		goto err_speed_set;
+	err = port_enable_set(sp, ps->local_port, true);
+	if (err)
+		goto err_enable;
+	return 0;
+
+err_enable:
+err_speed_set:
+	if (map)
+		module_unmap(sp, ps->local_port);
+	return err;
+}
+
+/* Disables, then unmaps (seed 003: active ports cannot be unmapped); undoes itself on failure. */
+static int port_hw_down(struct mlxsw_sp *sp, uint8_t local_port, bool unmap)
+{
+	int err = port_enable_set(sp, local_port, false);
+
+	if (err)
+		return err;
+	if (unmap) {
+		err = module_unmap(sp, local_port);
+		if (err)
+			goto err_unmap;
+	}
+	return 0;
+
+err_unmap:
+	port_enable_set(sp, local_port, true);
+	return err;
+}
+
+static void port_spec_of(const struct mlxsw_sp_port *p, struct port_spec *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->local_port = p->local_port;
+	ps->split = p->split;
+	ps->module = p->module;
+	ps->width = p->width;
+	ps->lane = p->lane;
+	memcpy(ps->netdev, p->netdev, sizeof(ps->netdev));
+}
+
+/* Registers the port with core: devlink port, then its netdev. */
+static int port_model_add(struct mlxsw_sp *sp, const struct port_spec *ps, struct dlh_extack *ext)
+{
+	struct dlh_sdk_port_attrs attrs = {
+		.flavour = DLH_PORT_FLAVOUR_PHYSICAL,
+		.number = ps->module + 1u,
+		.split = ps->split,
+		.split_group = ps->module,
+		.split_subport = ps->subport,
+		.lanes = ps->width,
+		.splittable = ps->width == MLXSW_PORT_MODULE_MAX_WIDTH && !ps->split,
+		.speed = (uint32_t)MLXSW_SP_PORT_BASE_SPEED * ps->width,
+		.has_module = true,
+		.module = ps->module,
+		.lane = ps->lane,
+	};
+	struct mlxsw_sp_port *p = calloc(1, sizeof(*p));
+	int err;
+
+	if (!p)
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	p->local_port = ps->local_port;
+	p->split = ps->split;
+	p->module = ps->module;
+	p->width = ps->width;
+	p->lane = ps->lane;
+	err = dlh_sdk_port_register(sp->dev, ps->local_port, &attrs, &p->dl, ext);
+	if (err)
+		goto err_port_register;
+	err = dlh_sdk_port_type_eth(p->dl, ps->netdev, ext);
+	if (err)
+		goto err_type_eth;
+	memcpy(p->netdev, dlh_port_netdev(p->dl), sizeof(p->netdev));
+	sp->ports[ps->local_port] = p;
+	return 0;
+
+err_type_eth:
+	dlh_sdk_port_unregister(p->dl);
+err_port_register:
+	free(p);
+	return err;
+}
+
+static void port_model_del(struct mlxsw_sp *sp, uint8_t local_port)
+{
+	struct mlxsw_sp_port *p = sp->ports[local_port];
+
+	if (!p)
+		return;
+	sp->ports[local_port] = NULL;
+	dlh_sdk_port_unregister(p->dl);
+	free(p);
+}
+
+/*
+ * Replaces ports @old by ports @new: hardware down, hardware up, then the
+ * model. Each phase unwinds itself and the phases before it.
+ */
+static int ports_replace(struct mlxsw_sp *sp, const struct port_spec *old, int nold, struct port_spec *new, int nnew,
+			 struct dlh_extack *ext)
+{
+	int i = 0, j = 0, k = 0, err;
+
+	for (i = 0; i < nold; i++) {
+		err = port_hw_down(sp, old[i].local_port, true);
+		if (err) {
+			dlh_sdk_extack(ext, err, "Failed to disable port %u", old[i].local_port);
+			goto err_old_down;
+		}
+	}
+	for (j = 0; j < nnew; j++) {
+		err = port_hw_up(sp, &new[j], true);
+		if (err) {
+			dlh_sdk_extack(ext, err, "Failed to create port %u", new[j].local_port);
+			goto err_new_up;
+		}
+	}
+	for (i = 0; i < nold; i++)
+		port_model_del(sp, old[i].local_port);
+	for (k = 0; k < nnew; k++) {
+		err = port_model_add(sp, &new[k], ext);
+		if (err)
+			goto err_new_model;
+	}
+	return 0;
+
+err_new_model:
+	while (k--)
+		port_model_del(sp, new[k].local_port);
+	for (i = 0; i < nold; i++)
+		if (port_model_add(sp, &old[i], NULL))
+			dlh_sdk_log(sp->dev, DLH_LOG_ERR, "Failed to re-register port %u", old[i].local_port);
+err_new_up:
+	while (j--)
+		if (port_hw_down(sp, new[j].local_port, true))
+			dlh_sdk_log(sp->dev, DLH_LOG_ERR, "Failed to remove port %u", new[j].local_port);
+	i = nold;
+err_old_down:
+	while (i--)
+		if (port_hw_up(sp, &old[i], true))
+			dlh_sdk_log(sp->dev, DLH_LOG_ERR, "Failed to reinstantiate port %u", old[i].local_port);
+	return err;
+}
+
+static int collect_old(struct mlxsw_sp *sp, uint8_t base, unsigned int count, struct port_spec *old)
+{
+	int n = 0;
+
+	for (unsigned int i = 0; i < count; i++)
+		if (sp->ports[base + i])
+			port_spec_of(sp->ports[base + i], &old[n++]);
+	return n;
+}
+
+static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+{
+	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
+	uint32_t index = dlh_port_index(port);
+	uint8_t local_port, module, cur_width, base_port, width;
+	int nold, err;
+
+	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !sp->ports[index])
+		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
+	local_port = (uint8_t)index;
+	if (count != 2 && count != 4)
+		return dlh_sdk_extack(ext, -EINVAL, "Port can only be split into 2 or 4 ports");
+
+	err = module_info_get(sp, local_port, &module, &cur_width);
+	if (err)
+		return dlh_sdk_extack(ext, err, "Failed to get port's width");
+	if (cur_width != MLXSW_PORT_MODULE_MAX_WIDTH)
+		return dlh_sdk_extack(ext, -EINVAL, "Port cannot be split further");
+
+	/* Make sure we have enough slave (even) ports for the split. */
+	if (count == 2) {
+		base_port = local_port;
+		if (base_port + 1 >= MLXSW_PORT_MAX_PORTS || sp->ports[base_port + 1])
+			return dlh_sdk_extack(ext, -EINVAL, "Invalid split configuration");
+	} else {
+		base_port = cluster_base_port(local_port);
+		if (base_port + 3 >= MLXSW_PORT_MAX_PORTS || sp->ports[base_port + 1] || sp->ports[base_port + 3])
+			return dlh_sdk_extack(ext, -EINVAL, "Invalid split configuration");
+	}
+
+	width = (uint8_t)(MLXSW_PORT_MODULE_MAX_WIDTH / count);
+	nold = collect_old(sp, base_port, count, old);
+	for (unsigned int i = 0; i < count; i++) {
+		new[i] = (struct port_spec){
+			.local_port = (uint8_t)(base_port + i),
+			.split = true,
+			.module = module,
+			.width = width,
+			.lane = (uint8_t)(i * width),
+			.subport = (uint8_t)i,
+		};
+		memcpy(new[i].netdev, sp->netdev_pattern, sizeof(new[i].netdev));
+	}
+	err = ports_replace(sp, old, nold, new, (int)count, ext);
+	if (err)
+		dlh_sdk_log(sp->dev, DLH_LOG_ERR, "Failed to create split port");
+	return err;
+}
+
+static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
+{
+	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2];
+	uint32_t index = dlh_port_index(port);
+	uint8_t local_port, module, cur_width, base_port;
+	unsigned int count;
+	int nold, nnew = 0, err;
+
+	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !sp->ports[index])
+		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
+	local_port = (uint8_t)index;
+	if (!sp->ports[local_port]->split)
+		return dlh_sdk_extack(ext, -EINVAL, "Port wasn't split");
+
+	err = module_info_get(sp, local_port, &module, &cur_width);
+	if (err)
+		return dlh_sdk_extack(ext, err, "Failed to get port's width");
+	count = cur_width == 1 ? 4 : 2;
+
+	base_port = cluster_base_port(local_port);
+	/* Determine which ports to remove. */
+	if (count == 2 && local_port >= base_port + 2)
+		base_port = (uint8_t)(base_port + 2);
+
+	nold = collect_old(sp, base_port, count, old);
+	for (unsigned int i = 0; i < count / 2; i++) {
+		uint8_t lp = (uint8_t)(base_port + i * 2);
+
+		/* The seed re-creates every even port; only re-create those the board had. */
+		if (!sp->port_at_probe[lp])
+			continue;
+		new[nnew] = (struct port_spec){
+			.local_port = lp,
+			.module = sp->port_to_module[lp],
+			.width = MLXSW_PORT_MODULE_MAX_WIDTH,
+		};
+		memcpy(new[nnew].netdev, sp->netdev_pattern, sizeof(new[nnew].netdev));
+		nnew++;
+	}
+	err = ports_replace(sp, old, nold, new, nnew, ext);
+	if (err)
+		dlh_sdk_log(sp->dev, DLH_LOG_ERR, "Failed to reinstantiate port");
+	return err;
+}
+
+/* Profile "hw": {"netdev": "eth%d", "ports": [{"local_port": 1, "module": 16, "width": 4}, ...]} */
+static int config_int(json_t *obj, const char *key, int idx, long min, long max, long *out, struct dlh_extack *ext)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d].%s\": expected an integer from %ld to %ld", idx,
+				      key, min, max);
+	*out = (long)json_integer_value(v);
+	return 0;
+}
+
+static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_extack *ext)
+{
+	json_error_t jerr;
+	json_t *root, *ports, *pat, *e;
+	size_t i;
+	int err = 0;
+
+	if (!config)
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw\": missing");
+	root = json_loads(config, 0, &jerr);
+	if (!root)
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw\": %s", jerr.text);
+	pat = json_object_get(root, "netdev");
+	if (pat && (!json_is_string(pat) || json_string_length(pat) >= sizeof(sp->netdev_pattern))) {
+		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.netdev\": expected a name pattern such as \"eth%%d\"");
+		goto out;
+	}
+	snprintf(sp->netdev_pattern, sizeof(sp->netdev_pattern), "%s", pat ? json_string_value(pat) : "eth%d");
+	if (!strchr(sp->netdev_pattern, '%')) {
+		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.netdev\": expected a pattern with %%d");
+		goto out;
+	}
+	ports = json_object_get(root, "ports");
+	if (!json_is_array(ports) || !json_array_size(ports)) {
+		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports\": expected a non-empty array");
+		goto out;
+	}
+	json_array_foreach(ports, i, e) {
+		long lp, module, width;
+
+		if (!json_is_object(e)) {
+			err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%zu]\": expected an object", i);
+			goto out;
+		}
+		err = config_int(e, "local_port", (int)i, 1, MLXSW_PORT_MAX_PORTS - 1, &lp, ext);
+		if (!err)
+			err = config_int(e, "module", (int)i, 0, MLXSW_MODULE_MAX - 1, &module, ext);
+		if (!err)
+			err = config_int(e, "width", (int)i, 1, MLXSW_PORT_MODULE_MAX_WIDTH, &width, ext);
+		if (err)
+			goto out;
+		if (width == 3) {
+			err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%zu].width\": expected 1, 2 or 4", i);
+			goto out;
+		}
+		/* The split logic assumes 4-lane ports at the first or third local port of a cluster. */
+		if (width == MLXSW_PORT_MODULE_MAX_WIDTH && (lp - 1) % 2) {
+			err = dlh_sdk_extack(ext, -EINVAL,
+					     "field \"hw.ports[%zu].local_port\": a 4-lane port must be at the first or "
+					     "third local port of a cluster",
+					     i);
+			goto out;
+		}
+		err = mlxsw_emu_board_map(sp->emu, (uint8_t)lp, (uint8_t)module, (uint8_t)width);
+		if (err) {
+			err = dlh_sdk_extack(ext, -EINVAL,
+					     "field \"hw.ports[%zu]\": local port %ld or lanes of module %ld already mapped",
+					     i, lp, module);
+			goto out;
+		}
+	}
+out:
+	json_decref(root);
+	return err;
+}
+
+static void ports_remove_all(struct mlxsw_sp *sp, bool unmap)
+{
+	for (int lp = MLXSW_PORT_MAX_PORTS - 1; lp >= 1; lp--) {
+		if (!sp->ports[lp])
+			continue;
+		port_hw_down(sp, (uint8_t)lp, unmap);
+		port_model_del(sp, (uint8_t)lp);
+	}
+}
+
+static int mlxsw_sp_probe(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
+{
+	struct mlxsw_sp *sp = sp_of(dev);
+	uint8_t module, width;
+	int err;
+
+	sp->dev = dev;
+	sp->emu = mlxsw_emu_new();
+	if (!sp->emu)
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	err = config_apply(sp, config, ext);
+	if (err)
+		goto err_config;
+	mlxsw_emu_bus(sp->emu, &sp->bus);
+
+	for (int lp = 1; lp < MLXSW_PORT_MAX_PORTS; lp++) {
+		struct port_spec ps = {.local_port = (uint8_t)lp};
+
+		err = module_info_get(sp, (uint8_t)lp, &module, &width);
+		if (err) {
+			dlh_sdk_extack(ext, err, "Failed to get module info of local port %d", lp);
+			goto err_ports;
+		}
+		if (!width)
+			continue;
+		sp->port_to_module[lp] = module;
+		sp->port_at_probe[lp] = true;
+		ps.module = module;
+		ps.width = width;
+		ps.split = width < MLXSW_PORT_MODULE_MAX_WIDTH;
+		memcpy(ps.netdev, sp->netdev_pattern, sizeof(ps.netdev));
+		/* Firmware mapped the port at reset; probe only enables it. */
+		err = port_hw_up(sp, &ps, false);
+		if (err) {
+			dlh_sdk_extack(ext, err, "Failed to create port %d", lp);
+			goto err_ports;
+		}
+		err = port_model_add(sp, &ps, ext);
+		if (err) {
+			port_hw_down(sp, (uint8_t)lp, false);
+			goto err_ports;
+		}
+	}
+	return 0;
+
+err_ports:
+	/* Undo only what probe did (enable): leave the board's lane map as found. */
+	ports_remove_all(sp, false);
+err_config:
+	mlxsw_emu_free(sp->emu);
+	sp->emu = NULL;
+	return err;
+}
+
+static void mlxsw_sp_remove(struct dlh_dev *dev)
+{
+	struct mlxsw_sp *sp = sp_of(dev);
+
+	ports_remove_all(sp, true);
+	mlxsw_emu_free(sp->emu);
+	sp->emu = NULL;
+}
+
+static int parse_ulong(const char *s, unsigned long *out)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return errno || *end ? -EINVAL : 0;
+}
+
+static int mlxsw_sp_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *key, const char *value,
+			    struct dlh_extack *ext)
+{
+	struct mlxsw_sp *sp = sp_of(dev);
+	unsigned long n;
+
+	if (port || strcmp(key, "fail_nth"))
+		return dlh_sdk_extack(ext, -EINVAL, "Unknown emulator control \"%s\" (Spectrum has: fail_nth)", key);
+	if (parse_ulong(value, &n))
+		return dlh_sdk_extack(ext, -EINVAL, "fail_nth: expected a number of register accesses, got \"%.32s\"",
+				      value);
+	mlxsw_emu_fail_nth(sp->emu, n);
+	return 0;
+}
+
+static int mlxsw_sp_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *key, char *buf, size_t len,
+			    struct dlh_extack *ext)
+{
+	struct mlxsw_sp *sp = sp_of(dev);
+	int n;
+
+	if (port)
+		return dlh_sdk_extack(ext, -EINVAL, "Spectrum has no per-port emulator controls");
+	if (!strcmp(key, "fail_nth"))
+		n = snprintf(buf, len, "%lu", mlxsw_emu_fail_pending(sp->emu));
+	else if (!strcmp(key, "accesses"))
+		n = snprintf(buf, len, "%lu", mlxsw_emu_accesses(sp->emu));
+	else if (!strcmp(key, "pmlp"))
+		return mlxsw_emu_dump(sp->emu, buf, len) ? dlh_sdk_extack(ext, -ENOSPC, "Buffer too small") : 0;
+	else
+		return dlh_sdk_extack(ext, -EINVAL, "Unknown emulator control \"%s\" (Spectrum has: fail_nth, "
+				      "accesses, pmlp)", key);
+	return n < 0 || (size_t)n >= len ? dlh_sdk_extack(ext, -ENOSPC, "Buffer too small") : 0;
+}
+
+static const struct dlh_sdk_ops mlxsw_sp_ops = {
+	.probe = mlxsw_sp_probe,
+	.remove = mlxsw_sp_remove,
+	.port_split = mlxsw_sp_port_split,
+	.port_unsplit = mlxsw_sp_port_unsplit,
+	.sim_set = mlxsw_sp_sim_set,
+	.sim_get = mlxsw_sp_sim_get,
+};
+
+const struct dlh_sdk_driver mlxsw_driver = {
+	DLH_SDK_DRIVER_INIT("mlxsw", &mlxsw_sp_ops),
+	.dev_priv_size = sizeof(struct mlxsw_sp),
+};

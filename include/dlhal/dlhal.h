@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file dlhal.h
+ * @brief dlhal client API: devlink devices, ports and the operations on them.
+ *
+ * A context (::dlh_ctx) holds a model of devlink devices (`bus/dev`) and
+ * their ports, and the drivers behind them. Callers read the model through
+ * opaque handles and change it through operations that return 0 or a
+ * negative errno, with a human-readable message in a ::dlh_extack passed
+ * last.
+ *
+ * Lifetimes: a ::dlh_dev or ::dlh_port pointer stays valid until the object
+ * is removed (a ::DLH_EVENT_DEV_DEL or ::DLH_EVENT_PORT_DEL event is
+ * delivered for it first). An operation such as dlh_port_split() removes
+ * ports, so callers should look ports up again after one.
+ *
+ * A context is not thread-safe: use it from one thread at a time.
+ */
+#ifndef DLHAL_DLHAL_H
+#define DLHAL_DLHAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Marks a symbol as part of the library's exported interface. */
+#define DLH_EXPORT __attribute__((visibility("default")))
+
+/** Library version. */
+#define DLH_VERSION "0.1.0"
+
+/** Longest netdev name plus its NUL (the kernel's IFNAMSIZ). */
+#define DLH_NETDEV_NAME_MAX 16
+/** Longest ibdev name plus its NUL (the kernel's IB_DEVICE_NAME_MAX). */
+#define DLH_IBDEV_NAME_MAX 64
+/** Longest bus name plus its NUL. */
+#define DLH_BUS_NAME_MAX 32
+/** Longest device name plus its NUL. */
+#define DLH_DEV_NAME_MAX 64
+/** Longest `bus/dev/index` handle plus its NUL. */
+#define DLH_HANDLE_MAX (DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 16)
+/** Size of an extack message buffer. */
+#define DLH_EXTACK_MSG_MAX 256
+
+/*
+ * Enum tables. Each X-macro row is X(SUFFIX, "name", value); the CLI, the
+ * JSON writer and the Lua binding all take their words from these tables.
+ * Values match include/uapi/linux/devlink.h.
+ */
+
+/** Port types: X(SUFFIX, name, value). */
+#define DLH_PORT_TYPE_MAP(X) \
+	X(NOTSET, "notset", 0) \
+	X(AUTO, "auto", 1)     \
+	X(ETH, "eth", 2)       \
+	X(IB, "ib", 3)
+
+/** Port flavours: X(SUFFIX, name, value). */
+#define DLH_PORT_FLAVOUR_MAP(X)  \
+	X(PHYSICAL, "physical", 0) \
+	X(CPU, "cpu", 1)           \
+	X(DSA, "dsa", 2)           \
+	X(PCI_PF, "pcipf", 3)      \
+	X(PCI_VF, "pcivf", 4)      \
+	X(VIRTUAL, "virtual", 5)   \
+	X(UNUSED, "unused", 6)     \
+	X(PCI_SF, "pcisf", 7)
+
+/** Events: X(SUFFIX, object, action); object and action as `devlink monitor` prints them. */
+#define DLH_EVENT_MAP(X)               \
+	X(DEV_NEW, "dev", "new")       \
+	X(DEV_DEL, "dev", "del")       \
+	X(PORT_NEW, "port", "new")     \
+	X(PORT_DEL, "port", "del")     \
+	X(PORT_CHANGE, "port", "new")
+
+/** Port type (devlink's `enum devlink_port_type`). */
+enum dlh_port_type {
+#define DLH_X(s, n, v) DLH_PORT_TYPE_##s = v,
+	DLH_PORT_TYPE_MAP(DLH_X)
+#undef DLH_X
+};
+
+/** Port flavour (devlink's `enum devlink_port_flavour`). */
+enum dlh_port_flavour {
+#define DLH_X(s, n, v) DLH_PORT_FLAVOUR_##s = v,
+	DLH_PORT_FLAVOUR_MAP(DLH_X)
+#undef DLH_X
+};
+
+/** What an event reports. A port change is reported as `[port,new]`, as the kernel does. */
+enum dlh_event_type {
+#define DLH_X(s, o, a) DLH_EVENT_##s,
+	DLH_EVENT_MAP(DLH_X)
+#undef DLH_X
+	DLH_EVENT_COUNT
+};
+
+/**
+ * @brief Error report: a message naming the reason, and the object it concerns.
+ *
+ * Like netlink's extack. Functions that fail fill @c msg with a short reason
+ * without a final period ("Port cannot be split further") and @c obj with the
+ * handle of the device or port concerned, when there is one. A caller may pass
+ * NULL where it does not want the message.
+ */
+struct dlh_extack {
+	char msg[DLH_EXTACK_MSG_MAX]; /**< Reason, NUL-terminated; empty if none. */
+	char obj[DLH_HANDLE_MAX];     /**< Object handle, NUL-terminated; empty if none. */
+};
+
+struct dlh_ctx;
+struct dlh_dev;
+struct dlh_port;
+struct dlh_sub;
+
+/**
+ * @brief Name of a port type ("eth", "ib", "auto", "notset").
+ * @return a static string, or "unknown" for a value outside the table.
+ */
+DLH_EXPORT const char *dlh_port_type_name(enum dlh_port_type type);
+
+/**
+ * @brief Parse a port type word.
+ * @param word "eth", "ib", "auto" or "notset".
+ * @param[out] type the value.
+ * @return 0, or -EINVAL for any other word.
+ */
+DLH_EXPORT int dlh_port_type_parse(const char *word, enum dlh_port_type *type);
+
+/** @brief Name of a flavour ("physical", ...), or "unknown". */
+DLH_EXPORT const char *dlh_port_flavour_name(enum dlh_port_flavour flavour);
+
+/** @brief Object word of an event type ("dev" or "port"). */
+DLH_EXPORT const char *dlh_event_object(enum dlh_event_type type);
+
+/** @brief Action word of an event type ("new" or "del"). */
+DLH_EXPORT const char *dlh_event_action(enum dlh_event_type type);
+
+/**
+ * @brief Format an extack as one line: "OBJ: MSG", or "MSG" without an object.
+ * @return @p buf.
+ */
+DLH_EXPORT const char *dlh_extack_str(const struct dlh_extack *ext, char *buf, size_t len);
+
+/* -------------------------------------------------------------------------- */
+/** @name Context */
+/** @{ */
+
+/**
+ * @brief Create an empty context with no devices.
+ * @param[out] ctx the new context; free it with dlh_ctx_free().
+ * @return 0 or -ENOMEM.
+ */
+DLH_EXPORT int dlh_ctx_new(struct dlh_ctx **ctx, struct dlh_extack *ext);
+
+/**
+ * @brief Remove every device (drivers' remove ops run, events are delivered)
+ *        and free the context. NULL is allowed.
+ */
+DLH_EXPORT void dlh_ctx_free(struct dlh_ctx *ctx);
+
+/**
+ * @brief Probe the emulated device a board profile describes.
+ *
+ * @param profile a built-in profile name ("sn2700", "cx3-vpi"), or a path to a
+ *        JSON profile file (anything containing '/' or ending in ".json").
+ *        Names are also searched in the directories of $DLHAL_PROFILE_PATH
+ *        (colon-separated) as NAME.json before the built-in ones.
+ * @return 0; -ENOENT for an unknown profile; -EINVAL for a malformed one (the
+ *         message names the file, the field and the reason); -EEXIST when the
+ *         device handle is taken; the driver's probe error otherwise. On failure
+ *         the context is as before.
+ */
+DLH_EXPORT int dlh_ctx_sim_load(struct dlh_ctx *ctx, const char *profile, struct dlh_extack *ext);
+
+/**
+ * @brief Load a driver module (a shared object built against <dlhal/sdk.h>).
+ * @return 0; -ENOENT if it cannot be opened; -ENOEXEC if it is not a dlhal
+ *         module or its ABI version differs (the message names the module and
+ *         both versions); -EEXIST if a driver of that name is already present.
+ *         The module stays loaded until the context is freed.
+ */
+DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct dlh_extack *ext);
+
+/** @brief Names of the built-in profiles, NULL-terminated. Static storage. */
+DLH_EXPORT const char *const *dlh_sim_profiles(void);
+
+/**
+ * @brief Milliseconds until the next driver timer fires, or -1 if none is armed.
+ *
+ * Drivers' periodic work (such as mlx4 link sensing) runs on timers that the
+ * host drives: an event loop calls dlh_ctx_clock_advance() with the time
+ * that has passed; tests advance a manual clock.
+ */
+DLH_EXPORT int64_t dlh_ctx_timeout(const struct dlh_ctx *ctx);
+
+/** @brief Advance the context clock by @p ms and run the timers that fall due, in order. */
+DLH_EXPORT void dlh_ctx_clock_advance(struct dlh_ctx *ctx, uint64_t ms);
+
+/** @brief Log levels for dlh_ctx_log_set(). */
+enum dlh_log_level { DLH_LOG_ERR = 3, DLH_LOG_WARNING = 4, DLH_LOG_INFO = 6, DLH_LOG_DEBUG = 7 };
+
+/** @brief Log sink: @p dev may be NULL. The message has no trailing newline. */
+typedef void (*dlh_log_fn)(void *arg, enum dlh_log_level level, const struct dlh_dev *dev, const char *msg);
+
+/** @brief Route driver and core log lines to @p fn (NULL: discard, the default). */
+DLH_EXPORT void dlh_ctx_log_set(struct dlh_ctx *ctx, dlh_log_fn fn, void *arg);
+
+/** @} */
+/* -------------------------------------------------------------------------- */
+/** @name Events */
+/** @{ */
+
+/** @brief One change of the model. @c port is NULL for device events. */
+struct dlh_event {
+	enum dlh_event_type type;
+	struct dlh_dev *dev;
+	struct dlh_port *port;
+};
+
+/**
+ * @brief Event callback. Objects in the event stay valid during the call, a
+ *        deleted one included; the callback must not start operations.
+ */
+typedef void (*dlh_event_fn)(const struct dlh_event *ev, void *arg);
+
+/**
+ * @brief Subscribe to every event of the context, delivered in order.
+ * @param[out] sub handle for dlh_ctx_unsubscribe(); may be NULL.
+ * @return 0 or -ENOMEM.
+ */
+DLH_EXPORT int dlh_ctx_subscribe(struct dlh_ctx *ctx, dlh_event_fn fn, void *arg, struct dlh_sub **sub);
+
+/** @brief Stop a subscription; safe inside a callback. NULL is allowed. */
+DLH_EXPORT void dlh_ctx_unsubscribe(struct dlh_sub *sub);
+
+/** @} */
+/* -------------------------------------------------------------------------- */
+/** @name Devices */
+/** @{ */
+
+/** @brief First device in registration order, or NULL. */
+DLH_EXPORT struct dlh_dev *dlh_dev_first(const struct dlh_ctx *ctx);
+/** @brief Next device, or NULL. */
+DLH_EXPORT struct dlh_dev *dlh_dev_next(const struct dlh_dev *dev);
+
+/**
+ * @brief Find a device by handle ("pci/0000:03:00.0"), O(1) on average.
+ * @return the device, or NULL.
+ */
+DLH_EXPORT struct dlh_dev *dlh_dev_find(const struct dlh_ctx *ctx, const char *handle);
+
+/** @brief "bus/dev". */
+DLH_EXPORT const char *dlh_dev_handle(const struct dlh_dev *dev);
+/** @brief Bus name ("pci"). */
+DLH_EXPORT const char *dlh_dev_bus(const struct dlh_dev *dev);
+/** @brief Device name ("0000:03:00.0"). */
+DLH_EXPORT const char *dlh_dev_name(const struct dlh_dev *dev);
+/** @brief Name of the driver bound to the device ("mlxsw"). */
+DLH_EXPORT const char *dlh_dev_driver(const struct dlh_dev *dev);
+/** @brief Number of ports. */
+DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev);
+
+/**
+ * @brief Set an emulator control of an emulated device (as netdevsim offers
+ *        through debugfs): for example "fail_nth" = "5" makes the device's 5th
+ *        hardware access from now fail, "cable" = "ib" on an mlx4 port changes the
+ *        link partner.
+ * @param port the port the control concerns, or NULL for the device.
+ * @return 0; -EOPNOTSUPP if the driver has no emulator; -EINVAL for an unknown
+ *         key or bad value.
+ */
+DLH_EXPORT int dlh_dev_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *key, const char *value,
+			       struct dlh_extack *ext);
+
+/**
+ * @brief Read an emulator control ("fail_nth": accesses left before the
+ *        injected failure, 0 when none is pending; "accesses": hardware accesses so far).
+ * @return 0 with the value in @p buf, or as dlh_dev_sim_set().
+ */
+DLH_EXPORT int dlh_dev_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *key, char *buf, size_t len,
+			       struct dlh_extack *ext);
+
+/** @} */
+/* -------------------------------------------------------------------------- */
+/** @name Ports */
+/** @{ */
+
+/** @brief First port of @p dev in registration order, or NULL. */
+DLH_EXPORT struct dlh_port *dlh_port_first(const struct dlh_dev *dev);
+/** @brief Next port of the same device, or NULL. */
+DLH_EXPORT struct dlh_port *dlh_port_next(const struct dlh_port *port);
+
+/** @brief Find a port by index, O(1) on average. @return the port or NULL. */
+DLH_EXPORT struct dlh_port *dlh_port_find(const struct dlh_dev *dev, uint32_t index);
+
+/** @brief Find a port by its netdev name, O(1) on average. @return the port or NULL. */
+DLH_EXPORT struct dlh_port *dlh_port_find_netdev(const struct dlh_ctx *ctx, const char *netdev);
+
+/**
+ * @brief Resolve what a user typed: "bus/dev/index" or a netdev name.
+ * @param[out] port the port.
+ * @return 0; -EINVAL for a malformed handle (the message says which part);
+ *         -ENODEV for a device, port or netdev that does not exist.
+ */
+DLH_EXPORT int dlh_port_lookup(const struct dlh_ctx *ctx, const char *what, struct dlh_port **port,
+			       struct dlh_extack *ext);
+
+/**
+ * @brief Resolve a device handle the user typed.
+ * @return 0; -EINVAL if malformed; -ENODEV if there is no such device.
+ */
+DLH_EXPORT int dlh_dev_lookup(const struct dlh_ctx *ctx, const char *what, struct dlh_dev **dev,
+			      struct dlh_extack *ext);
+
+/** @brief Device of the port. */
+DLH_EXPORT struct dlh_dev *dlh_port_dev(const struct dlh_port *port);
+/** @brief Port index within its device. */
+DLH_EXPORT uint32_t dlh_port_index(const struct dlh_port *port);
+/** @brief "bus/dev/index". */
+DLH_EXPORT const char *dlh_port_handle(const struct dlh_port *port);
+/** @brief Actual type. */
+DLH_EXPORT enum dlh_port_type dlh_port_type(const struct dlh_port *port);
+/** @brief Desired type: what was last set successfully; notset until then. */
+DLH_EXPORT enum dlh_port_type dlh_port_desired_type(const struct dlh_port *port);
+/** @brief Netdev name when the type is eth, else NULL. */
+DLH_EXPORT const char *dlh_port_netdev(const struct dlh_port *port);
+/** @brief Ibdev name when the type is ib, else NULL. */
+DLH_EXPORT const char *dlh_port_ibdev(const struct dlh_port *port);
+/** @brief Whether the port is the result of a split. */
+DLH_EXPORT bool dlh_port_is_split(const struct dlh_port *port);
+/** @brief Split group of a split port (Spectrum: the module). Meaningful only if dlh_port_is_split(). */
+DLH_EXPORT uint32_t dlh_port_split_group(const struct dlh_port *port);
+/** @brief Sub-port number within a split (0 for the first). Meaningful only if dlh_port_is_split(). */
+DLH_EXPORT uint32_t dlh_port_split_subport(const struct dlh_port *port);
+/** @brief Flavour. */
+DLH_EXPORT enum dlh_port_flavour dlh_port_flavour(const struct dlh_port *port);
+/** @brief Physical port number (front panel), 0 if unknown. */
+DLH_EXPORT uint32_t dlh_port_number(const struct dlh_port *port);
+/** @brief Number of lanes, 0 if unknown. */
+DLH_EXPORT uint32_t dlh_port_lanes(const struct dlh_port *port);
+/** @brief Whether the port can be split. */
+DLH_EXPORT bool dlh_port_splittable(const struct dlh_port *port);
+/** @brief Maximum speed in Mb/s, 0 if unknown. */
+DLH_EXPORT uint32_t dlh_port_speed(const struct dlh_port *port);
+/**
+ * @brief Module (cage) and first lane the port is mapped to.
+ * @return true with @p module and @p lane filled, false if the driver does not report them.
+ */
+DLH_EXPORT bool dlh_port_module(const struct dlh_port *port, uint32_t *module, uint32_t *lane);
+
+/**
+ * @brief Set the port type (eth, ib or auto).
+ *
+ * Setting the type that is already the port's desired type succeeds without
+ * calling the driver. The kernel compares with the actual type instead, so
+ * there a port in auto that sensed eth cannot be set to plain eth; dlhal
+ * compares with the desired type so that it can.
+ *
+ * @return 0; -EINVAL for another type; -EOPNOTSUPP if the driver cannot set
+ *         types; the driver's error otherwise, the port as before.
+ */
+DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext);
+
+/**
+ * @brief Split a port into @p count ports. The port and its neighbours are
+ *        replaced; new ports are listed last. Look ports up again afterwards.
+ * @return 0; -EINVAL for a count below 2 or one the driver refuses;
+ *         -EOPNOTSUPP if the driver cannot split; on failure the ports are as before.
+ */
+DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext);
+
+/**
+ * @brief Undo the split a port is part of.
+ * @return 0; -EINVAL if the port was not split; -EOPNOTSUPP if the driver
+ *         cannot unsplit; on failure the ports are as before.
+ */
+DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DLHAL_DLHAL_H */

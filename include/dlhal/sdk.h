@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file sdk.h
+ * @brief dlhal driver SDK: what a vendor driver implements and the calls it makes into core.
+ *
+ * A driver is a ::dlh_sdk_driver: an identity, the size of its private
+ * storage per device and per port, and an ops table. Core checks its input
+ * before calling an op (the device and port exist, the split count is at
+ * least 2, the type is eth/ib/auto) and an op that is NULL means
+ * -EOPNOTSUPP. Ops return 0 or a negative errno and, on failure, put a
+ * short reason in the extack ("Port cannot be split further": no period).
+ * A failed op must leave the device's ports as they were.
+ *
+ * A driver builds either as a shared module (DLH_SDK_MODULE() in one of its
+ * files, loaded with dlh_ctx_module_load()) or linked into a program and
+ * registered with dlh_sdk_driver_register().
+ */
+#ifndef DLHAL_SDK_H
+#define DLHAL_SDK_H
+
+#include <dlhal/dlhal.h>
+#include <stdarg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * ABI version of this header. A module built against another version is
+ * refused. Bumped whenever a structure below changes incompatibly; adding an
+ * op at the end of ::dlh_sdk_ops does not bump it (see ::dlh_sdk_driver.ops_size).
+ */
+#define DLH_SDK_ABI_VERSION 1u
+
+struct dlh_sdk_timer;
+
+/** @brief Driver operations. Any op may be NULL. */
+struct dlh_sdk_ops {
+	/**
+	 * Bring up the device: read the hardware, register ports. @p config is
+	 * the JSON text of the profile's "hw" object (NULL for none). On
+	 * failure, unregister what was registered.
+	 */
+	int (*probe)(struct dlh_dev *dev, const char *config, struct dlh_extack *ext);
+	/** Tear the device down; ports still registered are removed by core afterwards. */
+	void (*remove)(struct dlh_dev *dev);
+	/** Change the port's type to eth, ib or auto; report the outcome with dlh_sdk_port_type_eth() and friends. */
+	int (*port_type_set)(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext);
+	/** Split the port into @p count (>= 2) ports. */
+	int (*port_split)(struct dlh_port *port, unsigned int count, struct dlh_extack *ext);
+	/** Undo the split the port is part of. */
+	int (*port_unsplit)(struct dlh_port *port, struct dlh_extack *ext);
+	/** Emulator control, see dlh_dev_sim_set(). @p port may be NULL. */
+	int (*sim_set)(struct dlh_dev *dev, struct dlh_port *port, const char *key, const char *value,
+		       struct dlh_extack *ext);
+	/** Emulator read-back, see dlh_dev_sim_get(). */
+	int (*sim_get)(struct dlh_dev *dev, struct dlh_port *port, const char *key, char *buf, size_t len,
+		       struct dlh_extack *ext);
+};
+
+/** @brief A driver's identity. Define one as `static const` (or `const` for linking in). */
+struct dlh_sdk_driver {
+	uint32_t abi_version;		/**< Always ::DLH_SDK_ABI_VERSION. */
+	const char *name;		/**< Driver name, as profiles name it ("mlxsw"). */
+	size_t dev_priv_size;		/**< Bytes of private storage per device, zeroed. */
+	size_t port_priv_size;		/**< Bytes of private storage per port, zeroed. */
+	const struct dlh_sdk_ops *ops;	/**< Operations. */
+	size_t ops_size;		/**< sizeof(struct dlh_sdk_ops) as the driver saw it. */
+};
+
+/** Initialiser for the fixed fields of a ::dlh_sdk_driver. */
+#define DLH_SDK_DRIVER_INIT(drv_name, ops_table) \
+	.abi_version = DLH_SDK_ABI_VERSION, .name = (drv_name), .ops = (ops_table), .ops_size = sizeof(*(ops_table))
+
+/** Module entry: what dlh_ctx_module_load() looks for. */
+struct dlh_sdk_module {
+	uint32_t abi_version;			/**< ::DLH_SDK_ABI_VERSION of the module's build. */
+	const struct dlh_sdk_driver *driver;	/**< The driver. */
+};
+
+/** Name of the symbol a module exports. */
+#define DLH_SDK_MODULE_SYMBOL "dlh_sdk_module_entry"
+
+/** Make this shared object a dlhal driver module for @p drv. Use once per module. */
+#define DLH_SDK_MODULE(drv)                                                                   \
+	DLH_EXPORT const struct dlh_sdk_module dlh_sdk_module_entry = {                        \
+		.abi_version = DLH_SDK_ABI_VERSION,                                            \
+		.driver = &(drv),                                                              \
+	}
+
+/**
+ * @brief Make a linked-in driver available to a context (profiles name it).
+ * @return 0; -EEXIST if a driver of that name is present; -ENOEXEC for a driver
+ *         of another ABI version; -ENOMEM.
+ */
+DLH_EXPORT int dlh_sdk_driver_register(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, struct dlh_extack *ext);
+
+/* -------------------------------------------------------------------------- */
+/** @name Device and port private storage */
+/** @{ */
+
+/** @brief The device's private storage (::dlh_sdk_driver.dev_priv_size bytes). */
+DLH_EXPORT void *dlh_sdk_dev_priv(const struct dlh_dev *dev);
+/** @brief The port's private storage (::dlh_sdk_driver.port_priv_size bytes). */
+DLH_EXPORT void *dlh_sdk_port_priv(const struct dlh_port *port);
+
+/** @} */
+/* -------------------------------------------------------------------------- */
+/** @name Ports */
+/** @{ */
+
+/** @brief Attributes given at registration; fields a driver does not know stay zero. */
+struct dlh_sdk_port_attrs {
+	enum dlh_port_flavour flavour;	/**< Usually physical. */
+	uint32_t number;		/**< Front-panel port number, 0 if unknown. */
+	bool split;			/**< The port results from a split. */
+	uint32_t split_group;		/**< Group of ports split together (if split). */
+	uint32_t split_subport;		/**< Index within the split (if split). */
+	uint32_t lanes;			/**< Lanes, 0 if unknown. */
+	bool splittable;		/**< Whether a split may be asked for. */
+	uint32_t speed;			/**< Maximum speed in Mb/s, 0 if unknown. */
+	bool has_module;		/**< @c module and @c lane are meaningful. */
+	uint32_t module;		/**< Module (cage) the port is mapped to. */
+	uint32_t lane;			/**< First lane within the module. */
+};
+
+/**
+ * @brief Register a port with type notset; delivers ::DLH_EVENT_PORT_NEW.
+ *        Type changes afterwards deliver ::DLH_EVENT_PORT_CHANGE.
+ * @param[out] port the new port (may be NULL).
+ * @return 0; -EEXIST if the index is taken; -ENOMEM.
+ */
+DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const struct dlh_sdk_port_attrs *attrs,
+				     struct dlh_port **port, struct dlh_extack *ext);
+
+/** @brief Remove a port (delivers ::DLH_EVENT_PORT_DEL); its names become free. */
+DLH_EXPORT void dlh_sdk_port_unregister(struct dlh_port *port);
+
+/**
+ * @brief Make the port an Ethernet port with a netdev.
+ * @param netdev a name, or a pattern with one "%d" that takes the lowest
+ *        free number the way the kernel's dev_alloc_name() does ("eth%d").
+ * @return 0; -EINVAL for an invalid name; -EEXIST if the name is in use;
+ *         -ENFILE if the pattern has no free number.
+ */
+DLH_EXPORT int dlh_sdk_port_type_eth(struct dlh_port *port, const char *netdev, struct dlh_extack *ext);
+
+/**
+ * @brief Make the port an InfiniBand port with an ibdev (several ports may share one).
+ * @return 0 or -EINVAL for an invalid name.
+ */
+DLH_EXPORT int dlh_sdk_port_type_ib(struct dlh_port *port, const char *ibdev, struct dlh_extack *ext);
+
+/** @brief Clear the port's type and names (notset). */
+DLH_EXPORT void dlh_sdk_port_type_clear(struct dlh_port *port);
+
+/**
+ * @brief Pick the netdev name a pattern would give now.
+ * @return 0 with the name in @p buf; -EINVAL for a bad pattern; -ENFILE if
+ *         all numbers are taken; -ENOSPC if @p len is too small.
+ */
+DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *pattern, char *buf, size_t len,
+					 struct dlh_extack *ext);
+
+/** @brief Context of a device. */
+DLH_EXPORT struct dlh_ctx *dlh_sdk_dev_ctx(const struct dlh_dev *dev);
+
+/** @} */
+/* -------------------------------------------------------------------------- */
+/** @name Timers: periodic work without tying the driver to an event loop */
+/** @{ */
+
+/** @brief Timer callback. It may re-arm or cancel its timer. */
+typedef void (*dlh_sdk_timer_fn)(struct dlh_sdk_timer *timer, void *arg);
+
+/**
+ * @brief Create a disarmed timer owned by @p dev; it is freed with the device
+ *        if the driver does not free it first.
+ * @return 0 or -ENOMEM.
+ */
+DLH_EXPORT int dlh_sdk_timer_new(struct dlh_dev *dev, dlh_sdk_timer_fn fn, void *arg, struct dlh_sdk_timer **timer);
+
+/** @brief (Re)arm @p timer to fire once, @p ms from the context's current time. */
+DLH_EXPORT void dlh_sdk_timer_arm(struct dlh_sdk_timer *timer, uint64_t ms);
+
+/** @brief Disarm; a no-op if not armed. */
+DLH_EXPORT void dlh_sdk_timer_cancel(struct dlh_sdk_timer *timer);
+
+/** @brief Whether the timer is armed. */
+DLH_EXPORT bool dlh_sdk_timer_armed(const struct dlh_sdk_timer *timer);
+
+/** @brief Cancel and free. NULL is allowed. */
+DLH_EXPORT void dlh_sdk_timer_free(struct dlh_sdk_timer *timer);
+
+/** @} */
+/* -------------------------------------------------------------------------- */
+/** @name Messages */
+/** @{ */
+
+/** @brief Put a formatted reason in @p ext (NULL allowed). @return @p err, for `return dlh_sdk_extack(...)`. */
+DLH_EXPORT int dlh_sdk_extack(struct dlh_extack *ext, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** @brief Log a line to the host's sink, like the kernel's dev_err(). */
+DLH_EXPORT void dlh_sdk_log(const struct dlh_dev *dev, enum dlh_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DLHAL_SDK_H */

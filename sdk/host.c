@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The embedded host: turns a board profile into a probed device, finding the
+ * driver among the linked-in ones or as a module on the module path.
+ */
+#include "../core/core.h"
+#include "profiles.h" /* generated next to profiles.c; see sdk/meson.build */
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef DLH_MODULE_DIR
+#define DLH_MODULE_DIR "/usr/local/lib/dlhal"
+#endif
+
+DLH_EXPORT const char *const *dlh_sim_profiles(void)
+{
+	return dlh__profile_names;
+}
+
+DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct dlh_extack *ext)
+{
+	const struct dlh_sdk_module *mod;
+	void *h;
+	int err;
+
+	dlh__extack_clear(ext);
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return dlh__extack_set(ext, -ENOENT, path, "Cannot load module: %s", dlerror());
+	mod = dlsym(h, DLH_SDK_MODULE_SYMBOL);
+	if (!mod) {
+		err = dlh__extack_set(ext, -ENOEXEC, path, "Not a dlhal driver module (no %s)", DLH_SDK_MODULE_SYMBOL);
+		goto err_close;
+	}
+	/* Check the entry's ABI before reading anything else of it. */
+	if (mod->abi_version != DLH_SDK_ABI_VERSION) {
+		err = dlh__extack_set(ext, -ENOEXEC, path, "Module ABI version %u, host ABI version %u",
+				      mod->abi_version, DLH_SDK_ABI_VERSION);
+		goto err_close;
+	}
+	err = dlh__driver_add(ctx, mod->driver, h, path, ext);
+	if (err)
+		goto err_close;
+	return 0;
+
+err_close:
+	dlclose(h);
+	return err;
+}
+
+/* Finds DRIVER.so in $DLHAL_MODULE_PATH, then in the installed module directory. */
+static int driver_autoload(struct dlh_ctx *ctx, const char *name, struct dlh_extack *ext)
+{
+	const char *env = getenv("DLHAL_MODULE_PATH");
+	char dirs[4096], path[4352];
+	char *save = NULL;
+
+	snprintf(dirs, sizeof(dirs), "%s%s%s", env ? env : "", env ? ":" : "", DLH_MODULE_DIR);
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, sizeof(path), "%s/%s.so", d, name);
+		if (access(path, R_OK))
+			continue;
+		return dlh_ctx_module_load(ctx, path, ext);
+	}
+	return dlh__extack_set(ext, -ENOENT, NULL, "No driver \"%s\" (not linked in, no %s.so on the module path)",
+			       name, name);
+}
+
+static int is_path(const char *s)
+{
+	size_t n = strlen(s);
+
+	return strchr(s, '/') || (n > 5 && !strcmp(s + n - 5, ".json"));
+}
+
+/* Reads the profile text: a path, NAME.json on $DLHAL_PROFILE_PATH, or a built-in. */
+static int profile_open(const char *profile, json_t **root, char *src, size_t srclen, struct dlh_extack *ext)
+{
+	const char *env = getenv("DLHAL_PROFILE_PATH");
+	json_error_t jerr;
+	char path[4352];
+
+	if (is_path(profile)) {
+		snprintf(src, srclen, "%s", profile);
+		*root = json_load_file(profile, JSON_REJECT_DUPLICATES, &jerr);
+		goto parsed;
+	}
+	if (env) {
+		char dirs[4096], *save = NULL;
+
+		snprintf(dirs, sizeof(dirs), "%s", env);
+		for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+			snprintf(path, sizeof(path), "%s/%s.json", d, profile);
+			if (access(path, R_OK))
+				continue;
+			snprintf(src, srclen, "%s", path);
+			*root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+			goto parsed;
+		}
+	}
+	for (size_t i = 0; dlh__profile_names[i]; i++) {
+		if (strcmp(dlh__profile_names[i], profile))
+			continue;
+		snprintf(src, srclen, "%s", profile);
+		*root = json_loads(dlh__profile_texts[i], JSON_REJECT_DUPLICATES, &jerr);
+		goto parsed;
+	}
+	return dlh__extack_set(ext, -ENOENT, NULL, "Unknown profile \"%.*s\"", 64, profile);
+parsed:
+	if (!*root) {
+		if (jerr.line < 0)
+			return dlh__extack_set(ext, -ENOENT, NULL, "%s: %s", src, jerr.text);
+		return dlh__extack_set(ext, -EINVAL, NULL, "%s:%d:%d: %s", src, jerr.line, jerr.column, jerr.text);
+	}
+	return 0;
+}
+
+DLH_EXPORT int dlh_ctx_sim_load(struct dlh_ctx *ctx, const char *profile, struct dlh_extack *ext)
+{
+	char src[4352], msg[DLH_EXTACK_MSG_MAX + 64];
+	const struct dlh_sdk_driver *drv;
+	const char *driver, *handle;
+	json_t *root = NULL, *hw;
+	char *config = NULL;
+	int err;
+
+	dlh__extack_clear(ext);
+	err = profile_open(profile, &root, src, sizeof(src), ext);
+	if (err)
+		return err;
+	if (!json_is_object(root)) {
+		err = dlh__extack_set(ext, -EINVAL, NULL, "%s: expected a JSON object", src);
+		goto out_root;
+	}
+	driver = json_string_value(json_object_get(root, "driver"));
+	handle = json_string_value(json_object_get(root, "handle"));
+	hw = json_object_get(root, "hw");
+	if (!driver || !driver[0]) {
+		err = dlh__extack_set(ext, -EINVAL, NULL, "%s: field \"driver\": expected a driver name", src);
+		goto out_root;
+	}
+	if (!handle) {
+		err = dlh__extack_set(ext, -EINVAL, NULL, "%s: field \"handle\": expected a string \"bus/dev\"", src);
+		goto out_root;
+	}
+	if (hw && !json_is_object(hw)) {
+		err = dlh__extack_set(ext, -EINVAL, NULL, "%s: field \"hw\": expected an object", src);
+		goto out_root;
+	}
+	drv = dlh__driver_find(ctx, driver);
+	if (!drv) {
+		err = driver_autoload(ctx, driver, ext);
+		if (err)
+			goto out_prefix;
+		drv = dlh__driver_find(ctx, driver);
+	}
+	if (hw) {
+		config = json_dumps(hw, JSON_COMPACT);
+		if (!config) {
+			err = dlh__extack_set(ext, -ENOMEM, NULL, "Out of memory");
+			goto out_root;
+		}
+	}
+	err = dlh__dev_add(ctx, handle, drv, config, ext);
+out_prefix:
+	if (err && ext) {
+		/* Say which profile the failure came from. */
+		/* Keep the end of a long path: the file name is what matters. */
+		size_t n = strlen(src);
+		const char *tail = n > 96 ? src + n - 96 : src;
+
+		snprintf(msg, sizeof(msg), "%s: %s", tail, ext->msg);
+		snprintf(ext->msg, sizeof(ext->msg), "%s", msg);
+	}
+	free(config);
+out_root:
+	json_decref(root);
+	return err;
+}

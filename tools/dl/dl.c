@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dl: the devlink tool of the Linux 4.6 merge (seed 001), on dlhal.
+ * Syntax and output follow the seed; options and JSON follow iproute2's
+ * devlink where the two overlap.
+ */
+#include "dl.h"
+#include "mlx4.h"
+#include "mlxsw.h"
+
+#include <dlhal/sdk.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dl [ OPTIONS ] OBJECT { COMMAND | help }\n"
+		"where  OBJECT := { dev | port | monitor }\n"
+		"       OPTIONS := { -v/--verbose }\n"
+		"\n"
+		"       dl [ OPTIONS ] -b/--batch FILE\n"
+		"All options: -v/--verbose  echo batch commands, show driver log lines\n"
+		"             -d/--details  more port attributes    -j/--json  JSON output\n"
+		"             -p/--pretty   indented JSON           -f/--force  go on after a failed batch line\n"
+		"             -V/--version  print the version       -h/--help   this text\n"
+		"             --sim PROFILE[,PROFILE...]  emulated devices in this process: a built-in\n"
+		"                 profile (");
+	for (const char *const *p = dlh_sim_profiles(); *p; p++)
+		fprintf(f, "%s%s", p == dlh_sim_profiles() ? "" : ", ", *p);
+	fprintf(f, ") or a profile file\n");
+}
+
+const char *dl_arg(struct dl *dl)
+{
+	return dl->argc > 0 ? dl->argv[0] : NULL;
+}
+
+const char *dl_shift(struct dl *dl)
+{
+	if (dl->argc <= 0)
+		return NULL;
+	dl->argc--;
+	return *dl->argv++;
+}
+
+/* iproute2's matches(): a non-empty prefix of the command. */
+bool dl_match(const char *word, const char *cmd)
+{
+	size_t n = strlen(word);
+
+	return n && n <= strlen(cmd) && !strncmp(cmd, word, n);
+}
+
+int dl_usage_err(void (*usage_fn)(FILE *), const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (usage_fn)
+		usage_fn(stderr);
+	return DL_EUSAGE;
+}
+
+/* As iproute2 prints a kernel error: the extack message, then the errno text. */
+int dl_op_err(int err, const struct dlh_extack *ext)
+{
+	char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 4];
+	size_t n;
+
+	dlh_extack_str(ext, buf, sizeof(buf));
+	n = strlen(buf);
+	if (n)
+		fprintf(stderr, "Error: %s%s\n", buf, buf[n - 1] == '.' ? "" : ".");
+	fprintf(stderr, "dl answers: %s\n", strerror(-err));
+	return DL_EOP;
+}
+
+/* A handle that is malformed or names nothing is a usage error. */
+int dl_lookup_err(int err, const struct dlh_extack *ext, void (*usage_fn)(FILE *))
+{
+	char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 4];
+
+	(void)err;
+	return dl_usage_err(usage_fn, "%s", dlh_extack_str(ext, buf, sizeof(buf)));
+}
+
+static void log_line(void *arg, enum dlh_log_level level, const struct dlh_dev *dev, const char *msg)
+{
+	struct dl *dl = arg;
+
+	if (dl->verbose || level <= DLH_LOG_ERR)
+		fprintf(stderr, "%s%s%s\n", dev ? dlh_dev_handle(dev) : "", dev ? ": " : "", msg);
+}
+
+static void backends_usage(void)
+{
+	fprintf(stderr, "dl: no devices to work on: pick a backend.\n"
+			"Backends:\n"
+			"  --sim PROFILE[,PROFILE...]  emulated devices in this process (try: dl --sim sn2700 port)\n"
+			"The kernel devlink backend and the dlhald daemon are not part of this build yet.\n");
+}
+
+/* The context, created on first use so that help and usage errors need no backend. */
+int dl_ctx(struct dl *dl, struct dlh_ctx **out)
+{
+	struct dlh_extack ext;
+	char list[1024], *save = NULL;
+	int err;
+
+	if (dl->ctx) {
+		*out = dl->ctx;
+		return 0;
+	}
+	if (!dl->sim) {
+		backends_usage();
+		return DL_EUSAGE;
+	}
+	if (dlh_ctx_new(&dl->ctx, &ext))
+		return dl_op_err(-ENOMEM, &ext);
+	dlh_ctx_log_set(dl->ctx, log_line, dl);
+	if (dlh_sdk_driver_register(dl->ctx, &mlxsw_driver, &ext) || dlh_sdk_driver_register(dl->ctx, &mlx4_driver, &ext))
+		return dl_op_err(-EINVAL, &ext);
+	if (strlen(dl->sim) >= sizeof(list))
+		return dl_usage_err(NULL, "--sim: profile list is longer than %zu characters", sizeof(list) - 1);
+	snprintf(list, sizeof(list), "%s", dl->sim);
+	for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		err = dlh_ctx_sim_load(dl->ctx, p, &ext);
+		if (err) {
+			fprintf(stderr, "--sim %s: ", p);
+			return err == -ENOENT || err == -EINVAL ? dl_lookup_err(err, &ext, NULL) : dl_op_err(err, &ext);
+		}
+	}
+	*out = dl->ctx;
+	return 0;
+}
+
+static int dl_cmd(struct dl *dl)
+{
+	const char *obj = dl_shift(dl);
+
+	if (!obj || dl_match(obj, "help")) {
+		usage(obj ? stdout : stderr);
+		return obj ? DL_OK : DL_EUSAGE;
+	}
+	if (dl_match(obj, "dev"))
+		return cmd_dev(dl);
+	if (dl_match(obj, "port"))
+		return cmd_port(dl);
+	if (dl_match(obj, "monitor"))
+		return cmd_monitor(dl);
+	return dl_usage_err(NULL, "Object \"%s\" not found, try \"dl help\"", obj);
+}
+
+/* Splits a batch line into words: blanks separate, quotes group, '#' starts a comment. */
+static int makeargs(char *line, char **argv, int max)
+{
+	int argc = 0;
+	char *p = line;
+
+	for (;;) {
+		char *w;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (!*p || *p == '#')
+			return argc;
+		if (argc == max)
+			return -E2BIG;
+		if (*p == '"' || *p == '\'') {
+			char q = *p++;
+
+			w = p;
+			while (*p && *p != q)
+				p++;
+			if (!*p)
+				return -EINVAL;
+		} else {
+			w = p;
+			while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+				p++;
+		}
+		argv[argc++] = w;
+		if (*p)
+			*p++ = '\0';
+	}
+}
+
+static int batch(struct dl *dl)
+{
+	FILE *f = strcmp(dl->batch, "-") ? fopen(dl->batch, "r") : stdin;
+	const char *name = f == stdin ? "stdin" : dl->batch;
+	char *line = NULL, *argv[64];
+	size_t cap = 0;
+	int lineno = 0, ret = DL_OK;
+
+	if (!f) {
+		fprintf(stderr, "Cannot open file \"%s\" for batch: %s\n", dl->batch, strerror(errno));
+		return DL_EUSAGE;
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		int argc, err;
+
+		lineno++;
+		argc = makeargs(line, argv, (int)(sizeof(argv) / sizeof(argv[0])));
+		if (argc == 0)
+			continue;
+		if (argc < 0) {
+			fprintf(stderr, "%s:%d: %s\n", name, lineno,
+				argc == -E2BIG ? "too many words" : "unterminated quote");
+			err = DL_EUSAGE;
+		} else {
+			if (dl->verbose) {
+				printf("$ dl");
+				for (int i = 0; i < argc; i++)
+					printf(" %s", argv[i]);
+				printf("\n");
+			}
+			dl->argc = argc;
+			dl->argv = argv;
+			fflush(stdout);
+			err = dl_cmd(dl);
+		}
+		fflush(stdout);
+		if (err) {
+			fprintf(stderr, "Command failed %s:%d\n", name, lineno);
+			if (ret == DL_OK || err == DL_EUSAGE)
+				ret = err;
+			if (!dl->force)
+				break;
+		}
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_SIM = 256 };
+	static const struct option opts[] = {
+		{"verbose", no_argument, NULL, 'v'}, {"details", no_argument, NULL, 'd'},
+		{"json", no_argument, NULL, 'j'},    {"pretty", no_argument, NULL, 'p'},
+		{"force", no_argument, NULL, 'f'},   {"batch", required_argument, NULL, 'b'},
+		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'},
+		{"sim", required_argument, NULL, OPT_SIM}, {NULL, 0, NULL, 0},
+	};
+	struct dl dl = {0};
+	int opt, ret;
+
+	/* "+": stop at the first non-option, so "dl port split eth0 -1" is not read as options. */
+	while ((opt = getopt_long(argc, argv, "+vdjpfb:Vh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'v':
+			dl.verbose = true;
+			break;
+		case 'd':
+			dl.details = true;
+			break;
+		case 'j':
+			dl.json = true;
+			break;
+		case 'p':
+			dl.pretty = true;
+			break;
+		case 'f':
+			dl.force = true;
+			break;
+		case 'b':
+			dl.batch = optarg;
+			break;
+		case 'V':
+			printf("dl utility, dlhal-%s\n", DLH_VERSION);
+			return DL_OK;
+		case 'h':
+			usage(stdout);
+			return DL_OK;
+		case OPT_SIM:
+			dl.sim = optarg;
+			break;
+		default:
+			usage(stderr);
+			return DL_EUSAGE;
+		}
+	}
+	dl.argc = argc - optind;
+	dl.argv = argv + optind;
+	if (dl.batch) {
+		if (dl.argc)
+			ret = dl_usage_err(usage, "Unexpected argument \"%s\" with --batch", dl.argv[0]);
+		else
+			ret = batch(&dl);
+	} else {
+		ret = dl_cmd(&dl);
+	}
+	json_decref(dl.jroot);
+	dlh_ctx_free(dl.ctx);
+	return ret;
+}

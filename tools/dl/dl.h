@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared state of the dl tool. */
+#ifndef DL_H
+#define DL_H
+
+#include <dlhal/dlhal.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit codes: as iproute2, 1 for a failed operation, 2 for bad usage. */
+enum { DL_OK = 0, DL_EOP = 1, DL_EUSAGE = 2 };
+
+struct dl {
+	/* options */
+	bool verbose, details, json, pretty, force;
+	const char *sim;
+	const char *batch;
+	/* state */
+	struct dlh_ctx *ctx;
+	json_t *jroot; /* object being filled by the current command, when json */
+	int argc;
+	char **argv;
+};
+
+/* dl.c */
+int dl_ctx(struct dl *dl, struct dlh_ctx **ctx);
+const char *dl_arg(struct dl *dl);
+const char *dl_shift(struct dl *dl);
+bool dl_match(const char *word, const char *cmd);
+int dl_usage_err(void (*usage)(FILE *), const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int dl_op_err(int err, const struct dlh_extack *ext);
+int dl_lookup_err(int err, const struct dlh_extack *ext, void (*usage)(FILE *));
+
+/* dev.c, port.c, monitor.c: one per object */
+int cmd_dev(struct dl *dl);
+void dev_usage(FILE *f);
+int cmd_port(struct dl *dl);
+void port_usage(FILE *f);
+int cmd_monitor(struct dl *dl);
+void monitor_usage(FILE *f);
+
+/* out.c */
+void out_begin(struct dl *dl, const char *object);
+void out_end(struct dl *dl);
+void out_dev(struct dl *dl, const struct dlh_dev *dev);
+void out_port(struct dl *dl, const struct dlh_port *port);
+
+#endif

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/* dl port: show, set type, split, unsplit. */
+#include "dl.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+void port_usage(FILE *f)
+{
+	fprintf(f, "Usage: dl port show [DEV/PORT_INDEX]\n"
+		   "Usage: dl port set DEV/PORT_INDEX [ type { eth | ib | auto} ]\n"
+		   "Usage: dl port split DEV/PORT_INDEX count\n"
+		   "Usage: dl port unsplit DEV/PORT_INDEX\n"
+		   "DEV/PORT_INDEX may also be a netdev name (eth0); \"show\" also takes a DEV (pci/0000:03:00.0)\n"
+		   "to list that device's ports; the split count may be given as \"count COUNT\".\n");
+}
+
+static int slashes(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '/';
+	return n;
+}
+
+/* The next argument as a port: DEV/PORT_INDEX or a netdev name. */
+static int port_arg(struct dl *dl, const char *cmd, struct dlh_port **port)
+{
+	const char *what = dl_shift(dl);
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+	int err;
+
+	if (!what)
+		return dl_usage_err(port_usage, "port %s: DEV/PORT_INDEX expected", cmd);
+	err = dl_ctx(dl, &ctx);
+	if (err)
+		return err;
+	err = dlh_port_lookup(ctx, what, port, &ext);
+	return err ? dl_lookup_err(err, &ext, port_usage) : 0;
+}
+
+static int port_show(struct dl *dl)
+{
+	const char *what = dl_shift(dl);
+	struct dlh_port *port = NULL;
+	struct dlh_dev *only = NULL;
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+	int err;
+
+	if (dl_arg(dl))
+		return dl_usage_err(port_usage, "Unexpected argument \"%s\"", dl_arg(dl));
+	err = dl_ctx(dl, &ctx);
+	if (err)
+		return err;
+	if (what && slashes(what) == 1)
+		err = dlh_dev_lookup(ctx, what, &only, &ext);
+	else if (what)
+		err = dlh_port_lookup(ctx, what, &port, &ext);
+	if (err)
+		return dl_lookup_err(err, &ext, port_usage);
+	out_begin(dl, "port");
+	if (port) {
+		out_port(dl, port);
+	} else {
+		for (struct dlh_dev *dev = only ? only : dlh_dev_first(ctx); dev; dev = only ? NULL : dlh_dev_next(dev))
+			for (port = dlh_port_first(dev); port; port = dlh_port_next(port))
+				out_port(dl, port);
+	}
+	out_end(dl);
+	return DL_OK;
+}
+
+static int port_set(struct dl *dl)
+{
+	enum dlh_port_type type = DLH_PORT_TYPE_NOTSET;
+	struct dlh_port *port;
+	struct dlh_extack ext;
+	const char *kw, *val;
+	int err = port_arg(dl, "set", &port);
+
+	if (err)
+		return err;
+	if (!dl_arg(dl))
+		return dl_usage_err(port_usage, "port set: nothing to set, expected \"type\"");
+	while ((kw = dl_shift(dl))) {
+		if (!dl_match(kw, "type"))
+			return dl_usage_err(port_usage, "port set: unknown option \"%s\"", kw);
+		val = dl_shift(dl);
+		if (!val)
+			return dl_usage_err(port_usage, "port set: type expects eth, ib or auto");
+		if (dlh_port_type_parse(val, &type) || type == DLH_PORT_TYPE_NOTSET)
+			return dl_usage_err(port_usage, "Unknown port type \"%s\", expected eth, ib or auto", val);
+	}
+	err = dlh_port_type_set(port, type, &ext);
+	return err ? dl_op_err(err, &ext) : DL_OK;
+}
+
+static int count_parse(const char *s, unsigned int *count)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > UINT32_MAX)
+			return -ERANGE;
+	}
+	if (v < 2)
+		return -ERANGE;
+	*count = (unsigned int)v;
+	return 0;
+}
+
+static int port_split(struct dl *dl)
+{
+	struct dlh_port *port;
+	struct dlh_extack ext;
+	unsigned int count;
+	const char *word;
+	int err = port_arg(dl, "split", &port);
+
+	if (err)
+		return err;
+	word = dl_shift(dl);
+	if (word && dl_match(word, "count"))
+		word = dl_shift(dl);
+	if (!word)
+		return dl_usage_err(port_usage, "port split: count expected");
+	if (dl_arg(dl))
+		return dl_usage_err(port_usage, "Unexpected argument \"%s\"", dl_arg(dl));
+	err = count_parse(word, &count);
+	if (err == -EINVAL)
+		return dl_usage_err(port_usage, "Split count \"%s\" is not a number", word);
+	if (err)
+		return dl_usage_err(port_usage, "Split count \"%s\" is out of range (2 to %u)", word, UINT32_MAX);
+	err = dlh_port_split(port, count, &ext);
+	return err ? dl_op_err(err, &ext) : DL_OK;
+}
+
+static int port_unsplit(struct dl *dl)
+{
+	struct dlh_port *port;
+	struct dlh_extack ext;
+	int err = port_arg(dl, "unsplit", &port);
+
+	if (err)
+		return err;
+	if (dl_arg(dl))
+		return dl_usage_err(port_usage, "Unexpected argument \"%s\"", dl_arg(dl));
+	err = dlh_port_unsplit(port, &ext);
+	return err ? dl_op_err(err, &ext) : DL_OK;
+}
+
+int cmd_port(struct dl *dl)
+{
+	const char *cmd = dl_shift(dl);
+
+	/* Order matters: a prefix takes the first command it matches ("s" is show), as in iproute2. */
+	if (!cmd || dl_match(cmd, "show") || dl_match(cmd, "list"))
+		return port_show(dl);
+	if (dl_match(cmd, "set"))
+		return port_set(dl);
+	if (dl_match(cmd, "split"))
+		return port_split(dl);
+	if (dl_match(cmd, "unsplit"))
+		return port_unsplit(dl);
+	if (dl_match(cmd, "help")) {
+		port_usage(stdout);
+		return DL_OK;
+	}
+	return dl_usage_err(port_usage, "Command \"%s\" not found", cmd);
+}
