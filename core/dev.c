@@ -172,7 +172,8 @@ int dlh__dev_add(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_d
 	return 0;
 
 err_probe:
-	/* The driver should have unregistered its ports; dev_free catches any it left. */
+	/* The driver should have unregistered its ports; catch any it left. */
+	dlh__port_free_all(dev);
 	dlh__event_emit(ctx, DLH_EVENT_DEV_DEL, dev, NULL);
 	dev_free(dev);
 	return err;
@@ -187,6 +188,8 @@ void dlh__dev_remove(struct dlh_dev *dev)
 
 	if (remove)
 		remove(dev);
+	/* Ports the driver left go first, so subscribers never see a port outlive its device. */
+	dlh__port_free_all(dev);
 	dlh__event_emit(dev->ctx, DLH_EVENT_DEV_DEL, dev, NULL);
 	dev_free(dev);
 }

@@ -373,7 +373,10 @@ static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	return err;
 }
 
-/* Profile "hw": {"netdev": "eth%d", "ports": [{"local_port": 1, "module": 16, "width": 4}, ...]} */
+/*
+ * Profile "hw": {"netdev": "eth%d", "ports": [{"local_port": 1, "module": 16, "width": 4}, ...],
+ * "fail_nth": N (optional: fail the Nth register access, counting from probe)}
+ */
 static int config_int(json_t *obj, const char *key, int idx, long min, long max, long *out, struct dlh_extack *ext)
 {
 	json_t *v = json_object_get(obj, key);
@@ -406,6 +409,16 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 	if (!strchr(sp->netdev_pattern, '%')) {
 		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.netdev\": expected a pattern with %%d");
 		goto out;
+	}
+	/* Fault injection from the first access on, so that probe itself can be tested. */
+	if (json_object_get(root, "fail_nth")) {
+		json_t *fn = json_object_get(root, "fail_nth");
+
+		if (!json_is_integer(fn) || json_integer_value(fn) < 0) {
+			err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.fail_nth\": expected a non-negative integer");
+			goto out;
+		}
+		mlxsw_emu_fail_nth(sp->emu, (unsigned long)json_integer_value(fn));
 	}
 	ports = json_object_get(root, "ports");
 	if (!json_is_array(ports) || !json_array_size(ports)) {

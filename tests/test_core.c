@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: MIT */
+/* Core: lookups, generic validation before drivers run, events, names, timers. */
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <dlhal/sdk.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A driver that registers "ports" eth ports named "fake%d" and counts calls. */
+static int calls_type_set, calls_split;
+
+static int fake_probe(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
+{
+	json_t *root = json_loads(config, 0, NULL);
+	int n = (int)json_integer_value(json_object_get(root, "ports"));
+	int fail_at = (int)json_integer_value(json_object_get(root, "fail_at"));
+	struct dlh_port *ports[64];
+	int i, err = 0;
+
+	json_decref(root);
+	for (i = 0; i < n; i++) {
+		struct dlh_sdk_port_attrs a = {.flavour = DLH_PORT_FLAVOUR_PHYSICAL, .lanes = 4, .splittable = true};
+
+		if (i + 1 == fail_at) {
+			err = dlh_sdk_extack(ext, -EIO, "Injected failure at port %d", i);
+			break;
+		}
+		err = dlh_sdk_port_register(dev, (uint32_t)i, &a, &ports[i], ext);
+		if (!err)
+			err = dlh_sdk_port_type_eth(ports[i], "fake%d", ext);
+		if (err)
+			break;
+	}
+	if (err)
+		while (i-- > 0)
+			dlh_sdk_port_unregister(ports[i]);
+	return err;
+}
+
+static int fake_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
+{
+	calls_type_set++;
+	if (type == DLH_PORT_TYPE_IB)
+		return dlh_sdk_port_type_ib(port, "fake_ib0", ext);
+	if (type == DLH_PORT_TYPE_AUTO)
+		return dlh_sdk_extack(ext, -EOPNOTSUPP, "Auto is not for fakes");
+	return 0;
+}
+
+static int fake_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+{
+	(void)port;
+	(void)count;
+	(void)ext;
+	calls_split++;
+	return 0;
+}
+
+static const struct dlh_sdk_ops fake_ops = {
+	.probe = fake_probe,
+	.port_type_set = fake_type_set,
+	.port_split = fake_split,
+};
+
+static const struct dlh_sdk_driver fake_driver = {
+	DLH_SDK_DRIVER_INIT("fake", &fake_ops),
+};
+
+static char profile_path[64];
+
+static struct dlh_ctx *fake_ctx(int ports, int fail_at, int *err_out, struct dlh_extack *ext)
+{
+	struct dlh_ctx *ctx;
+	FILE *f;
+	int fd, err;
+
+	snprintf(profile_path, sizeof(profile_path), "/tmp/dlhal-fake-XXXXXX.json");
+	fd = mkstemps(profile_path, 5);
+	cr_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "{\"driver\": \"fake\", \"handle\": \"test/fake0\", \"hw\": {\"ports\": %d, \"fail_at\": %d}}",
+		ports, fail_at);
+	fclose(f);
+	cr_assert_eq(dlh_ctx_new(&ctx, ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &fake_driver, ext), 0);
+	err = dlh_ctx_sim_load(ctx, profile_path, ext);
+	unlink(profile_path);
+	if (err_out)
+		*err_out = err;
+	else
+		cr_assert_eq(err, 0, "%s", ext->msg);
+	calls_type_set = calls_split = 0;
+	return ctx;
+}
+
+Test(lookup, malformed_handles_are_einval_and_say_why)
+{
+	struct dlh_ctx *ctx = fake_ctx(2, 0, NULL, &(struct dlh_extack){0});
+	static const struct {
+		const char *what, *msg;
+	} cases[] = {
+		{"pci/", "Port handle \"pci/\" is not of the form bus/dev/index"},
+		{"pci//1", "Device name missing after \"pci/\""},
+		{"/1", "is not of the form bus/dev/index"},
+		{"test/fake0/x", "Port index \"x\" is not a number"},
+		{"test/fake0/", "Port index \"\" is not a number"},
+		{"test/fake0/99999999999", "is not a number from 0 to 4294967295"},
+		{"//1", "Bus name missing"},
+		{"test/fa ke0/1", "invalid character"},
+		{"this-netdev-name-is-too-long", "neither DEV/PORT_INDEX nor a netdev name"},
+		{"", "neither DEV/PORT_INDEX nor a netdev name"},
+		{"bus-name-that-is-much-too-long-for-devlink/x/1", "Bus name is longer than 31"},
+	};
+	struct dlh_extack ext;
+	struct dlh_port *port;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		port = NULL;
+		cr_expect_eq(dlh_port_lookup(ctx, cases[i].what, &port, &ext), -EINVAL, "%s", cases[i].what);
+		cr_expect_not_null(strstr(ext.msg, cases[i].msg), "%s: got \"%s\"", cases[i].what, ext.msg);
+		cr_expect_null(port);
+	}
+	dlh_ctx_free(ctx);
+}
+
+Test(lookup, missing_objects_are_enodev_and_named)
+{
+	struct dlh_ctx *ctx = fake_ctx(2, 0, NULL, &(struct dlh_extack){0});
+	struct dlh_extack ext;
+	struct dlh_port *port;
+	struct dlh_dev *dev;
+
+	cr_expect_eq(dlh_port_lookup(ctx, "test/fake1/0", &port, &ext), -ENODEV);
+	cr_expect_str_eq(ext.obj, "test/fake1");
+	cr_expect_str_eq(ext.msg, "Device does not exist");
+	cr_expect_eq(dlh_port_lookup(ctx, "test/fake0/2", &port, &ext), -ENODEV);
+	cr_expect_str_eq(ext.obj, "test/fake0/2");
+	cr_expect_str_eq(ext.msg, "Port does not exist");
+	cr_expect_eq(dlh_port_lookup(ctx, "fake7", &port, &ext), -ENODEV);
+	cr_expect_str_eq(ext.obj, "fake7");
+	cr_expect_eq(dlh_dev_lookup(ctx, "test/nope", &dev, &ext), -ENODEV);
+	cr_expect_eq(dlh_dev_lookup(ctx, "test", &dev, &ext), -EINVAL);
+	cr_expect_eq(dlh_port_lookup(ctx, "test/fake0/1", &port, &ext), 0);
+	cr_expect_eq(dlh_port_index(port), 1);
+	cr_expect_eq(dlh_port_lookup(ctx, "fake1", &port, &ext), 0);
+	cr_expect_str_eq(dlh_port_handle(port), "test/fake0/1");
+	dlh_ctx_free(ctx);
+}
+
+Test(validation, bad_type_is_refused_before_the_driver)
+{
+	struct dlh_ctx *ctx = fake_ctx(1, 0, NULL, &(struct dlh_extack){0});
+	struct dlh_port *port = dlh_port_find(dlh_dev_first(ctx), 0);
+	struct dlh_extack ext;
+
+	cr_expect_eq(dlh_port_type_set(port, DLH_PORT_TYPE_NOTSET, &ext), -EINVAL);
+	cr_expect_eq(dlh_port_type_set(port, (enum dlh_port_type)42, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Port type must be eth, ib or auto");
+	cr_expect_str_eq(ext.obj, "test/fake0/0");
+	cr_expect_eq(calls_type_set, 0);
+	dlh_ctx_free(ctx);
+}
+
+Test(validation, desired_type_again_is_a_noop_without_the_driver)
+{
+	struct dlh_ctx *ctx = fake_ctx(1, 0, NULL, &(struct dlh_extack){0});
+	struct dlh_port *port = dlh_port_find(dlh_dev_first(ctx), 0);
+	struct dlh_extack ext;
+
+	cr_expect_eq(dlh_port_desired_type(port), DLH_PORT_TYPE_NOTSET);
+	cr_expect_eq(dlh_port_type_set(port, DLH_PORT_TYPE_ETH, &ext), 0);
+	cr_expect_eq(calls_type_set, 1, "actual type eth but desired notset: the driver is asked");
+	cr_expect_eq(dlh_port_desired_type(port), DLH_PORT_TYPE_ETH);
+	cr_expect_eq(dlh_port_type_set(port, DLH_PORT_TYPE_ETH, &ext), 0);
+	cr_expect_eq(calls_type_set, 1, "desired eth already: no driver call");
+	cr_expect_eq(dlh_port_type_set(port, DLH_PORT_TYPE_IB, &ext), 0);
+	cr_expect_eq(calls_type_set, 2);
+	cr_expect_str_eq(dlh_port_ibdev(port), "fake_ib0");
+	cr_expect_null(dlh_port_netdev(port));
+	cr_expect_null(dlh_port_find_netdev(ctx, "fake0"), "the netdev name is released with the type");
+	dlh_ctx_free(ctx);
+}
+
+Test(validation, failed_type_set_keeps_desired_type)
+{
+	struct dlh_ctx *ctx = fake_ctx(1, 0, NULL, &(struct dlh_extack){0});
+	struct dlh_port *port = dlh_port_find(dlh_dev_first(ctx), 0);
+	struct dlh_extack ext;
+
+	cr_expect_eq(dlh_port_type_set(port, DLH_PORT_TYPE_AUTO, &ext), -EOPNOTSUPP);
+	cr_expect_str_eq(ext.msg, "Auto is not for fakes");
+	cr_expect_str_eq(ext.obj, "test/fake0/0");
+	cr_expect_eq(dlh_port_desired_type(port), DLH_PORT_TYPE_NOTSET);
+	dlh_ctx_free(ctx);
+}
+
+Test(validation, split_count_below_two_and_missing_ops)
+{
+	struct dlh_ctx *ctx = fake_ctx(1, 0, NULL, &(struct dlh_extack){0});
+	struct dlh_port *port = dlh_port_find(dlh_dev_first(ctx), 0);
+	struct dlh_extack ext;
+
+	cr_expect_eq(dlh_port_split(port, 0, &ext), -EINVAL);
+	cr_expect_eq(dlh_port_split(port, 1, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Invalid split count");
+	cr_expect_eq(calls_split, 0);
+	cr_expect_eq(dlh_port_split(port, 2, &ext), 0);
+	cr_expect_eq(calls_split, 1);
+	cr_expect_eq(dlh_port_unsplit(port, &ext), -EOPNOTSUPP, "no unsplit op");
+	cr_expect_str_eq(ext.obj, "test/fake0/0");
+	cr_expect_eq(dlh_dev_sim_set(dlh_dev_first(ctx), NULL, "fail_nth", "1", &ext), -EOPNOTSUPP);
+	dlh_ctx_free(ctx);
+}
+
+Test(events, delivered_in_order_to_every_subscriber)
+{
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+	struct recorder a, b;
+	FILE *f;
+	int fd;
+
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &fake_driver, &ext), 0);
+	recorder_attach(&a, ctx);
+	recorder_attach(&b, ctx);
+	snprintf(profile_path, sizeof(profile_path), "/tmp/dlhal-fake-XXXXXX.json");
+	fd = mkstemps(profile_path, 5);
+	f = fdopen(fd, "w");
+	fprintf(f, "{\"driver\": \"fake\", \"handle\": \"test/fake0\", \"hw\": {\"ports\": 2}}");
+	fclose(f);
+	cr_assert_eq(dlh_ctx_sim_load(ctx, profile_path, &ext), 0, "%s", ext.msg);
+	unlink(profile_path);
+	cr_expect_str_eq(a.log, "dev,new test/fake0\n"
+				"port,new test/fake0/0 notset\n"
+				"port,new test/fake0/0 fake0\n"
+				"port,new test/fake0/1 notset\n"
+				"port,new test/fake0/1 fake1\n");
+	cr_expect_str_eq(a.log, b.log);
+	recorder_clear(&a);
+	dlh_ctx_free(ctx);
+	cr_expect_str_eq(a.log, "port,del test/fake0/1 fake1\nport,del test/fake0/0 fake0\ndev,del test/fake0\n");
+	free(a.log);
+	free(b.log);
+}
+
+static void unsub_self(const struct dlh_event *ev, void *arg)
+{
+	struct dlh_sub **sub = arg;
+
+	(void)ev;
+	dlh_ctx_unsubscribe(*sub);
+	*sub = NULL;
+}
+
+Test(events, unsubscribe_inside_a_callback)
+{
+	struct dlh_ctx *ctx = fake_ctx(1, 0, NULL, &(struct dlh_extack){0});
+	struct dlh_port *port = dlh_port_find(dlh_dev_first(ctx), 0);
+	struct dlh_sub *sub;
+	struct recorder rec;
+
+	cr_assert_eq(dlh_ctx_subscribe(ctx, unsub_self, &sub, &sub), 0);
+	recorder_attach(&rec, ctx);
+	dlh_port_type_set(port, DLH_PORT_TYPE_IB, NULL);
+	cr_expect_null(sub);
+	cr_expect_eq(rec.count, 2, "ib change, then desired type change: %s", rec.log);
+	dlh_ctx_free(ctx);
+	free(rec.log);
+}
+
+Test(probe, failure_leaves_no_device_and_names_the_profile)
+{
+	struct dlh_extack ext;
+	int err;
+	struct dlh_ctx *ctx = fake_ctx(4, 3, &err, &ext);
+
+	cr_expect_eq(err, -EIO);
+	cr_expect_not_null(strstr(ext.msg, "Injected failure at port 2"), "%s", ext.msg);
+	cr_expect_not_null(strstr(ext.msg, ".json"), "profile named: %s", ext.msg);
+	cr_expect_str_eq(ext.obj, "test/fake0");
+	cr_expect_null(dlh_dev_first(ctx));
+	cr_expect_null(dlh_port_find_netdev(ctx, "fake0"), "names released");
+	dlh_ctx_free(ctx);
+}
+
+Test(names, pattern_takes_the_lowest_free_number)
+{
+	struct dlh_ctx *ctx = fake_ctx(3, 0, NULL, &(struct dlh_extack){0});
+	struct dlh_dev *dev = dlh_dev_first(ctx);
+	struct dlh_extack ext;
+	char name[DLH_NETDEV_NAME_MAX];
+
+	cr_expect_eq(dlh_sdk_netdev_name_alloc(ctx, "fake%d", name, sizeof(name), &ext), 0);
+	cr_expect_str_eq(name, "fake3");
+	dlh_sdk_port_unregister(dlh_port_find(dev, 1));
+	cr_expect_eq(dlh_sdk_netdev_name_alloc(ctx, "fake%d", name, sizeof(name), &ext), 0);
+	cr_expect_str_eq(name, "fake1");
+	cr_expect_eq(dlh_sdk_netdev_name_alloc(ctx, "sw%dp1", name, sizeof(name), &ext), 0);
+	cr_expect_str_eq(name, "sw0p1");
+	cr_expect_eq(dlh_sdk_netdev_name_alloc(ctx, "fake", name, sizeof(name), &ext), -EINVAL);
+	cr_expect_eq(dlh_sdk_netdev_name_alloc(ctx, "a%d%d", name, sizeof(name), &ext), -EINVAL);
+	cr_expect_eq(dlh_sdk_netdev_name_alloc(ctx, "a%s", name, sizeof(name), &ext), -EINVAL);
+	cr_expect_eq(dlh_sdk_netdev_name_alloc(ctx, "fake%d", name, 3, &ext), -ENOSPC);
+	dlh_ctx_free(ctx);
+}
+
+Test(names, taken_and_invalid_names_are_refused)
+{
+	struct dlh_ctx *ctx = fake_ctx(2, 0, NULL, &(struct dlh_extack){0});
+	struct dlh_port *p1 = dlh_port_find(dlh_dev_first(ctx), 1);
+	struct dlh_extack ext;
+
+	cr_expect_eq(dlh_sdk_port_type_eth(p1, "fake0", &ext), -EEXIST);
+	cr_expect_not_null(strstr(ext.msg, "in use by test/fake0/0"), "%s", ext.msg);
+	cr_expect_str_eq(dlh_port_netdev(p1), "fake1", "unchanged after refusal");
+	cr_expect_eq(dlh_sdk_port_type_eth(p1, "a/b", &ext), -EINVAL);
+	cr_expect_eq(dlh_sdk_port_type_eth(p1, "sixteen-chars-xx", &ext), -EINVAL);
+	cr_expect_eq(dlh_sdk_port_type_ib(p1, "", &ext), -EINVAL);
+	cr_expect_eq(dlh_sdk_port_type_eth(p1, "renamed", &ext), 0);
+	cr_expect_null(dlh_port_find_netdev(ctx, "fake1"));
+	cr_expect_eq(dlh_port_find_netdev(ctx, "renamed"), p1);
+	dlh_ctx_free(ctx);
+}
+
+Test(registry, many_ports_keep_order_and_lookups)
+{
+	struct dlh_ctx *ctx = fake_ctx(0, 0, NULL, &(struct dlh_extack){0});
+	struct dlh_dev *dev = dlh_dev_first(ctx);
+	struct dlh_extack ext;
+	uint32_t expect = 0;
+
+	for (uint32_t i = 0; i < 2000; i++) {
+		struct dlh_port *p;
+
+		cr_assert_eq(dlh_sdk_port_register(dev, i * 7, NULL, &p, &ext), 0);
+		cr_assert_eq(dlh_sdk_port_type_eth(p, "p%d", &ext), 0);
+	}
+	cr_expect_eq(dlh_sdk_port_register(dev, 7, NULL, NULL, &ext), -EEXIST);
+	for (uint32_t i = 0; i < 2000; i += 2)
+		dlh_sdk_port_unregister(dlh_port_find(dev, i * 7));
+	cr_expect_eq(dlh_dev_port_count(dev), 1000);
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+		expect += expect % 2 ? 2 : 1;
+		cr_expect_eq(dlh_port_index(p), (expect) * 7, "registration order");
+		cr_expect_eq(dlh_port_find(dev, dlh_port_index(p)), p);
+		cr_expect_eq(dlh_port_find_netdev(ctx, dlh_port_netdev(p)), p);
+	}
+	cr_expect_null(dlh_port_find(dev, 0));
+	cr_expect_null(dlh_port_find_netdev(ctx, "p0"));
+	dlh_ctx_free(ctx);
+}
+
+Test(drivers, duplicate_and_foreign_abi_are_refused)
+{
+	struct dlh_sdk_driver other = fake_driver;
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	cr_expect_eq(dlh_sdk_driver_register(ctx, &fake_driver, &ext), 0);
+	cr_expect_eq(dlh_sdk_driver_register(ctx, &fake_driver, &ext), -EEXIST);
+	other.name = "fake2";
+	other.abi_version = DLH_SDK_ABI_VERSION + 1;
+	cr_expect_eq(dlh_sdk_driver_register(ctx, &other, &ext), -ENOEXEC);
+	cr_expect_not_null(strstr(ext.msg, "Driver ABI version 2, host ABI version 1"), "%s", ext.msg);
+	cr_expect_eq(dlh_ctx_sim_load(ctx, "no-such-profile", &ext), -ENOENT);
+	cr_expect_str_eq(ext.msg, "Unknown profile \"no-such-profile\"");
+	dlh_ctx_free(ctx);
+}
+
+static int fired[8], nfired;
+
+static void timer_fn(struct dlh_sdk_timer *t, void *arg)
+{
+	fired[nfired++ % 8] = (int)(intptr_t)arg;
+	if ((intptr_t)arg == 1)
+		dlh_sdk_timer_arm(t, 300);
+}
+
+Test(timers, manual_clock_fires_in_order_and_periodically)
+{
+	struct dlh_ctx *ctx = fake_ctx(0, 0, NULL, &(struct dlh_extack){0});
+	struct dlh_dev *dev = dlh_dev_first(ctx);
+	struct dlh_sdk_timer *a, *b;
+
+	nfired = 0;
+	cr_assert_eq(dlh_sdk_timer_new(dev, timer_fn, (void *)1, &a), 0);
+	cr_assert_eq(dlh_sdk_timer_new(dev, timer_fn, (void *)2, &b), 0);
+	cr_expect_eq(dlh_ctx_timeout(ctx), -1);
+	dlh_sdk_timer_arm(a, 300);
+	dlh_sdk_timer_arm(b, 500);
+	cr_expect_eq(dlh_ctx_timeout(ctx), 300);
+	dlh_ctx_clock_advance(ctx, 299);
+	cr_expect_eq(nfired, 0);
+	dlh_ctx_clock_advance(ctx, 1000); /* now 1299: a at 300, 600, 900, 1200; b at 500 */
+	cr_expect_eq(nfired, 5);
+	cr_expect_eq(fired[0], 1);
+	cr_expect_eq(fired[1], 2);
+	cr_expect_eq(fired[2], 1);
+	cr_expect_eq(dlh_ctx_timeout(ctx), 1500 - 1299);
+	dlh_sdk_timer_cancel(a);
+	cr_expect_not(dlh_sdk_timer_armed(a));
+	cr_expect_eq(dlh_ctx_timeout(ctx), -1);
+	dlh_sdk_timer_arm(b, 10);
+	/* b is freed with the device, armed or not */
+	dlh_ctx_free(ctx);
+}
+
+Test(enums, words_round_trip)
+{
+	enum dlh_port_type t;
+
+	cr_expect_str_eq(dlh_port_type_name(DLH_PORT_TYPE_ETH), "eth");
+	cr_expect_str_eq(dlh_port_type_name((enum dlh_port_type)9), "unknown");
+	cr_expect_eq(dlh_port_type_parse("auto", &t), 0);
+	cr_expect_eq(t, DLH_PORT_TYPE_AUTO);
+	cr_expect_eq(dlh_port_type_parse("Ethernet", &t), -EINVAL);
+	cr_expect_str_eq(dlh_port_flavour_name(DLH_PORT_FLAVOUR_PCI_VF), "pcivf");
+	cr_expect_str_eq(dlh_event_object(DLH_EVENT_PORT_CHANGE), "port");
+	cr_expect_str_eq(dlh_event_action(DLH_EVENT_PORT_CHANGE), "new");
+	cr_expect_str_eq(dlh_event_action(DLH_EVENT_DEV_DEL), "del");
+}

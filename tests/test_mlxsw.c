@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Spectrum split/unsplit against an independent model of seeds 004-006,
+ * with the emulated ASIC's lane map checked after every operation.
+ */
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <dlhal/sdk.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEV "pci/0000:03:00.0"
+#define NLP 65
+
+/* ---- reference model of the seed logic ------------------------------------------------------ */
+
+struct ref_port {
+	int width, module, lane, split, subport;
+	char netdev[16];
+	long order; /* registration sequence: listing order */
+};
+
+struct ref {
+	struct ref_port p[NLP];
+	int exists[NLP];
+	int to_module[NLP];
+	int at_probe[NLP];
+	long seq;
+};
+
+static void ref_name(struct ref *r, char *out)
+{
+	for (int i = 0;; i++) {
+		int used = 0;
+
+		sprintf(out, "eth%d", i);
+		for (int lp = 1; lp < NLP; lp++)
+			used |= r->exists[lp] && !strcmp(r->p[lp].netdev, out);
+		if (!used)
+			return;
+	}
+}
+
+static void ref_add(struct ref *r, int lp, int module, int width, int lane, int split, int subport)
+{
+	struct ref_port *p = &r->p[lp];
+
+	memset(p, 0, sizeof(*p));
+	p->width = width;
+	p->module = module;
+	p->lane = lane;
+	p->split = split;
+	p->subport = subport;
+	ref_name(r, p->netdev);
+	p->order = r->seq++;
+	r->exists[lp] = 1;
+}
+
+/* The sn2700 board: local port 4c+1 on module 16+c, 4c+3 on module c. */
+static void ref_init(struct ref *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (int lp = 1; lp < NLP; lp += 2) {
+		int c = (lp - 1) / 4;
+
+		r->to_module[lp] = (lp - 1) % 4 ? c : 16 + c;
+		r->at_probe[lp] = 1;
+		ref_add(r, lp, r->to_module[lp], 4, 0, 0, 0);
+	}
+}
+
+static const char *ref_split(struct ref *r, int lp, unsigned count)
+{
+	int base, module, width;
+
+	if (!r->exists[lp])
+		return "does not exist";
+	if (count != 2 && count != 4)
+		return "Port can only be split into 2 or 4 ports";
+	if (r->p[lp].width != 4)
+		return "Port cannot be split further";
+	if (count == 2) {
+		base = lp;
+		if (base + 1 >= NLP || r->exists[base + 1])
+			return "Invalid split configuration";
+	} else {
+		base = lp - (lp - 1) % 4;
+		if (r->exists[base + 1] || r->exists[base + 3])
+			return "Invalid split configuration";
+	}
+	module = r->p[lp].module;
+	width = 4 / (int)count;
+	for (unsigned i = 0; i < count; i++)
+		r->exists[base + (int)i] = 0;
+	for (unsigned i = 0; i < count; i++)
+		ref_add(r, base + (int)i, module, width, (int)i * width, 1, (int)i);
+	return NULL;
+}
+
+static const char *ref_unsplit(struct ref *r, int lp)
+{
+	int base, count;
+
+	if (!r->exists[lp])
+		return "does not exist";
+	if (!r->p[lp].split)
+		return "Port wasn't split";
+	count = r->p[lp].width == 1 ? 4 : 2;
+	base = lp - (lp - 1) % 4;
+	if (count == 2 && lp >= base + 2)
+		base += 2;
+	for (int i = 0; i < count; i++)
+		r->exists[base + i] = 0;
+	for (int i = 0; i < count / 2; i++)
+		if (r->at_probe[base + i * 2])
+			ref_add(r, base + i * 2, r->to_module[base + i * 2], 4, 0, 0, 0);
+	return NULL;
+}
+
+/* The model dump (see helpers.c) the reference predicts, in listing order. */
+static char *ref_dump(struct ref *r)
+{
+	char *buf = calloc(1, 16384), line[256];
+	long last = -1;
+
+	for (;;) {
+		long best = -1;
+		int lp_best = 0;
+
+		for (int lp = 1; lp < NLP; lp++)
+			if (r->exists[lp] && r->p[lp].order > last && (best < 0 || r->p[lp].order < best))
+				best = r->p[lp].order, lp_best = lp;
+		if (best < 0)
+			return buf;
+		last = best;
+		struct ref_port *p = &r->p[lp_best];
+		snprintf(line, sizeof(line), DEV "/%d eth notset %s - %d %d %d %d %d\n", lp_best, p->netdev, p->split,
+			 p->split ? p->module : 0, p->width, p->module, p->lane);
+		strcat(buf, line);
+	}
+}
+
+/* ---- checks against the hardware ------------------------------------------------------------ */
+
+static char *pmlp(struct dlh_ctx *ctx)
+{
+	static char buf[8192];
+	struct dlh_extack ext;
+
+	cr_assert_eq(dlh_dev_sim_get(dlh_dev_find(ctx, DEV), NULL, "pmlp", buf, sizeof(buf), &ext), 0, "%s", ext.msg);
+	return buf;
+}
+
+/* Each module lane is mapped at most once; every port is mapped and enabled as the model says. */
+static void check_hw(struct dlh_ctx *ctx)
+{
+	char *dump = strdup(pmlp(ctx)), *save = NULL;
+	int owner[64][4] = {{0}}, seen[NLP] = {0};
+	struct dlh_dev *dev = dlh_dev_find(ctx, DEV);
+
+	for (char *e = strtok_r(dump, " ", &save); e; e = strtok_r(NULL, " ", &save)) {
+		unsigned lp, width, module, lane;
+		char en;
+		struct dlh_port *port;
+		uint32_t m, l;
+
+		cr_assert_eq(sscanf(e, "%u:%u:%u:%u:%c", &lp, &width, &module, &lane, &en), 5, "%s", e);
+		for (unsigned i = 0; i < width; i++) {
+			cr_assert_eq(owner[module][lane + i], 0, "module %u lane %u mapped twice", module, lane + i);
+			owner[module][lane + i] = (int)lp;
+		}
+		port = dlh_port_find(dev, lp);
+		cr_assert_not_null(port, "local port %u mapped in hardware but not in the model", lp);
+		cr_assert_eq(en, 'e', "local port %u mapped but disabled", lp);
+		cr_assert(dlh_port_module(port, &m, &l));
+		cr_assert_eq(m, module);
+		cr_assert_eq(l, lane);
+		cr_assert_eq(dlh_port_lanes(port), width);
+		seen[lp] = 1;
+	}
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p))
+		cr_assert(seen[dlh_port_index(p)], "port %u in the model but unmapped", dlh_port_index(p));
+	free(dump);
+}
+
+static void check(struct dlh_ctx *ctx, struct ref *r)
+{
+	char *want = ref_dump(r), *got = model_dump(ctx);
+
+	cr_assert_str_eq(got, want);
+	check_hw(ctx);
+	free(want);
+	free(got);
+}
+
+static struct dlh_port *port(struct dlh_ctx *ctx, unsigned lp)
+{
+	return dlh_port_find(dlh_dev_find(ctx, DEV), lp);
+}
+
+static int split(struct dlh_ctx *ctx, struct ref *r, unsigned lp, unsigned count)
+{
+	struct dlh_extack ext;
+	const char *want = ref_split(r, (int)lp, count);
+	int err = dlh_port_split(port(ctx, lp), count, &ext);
+
+	if (want) {
+		cr_assert_eq(err, -EINVAL, "split %u by %u", lp, count);
+		cr_assert_str_eq(ext.msg, want);
+		char handle[64];
+
+		snprintf(handle, sizeof(handle), DEV "/%u", lp);
+		cr_assert_str_eq(ext.obj, handle, "the message names the port");
+	} else {
+		cr_assert_eq(err, 0, "split %u by %u: %s", lp, count, ext.msg);
+	}
+	check(ctx, r);
+	return err;
+}
+
+static int unsplit(struct dlh_ctx *ctx, struct ref *r, unsigned lp)
+{
+	struct dlh_extack ext;
+	const char *want = ref_unsplit(r, (int)lp);
+	int err = dlh_port_unsplit(port(ctx, lp), &ext);
+
+	if (want) {
+		cr_assert_eq(err, -EINVAL, "unsplit %u", lp);
+		cr_assert_str_eq(ext.msg, want);
+	} else {
+		cr_assert_eq(err, 0, "unsplit %u: %s", lp, ext.msg);
+	}
+	check(ctx, r);
+	return err;
+}
+
+/* ---- tests ------------------------------------------------------------------------------------ */
+
+Test(spectrum, probe_matches_the_seed)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct ref r;
+	struct dlh_port *p1 = port(ctx, 1);
+	uint32_t module;
+
+	ref_init(&r);
+	check(ctx, &r);
+	cr_expect_eq(dlh_dev_port_count(dlh_dev_find(ctx, DEV)), 32);
+	cr_expect_str_eq(dlh_port_netdev(port(ctx, 63)), "eth31");
+	cr_expect(dlh_port_module(p1, &module, NULL));
+	cr_expect_eq(module, 16, "local port 1 is on module 16");
+	cr_expect_eq(dlh_port_speed(p1), 100000);
+	cr_expect(dlh_port_splittable(p1));
+	cr_expect_eq(dlh_port_flavour(p1), DLH_PORT_FLAVOUR_PHYSICAL);
+	dlh_ctx_free(ctx);
+}
+
+Test(spectrum, seed_transcript_split_by_2_and_unsplit)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct ref r;
+	struct dlh_port *p;
+
+	ref_init(&r);
+	split(ctx, &r, 1, 2);
+	p = port(ctx, 2);
+	cr_expect_str_eq(dlh_port_netdev(port(ctx, 1)), "eth0");
+	cr_expect_str_eq(dlh_port_netdev(p), "eth32");
+	cr_expect(dlh_port_is_split(p));
+	cr_expect_eq(dlh_port_split_group(p), 16);
+	cr_expect_eq(dlh_port_speed(p), 50000, "25G per lane, 2 lanes");
+	cr_expect_not(dlh_port_splittable(p));
+	unsplit(ctx, &r, 1);
+	cr_expect_str_eq(dlh_port_netdev(port(ctx, 1)), "eth0");
+	cr_expect_null(port(ctx, 2));
+	dlh_ctx_free(ctx);
+}
+
+Test(spectrum, split_by_4_from_port_1_and_3_then_unsplit_from_each)
+{
+	for (unsigned from = 1; from <= 3; from += 2) {
+		for (unsigned un = 1; un <= 4; un++) {
+			struct dlh_ctx *ctx = ctx_with("sn2700");
+			struct ref r;
+
+			ref_init(&r);
+			split(ctx, &r, from, 4);
+			cr_expect_eq(dlh_port_split_group(port(ctx, 4)), from == 1 ? 16 : 0,
+				     "group is the module of the handle port");
+			cr_expect_eq(dlh_port_speed(port(ctx, 4)), 25000);
+			unsplit(ctx, &r, un);
+			cr_expect_str_eq(dlh_port_netdev(port(ctx, 1)), "eth0");
+			cr_expect_str_eq(dlh_port_netdev(port(ctx, 3)), "eth1");
+			dlh_ctx_free(ctx);
+		}
+	}
+}
+
+Test(spectrum, split_by_2_then_unsplit_from_either_half)
+{
+	for (unsigned from = 1; from <= 3; from += 2) {
+		for (unsigned un = from; un <= from + 1; un++) {
+			struct dlh_ctx *ctx = ctx_with("sn2700");
+			struct ref r;
+
+			ref_init(&r);
+			split(ctx, &r, from, 2);
+			split(ctx, &r, from == 1 ? 3 : 1, 2); /* the neighbour pair too */
+			unsplit(ctx, &r, un);
+			dlh_ctx_free(ctx);
+		}
+	}
+}
+
+Test(spectrum, invalid_configurations)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct ref r;
+
+	ref_init(&r);
+	cr_expect_eq(split(ctx, &r, 1, 3), -EINVAL);
+	cr_expect_eq(split(ctx, &r, 1, 8), -EINVAL);
+	cr_expect_eq(unsplit(ctx, &r, 1), -EINVAL, "Port wasn't split");
+	split(ctx, &r, 1, 2);
+	cr_expect_eq(split(ctx, &r, 1, 2), -EINVAL, "split port cannot be split further");
+	cr_expect_eq(split(ctx, &r, 2, 2), -EINVAL);
+	cr_expect_eq(split(ctx, &r, 3, 4), -EINVAL, "port 2 of the cluster is in use");
+	split(ctx, &r, 63, 4);
+	cr_expect_eq(split(ctx, &r, 62, 2), -EINVAL);
+	cr_expect_eq(split(ctx, &r, 61, 4), -EINVAL);
+	dlh_ctx_free(ctx);
+}
+
+Test(spectrum, random_sequences_follow_the_seed_logic)
+{
+	unsigned seed = 12345;
+
+	for (int run = 0; run < 4; run++) {
+		struct dlh_ctx *ctx = ctx_with("sn2700");
+		struct ref r;
+
+		ref_init(&r);
+		for (int i = 0; i < 300; i++) {
+			unsigned lp;
+
+			do
+				lp = 1 + (unsigned)rand_r(&seed) % 64;
+			while (!r.exists[lp]);
+			if (rand_r(&seed) % 2)
+				split(ctx, &r, lp, (unsigned[]){2, 4, 2, 4, 3}[rand_r(&seed) % 5]);
+			else
+				unsplit(ctx, &r, lp);
+		}
+		dlh_ctx_free(ctx);
+	}
+}
+
+Test(spectrum, events_of_a_split)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct recorder rec;
+
+	recorder_attach(&rec, ctx);
+	cr_assert_eq(dlh_port_split(port(ctx, 1), 2, NULL), 0);
+	cr_expect_str_eq(rec.log, "port,del " DEV "/1 eth0\n"
+				  "port,new " DEV "/1 notset\n"
+				  "port,new " DEV "/1 eth0\n"
+				  "port,new " DEV "/2 notset\n"
+				  "port,new " DEV "/2 eth32\n");
+	dlh_ctx_free(ctx);
+	free(rec.log);
+}
+
+Test(spectrum, emulator_controls_are_checked)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_dev *dev = dlh_dev_find(ctx, DEV);
+	struct dlh_extack ext;
+	char buf[8];
+
+	cr_expect_eq(dlh_dev_sim_set(dev, NULL, "fail_nth", "x", &ext), -EINVAL);
+	cr_expect_eq(dlh_dev_sim_set(dev, NULL, "fail_nth", "-1", &ext), -EINVAL);
+	cr_expect_eq(dlh_dev_sim_set(dev, NULL, "cable", "ib", &ext), -EINVAL);
+	cr_expect_not_null(strstr(ext.msg, "Unknown emulator control \"cable\""));
+	cr_expect_eq(dlh_dev_sim_get(dev, NULL, "pmlp", buf, sizeof(buf), &ext), -ENOSPC);
+	cr_expect_eq(dlh_dev_sim_set(dev, NULL, "fail_nth", "1", &ext), 0);
+	cr_expect_eq(dlh_port_split(port(ctx, 1), 2, &ext), -EIO);
+	cr_expect_str_eq(ext.msg, "Failed to get port's width");
+	cr_expect_str_eq(ext.obj, DEV "/1");
+	dlh_ctx_free(ctx);
+}

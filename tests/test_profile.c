@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/* Board profiles: a malformed one is refused with its file, the field and the reason. */
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct bad {
+	const char *json;
+	int err;
+	const char *msg;
+};
+
+#define SW(hw) "{\"driver\": \"mlxsw\", \"handle\": \"pci/0000:03:00.0\", \"hw\": " hw "}"
+#define P(lp, m, w) "{\"local_port\": " #lp ", \"module\": " #m ", \"width\": " #w "}"
+#define HCA(hw) "{\"driver\": \"mlx4\", \"handle\": \"pci/0000:01:00.0\", \"hw\": " hw "}"
+#define HP(sup, t, nd) "{\"supported\": " sup ", \"type\": \"" t "\", \"netdev\": \"" nd "\"}"
+
+static const struct bad cases[] = {
+	{"{\"driver\": ", -EINVAL, ":1:"},
+	{"[1, 2]", -EINVAL, "expected a JSON object"},
+	{"{\"handle\": \"pci/x\"}", -EINVAL, "field \"driver\": expected a driver name"},
+	{"{\"driver\": \"mlxsw\"}", -EINVAL, "field \"handle\": expected a string \"bus/dev\""},
+	{"{\"driver\": \"mlxsw\", \"handle\": \"pci\", \"hw\": {}}", -EINVAL, "is not of the form bus/dev"},
+	{"{\"driver\": \"mlxsw\", \"handle\": \"pci/a\", \"hw\": 3}", -EINVAL, "field \"hw\": expected an object"},
+	{"{\"driver\": \"nosuch\", \"handle\": \"pci/a\"}", -ENOENT, "No driver \"nosuch\""},
+	{"{\"driver\": \"mlxsw\", \"handle\": \"pci/a\", \"driver\": \"mlx4\"}", -EINVAL, "duplicate object key"},
+	{SW("{\"ports\": []}"), -EINVAL, "field \"hw.ports\": expected a non-empty array"},
+	{SW("{\"ports\": [" P(0, 1, 4) "]}"), -EINVAL, "field \"hw.ports[0].local_port\": expected an integer from 1 to 64"},
+	{SW("{\"ports\": [" P(1, 64, 4) "]}"), -EINVAL, "field \"hw.ports[0].module\": expected an integer from 0 to 63"},
+	{SW("{\"ports\": [" P(1, 1, 4) "," P(5, 2, 3) "]}"), -EINVAL, "field \"hw.ports[1].width\": expected 1, 2 or 4"},
+	{SW("{\"ports\": [" P(2, 1, 4) "]}"), -EINVAL, "field \"hw.ports[0].local_port\": a 4-lane port must be"},
+	{SW("{\"ports\": [" P(1, 1, 4) "," P(3, 1, 4) "]}"), -EINVAL, "field \"hw.ports[1]\": local port 3 or lanes of module 1"},
+	{SW("{\"ports\": [\"x\"]}"), -EINVAL, "field \"hw.ports[0]\": expected an object"},
+	{SW("{\"netdev\": \"swp\", \"ports\": [" P(1, 1, 4) "]}"), -EINVAL, "field \"hw.netdev\": expected a pattern with %d"},
+	{SW("{\"fail_nth\": -1, \"ports\": [" P(1, 1, 4) "]}"), -EINVAL, "field \"hw.fail_nth\""},
+	{"{\"driver\": \"mlxsw\", \"handle\": \"pci/a\"}", -EINVAL, "field \"hw\": missing"},
+	{HCA("{\"ports\": [" HP("[\"eth\"]", "eth", "a") "]}"), -EINVAL, "field \"hw.ibdev\""},
+	{HCA("{\"ibdev\": \"m\", \"dpdp\": 1, \"ports\": []}"), -EINVAL, "field \"hw.dpdp\": expected true or false"},
+	{HCA("{\"ibdev\": \"m\", \"ports\": []}"), -EINVAL, "field \"hw.ports\": expected an array of 1 or 2 ports"},
+	{HCA("{\"ibdev\": \"m\", \"ports\": [" HP("[\"eth\", \"fc\"]", "eth", "a") "]}"), -EINVAL,
+	 "field \"hw.ports[0].supported[1]\": expected \"eth\" or \"ib\""},
+	{HCA("{\"ibdev\": \"m\", \"ports\": [" HP("[\"eth\"]", "ib", "a") "]}"), -EINVAL,
+	 "field \"hw.ports[0].type\": expected a supported type"},
+	{HCA("{\"ibdev\": \"m\", \"ports\": [" HP("[\"eth\"]", "eth", "a-very-long-netdev") "]}"), -EINVAL,
+	 "field \"hw.ports[0].netdev\""},
+	{HCA("{\"ibdev\": \"m\", \"ports\": [{\"supported\": [\"ib\"], \"type\": \"ib\", \"netdev\": \"a\", \"cable\": \"fc\"}]}"),
+	 -EINVAL, "field \"hw.ports[0].cable\": expected \"eth\", \"ib\" or \"none\""},
+};
+
+Test(profile, malformed_profiles_name_file_field_and_reason)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct dlh_ctx *ctx = ctx_with("");
+		char *path = profile_tmp(cases[i].json);
+		struct dlh_extack ext;
+		int err = dlh_ctx_sim_load(ctx, path, &ext);
+
+		cr_expect_eq(err, cases[i].err, "case %zu: %d %s", i, err, ext.msg);
+		cr_expect_not_null(strstr(ext.msg, path), "case %zu names the file: %s", i, ext.msg);
+		cr_expect_not_null(strstr(ext.msg, cases[i].msg), "case %zu: \"%s\" lacks \"%s\"", i, ext.msg,
+				   cases[i].msg);
+		cr_expect_null(dlh_dev_first(ctx), "case %zu: nothing left behind", i);
+		unlink(path);
+		free(path);
+		dlh_ctx_free(ctx);
+	}
+}
+
+Test(profile, missing_file)
+{
+	struct dlh_ctx *ctx = ctx_with("");
+	struct dlh_extack ext;
+
+	cr_expect_eq(dlh_ctx_sim_load(ctx, "/nonexistent/board.json", &ext), -ENOENT);
+	cr_expect_not_null(strstr(ext.msg, "/nonexistent/board.json"), "%s", ext.msg);
+	dlh_ctx_free(ctx);
+}
+
+Test(profile, search_path_before_built_ins)
+{
+	char dir[] = "/tmp/dlhal-profiles-XXXXXX", path[64];
+	struct dlh_ctx *ctx;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sn2700.json", dir);
+	f = fopen(path, "w");
+	fputs(SW("{\"ports\": [" P(1, 16, 4) "]}"), f);
+	fclose(f);
+	setenv("DLHAL_PROFILE_PATH", dir, 1);
+	ctx = ctx_with("sn2700");
+	cr_expect_eq(dlh_dev_port_count(dlh_dev_first(ctx)), 1, "the file on the path wins");
+	dlh_ctx_free(ctx);
+	unsetenv("DLHAL_PROFILE_PATH");
+	unlink(path);
+	rmdir(dir);
+}
+
+Test(profile, same_device_twice_and_name_clashes)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_extack ext;
+	char *path;
+
+	cr_expect_eq(dlh_ctx_sim_load(ctx, "sn2700", &ext), -EEXIST);
+	cr_expect_str_eq(ext.obj, "pci/0000:03:00.0");
+	cr_expect_not_null(strstr(ext.msg, "Device already exists"));
+	cr_expect_eq(dlh_dev_port_count(dlh_dev_first(ctx)), 32, "the first device is untouched");
+	/* A ConnectX-3 whose port wants a netdev name the switch already uses. */
+	path = profile_tmp(HCA("{\"ibdev\": \"m\", \"ports\": [" HP("[\"eth\"]", "eth", "eth0") "]}"));
+	cr_expect_eq(dlh_ctx_sim_load(ctx, path, &ext), -EEXIST);
+	cr_expect_not_null(strstr(ext.msg, "Netdev name \"eth0\" is in use by pci/0000:03:00.0/1"), "%s", ext.msg);
+	cr_expect_null(dlh_dev_find(ctx, "pci/0000:01:00.0"));
+	unlink(path);
+	free(path);
+	dlh_ctx_free(ctx);
+}
+
+Test(profile, built_in_names)
+{
+	const char *const *p = dlh_sim_profiles();
+
+	cr_expect_str_eq(p[0], "sn2700");
+	cr_expect_str_eq(p[1], "cx3-vpi");
+	cr_expect_null(p[2]);
+}
