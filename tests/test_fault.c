@@ -73,9 +73,12 @@ static void scenario_run(const struct scenario *s)
 			/* The fault lies beyond the operation's last access: every position was covered. */
 			cr_assert_gt(pending(ctx), 0, "%s: access %u failed but the operation succeeded", s->name, n);
 			cr_assert_gt(n, 3, "%s: too few accesses", s->name);
-			cr_assert_str_eq(model_dump(ctx), clean_model ? clean_model : "", "%s: same result as unfaulted",
-					 s->name);
-			cr_assert_str_eq(hw_dump(ctx), clean_hw ? clean_hw : "");
+			after = model_dump(ctx);
+			after_hw = hw_dump(ctx);
+			cr_assert_str_eq(after, clean_model ? clean_model : "", "%s: same result as unfaulted", s->name);
+			cr_assert_str_eq(after_hw, clean_hw ? clean_hw : "");
+			free(after);
+			free(after_hw);
 			dlh_ctx_free(ctx);
 			free(rec.log);
 			free(model);

@@ -65,8 +65,10 @@ Test(mlx4, seed_transcript)
 {
 	struct dlh_ctx *ctx = ctx_with("cx3-vpi");
 	struct dlh_extack ext;
+	char *dump = model_dump(ctx);
 
-	cr_expect_str_eq(model_dump(ctx), DEV "/1 ib notset - mlx4_0 0 0 0 0 0\n" DEV "/2 ib notset - mlx4_0 0 0 0 0 0\n");
+	cr_expect_str_eq(dump, DEV "/1 ib notset - mlx4_0 0 0 0 0 0\n" DEV "/2 ib notset - mlx4_0 0 0 0 0 0\n");
+	free(dump);
 	cr_assert_eq(set(ctx, 1, DLH_PORT_TYPE_ETH, &ext), 0, "%s", ext.msg);
 	cr_expect_str_eq(dlh_port_netdev(port(ctx, 1)), "ens4");
 	cr_expect_str_eq(dlh_port_ibdev(port(ctx, 2)), "mlx4_0");
@@ -214,7 +216,12 @@ Test(mlx4, firmware_failures_leave_types_as_they_were)
 			break;
 		}
 		cr_assert_eq(err, -EIO, "command %u: %s", n, ext.msg);
-		cr_assert_str_eq(model_dump(ctx), before, "command %u", n);
+		{
+			char *after = model_dump(ctx);
+
+			cr_assert_str_eq(after, before, "command %u", n);
+			free(after);
+		}
 		cr_assert_eq(set(ctx, 1, DLH_PORT_TYPE_ETH, &ext), 0, "not wedged after command %u", n);
 		dlh_ctx_free(ctx);
 		free(before);

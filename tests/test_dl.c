@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: MIT */
+/* dl, run as a program: seed outputs, JSON, usage errors, batch mode. */
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SW "pci/0000:03:00.0"
+
+/* The seed's walkthroughs (seed 001), with its "..." written out. */
+static const char seed_cx3_batch[] = "dev show\n"
+				     "port show\n"
+				     "port set pci/0000:01:00.0/1 type eth\n"
+				     "port show\n"
+				     "port set ens4 type auto\n"
+				     "port show\n";
+static const char seed_cx3_out[] = "pci/0000:01:00.0\n"
+				   "pci/0000:01:00.0/1: type ib ibdev mlx4_0\n"
+				   "pci/0000:01:00.0/2: type ib ibdev mlx4_0\n"
+				   "pci/0000:01:00.0/1: type eth netdev ens4\n"
+				   "pci/0000:01:00.0/2: type ib ibdev mlx4_0\n"
+				   "pci/0000:01:00.0/1: type eth(auto) netdev ens4\n"
+				   "pci/0000:01:00.0/2: type ib ibdev mlx4_0\n";
+
+static void sw_ports(char *buf, int from_lp, int to_lp)
+{
+	for (int lp = from_lp; lp <= to_lp; lp += 2)
+		sprintf(buf + strlen(buf), SW "/%d: type eth netdev eth%d\n", lp, (lp - 1) / 2);
+}
+
+static char *seed_sw_out(void)
+{
+	static char buf[8192];
+
+	buf[0] = '\0';
+	sw_ports(buf, 1, 63);
+	sw_ports(buf, 3, 63);
+	strcat(buf, SW "/1: type eth netdev eth0 split_group 16\n" SW "/2: type eth netdev eth32 split_group 16\n");
+	sw_ports(buf, 3, 63);
+	strcat(buf, SW "/1: type eth netdev eth0\n");
+	return buf;
+}
+
+static const char seed_sw_batch[] = "port\nport split " SW "/1 2\nport\nport unsplit " SW "/1\nport\n";
+
+Test(golden, seed_port_type_walkthrough)
+{
+	struct run_result r;
+
+	run_dl(&r, "--sim cx3-vpi -b -", seed_cx3_batch);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, seed_cx3_out);
+	cr_expect_str_eq(r.err, "");
+	run_free(&r);
+}
+
+Test(golden, seed_split_walkthrough)
+{
+	struct run_result r;
+
+	run_dl(&r, "--sim sn2700 -b -", seed_sw_batch);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, seed_sw_out());
+	run_free(&r);
+	/* The seed's other spelling: the netdev name, and iproute2's "count". */
+	run_dl(&r, "--sim sn2700 -b -", "port\nport split eth0 count 2\nport\nport unsplit eth32\nport\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, seed_sw_out());
+	run_free(&r);
+}
+
+Test(golden, the_tour_runs)
+{
+	char path[512];
+	const char *argv[8];
+	struct run_result r;
+
+	snprintf(path, sizeof(path), "%s/tools/dl/tour.dl", getenv("SRCDIR"));
+	argv[0] = getenv("DL");
+	argv[1] = "-v";
+	argv[2] = "--sim";
+	argv[3] = "cx3-vpi,sn2700";
+	argv[4] = "-b";
+	argv[5] = path;
+	argv[6] = NULL;
+	run_argv(&r, argv, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_not_null(strstr(r.out, "$ dl port set ens4 type auto\n"));
+	cr_expect_not_null(strstr(r.out, "pci/0000:01:00.0/1: type eth(auto) netdev ens4\n"));
+	cr_expect_not_null(strstr(r.out, SW "/2: type eth netdev eth32 split_group 16\n"));
+	run_free(&r);
+}
+
+Test(help, seed_usage_texts)
+{
+	struct run_result r;
+
+	run_dl(&r, "help", NULL);
+	cr_expect_eq(r.status, 0);
+	{
+		static const char seed[] = "Usage: dl [ OPTIONS ] OBJECT { COMMAND | help }\n"
+					   "where  OBJECT := { dev | port | monitor }\n"
+					   "       OPTIONS := { -v/--verbose }\n";
+
+		cr_expect_eq(strncmp(r.out, seed, strlen(seed)), 0, "%s", r.out);
+	}
+	cr_expect_not_null(strstr(r.out, "--sim PROFILE"), "extended with dlhal's options");
+	run_free(&r);
+	run_dl(&r, "dev help", NULL);
+	cr_expect_str_eq(r.out, "Usage: dl dev show [DEV]\n");
+	run_free(&r);
+	run_dl(&r, "port help", NULL);
+	cr_expect_eq(strncmp(r.out,
+			     "Usage: dl port show [DEV/PORT_INDEX]\n"
+			     "Usage: dl port set DEV/PORT_INDEX [ type { eth | ib | auto} ]\n"
+			     "Usage: dl port split DEV/PORT_INDEX count\n"
+			     "Usage: dl port unsplit DEV/PORT_INDEX\n",
+			     strlen("Usage: dl port show [DEV/PORT_INDEX]\n"
+				    "Usage: dl port set DEV/PORT_INDEX [ type { eth | ib | auto} ]\n"
+				    "Usage: dl port split DEV/PORT_INDEX count\n"
+				    "Usage: dl port unsplit DEV/PORT_INDEX\n")),
+		     0, "%s", r.out);
+	run_free(&r);
+	run_dl(&r, "-V", NULL);
+	cr_expect_str_eq(r.out, "dl utility, dlhal-" DLH_VERSION "\n");
+	run_free(&r);
+	run_dl(&r, "", NULL);
+	cr_expect_eq(r.status, 2, "no object");
+	cr_expect_not_null(strstr(r.err, "Usage: dl"));
+	run_free(&r);
+}
+
+Test(prefix, objects_and_commands)
+{
+	struct run_result r;
+
+	run_dl(&r, "--sim sn2700 -b -", "p sp eth0 2\np s eth32\nd s\nport u eth0\np s " SW "/2\n");
+	cr_expect_eq(r.status, 2, "the last show names a port that unsplit removed");
+	cr_expect_str_eq(r.out, SW "/2: type eth netdev eth32 split_group 16\n" SW "\n");
+	cr_expect_not_null(strstr(r.err, SW "/2: Port does not exist"), "%s", r.err);
+	cr_expect_not_null(strstr(r.err, "Command failed stdin:5"), "%s", r.err);
+	run_free(&r);
+}
+
+/* ---- JSON carries the same facts as text ----------------------------------------------------- */
+
+/* Parses "H: type T[(D)] k v k v" into a JSON object keyed like iproute2. */
+static json_t *text_port(const char *line, char *handle)
+{
+	json_t *o = json_object();
+	char *copy = strdup(line), *save = NULL, *colon = strstr(copy, ": ");
+	char *k, *v;
+
+	cr_assert_not_null(colon, "%s", line);
+	*colon = '\0';
+	strcpy(handle, copy);
+	for (k = strtok_r(colon + 2, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
+		char *paren;
+
+		v = strtok_r(NULL, " ", &save);
+		cr_assert_not_null(v, "%s", line);
+		if (!strcmp(k, "type") && (paren = strchr(v, '('))) {
+			*paren = '\0';
+			paren[strlen(paren + 1)] = '\0';
+			json_object_set_new(o, "des_type", json_string(paren + 1));
+		}
+		if (!strcmp(v, "true") || !strcmp(v, "false"))
+			json_object_set_new(o, k, json_boolean(!strcmp(v, "true")));
+		else if (strspn(v, "0123456789") == strlen(v))
+			json_object_set_new(o, k, json_integer(atoll(v)));
+		else
+			json_object_set_new(o, k, json_string(v));
+	}
+	free(copy);
+	return o;
+}
+
+static void compare_json_text(const char *opts, const char *profile, const char *batch)
+{
+	char args[256], *text, *save = NULL;
+	struct run_result t, j;
+	json_error_t jerr;
+	size_t off = 0;
+
+	snprintf(args, sizeof(args), "%s --sim %s -b -", opts, profile);
+	run_dl(&t, args, batch);
+	snprintf(args, sizeof(args), "-j %s --sim %s -b -", opts, profile);
+	run_dl(&j, args, batch);
+	cr_assert_eq(t.status, 0, "%s", t.err);
+	cr_assert_eq(j.status, 0, "%s", j.err);
+	text = strdup(t.out);
+	/* One JSON document per show command, in order; text lines follow the same order. */
+	char *line = strtok_r(text, "\n", &save);
+	while (off < strlen(j.out)) {
+		json_t *doc = json_loadb(j.out + off, strlen(j.out) - off, JSON_DISABLE_EOF_CHECK, &jerr);
+		const char *key;
+		json_t *ports;
+
+		cr_assert_not_null(doc, "JSON: %s in %s", jerr.text, j.out + off);
+		off += jerr.position;
+		while (j.out[off] == '\n')
+			off++;
+		ports = json_object_get(doc, "port");
+		cr_assert(json_is_object(ports), "iproute2 layout {\"port\": {...}}");
+		json_object_foreach(ports, key, (json_t *){0}) {
+			char handle[128];
+			json_t *want;
+
+			cr_assert_not_null(line, "more JSON ports than text lines");
+			want = text_port(line, handle);
+			cr_assert_str_eq(key, handle, "same order");
+			cr_assert(json_equal(json_object_get(ports, key), want), "%s: json %s vs text %s", key,
+				  json_dumps(json_object_get(ports, key), JSON_COMPACT), json_dumps(want, JSON_COMPACT));
+			json_decref(want);
+			line = strtok_r(NULL, "\n", &save);
+		}
+		json_decref(doc);
+	}
+	cr_assert_null(line, "text lines left over: %s", line);
+	free(text);
+	run_free(&t);
+	run_free(&j);
+}
+
+Test(json, same_facts_as_text_in_every_scenario)
+{
+	static const char sw[] = "port\nport split eth0 2\nport\nport split eth2 4\nport\nport unsplit eth0\nport\n"
+				 "port unsplit " SW "/8\nport\nport show eth3\n";
+	static const char cx3[] = "port\nport set pci/0000:01:00.0/2 type eth\nport show ens4d1\n"
+				  "port set pci/0000:01:00.0/1 type eth\nport\nport set ens4 type auto\nport\n";
+
+	compare_json_text("", "sn2700", sw);
+	compare_json_text("-d", "sn2700", sw);
+	compare_json_text("-p", "sn2700", sw);
+	compare_json_text("-p -d", "sn2700", sw);
+	compare_json_text("", "cx3-vpi", cx3);
+	compare_json_text("-d", "cx3-vpi", cx3);
+	compare_json_text("-p", "cx3-vpi,sn2700", "port\n");
+}
+
+Test(json, layout_and_keys)
+{
+	struct run_result r;
+
+	run_dl(&r, "-j --sim cx3-vpi -b -", "port set pci/0000:01:00.0/1 type auto\nport show ens4\ndev\n");
+	cr_expect_str_eq(r.out, "{\"port\":{\"pci/0000:01:00.0/1\":{\"type\":\"eth\",\"des_type\":\"auto\","
+				"\"netdev\":\"ens4\"}}}\n{\"dev\":{\"pci/0000:01:00.0\":{}}}\n");
+	run_free(&r);
+	run_dl(&r, "-j -d --sim sn2700 port show eth0", NULL);
+	cr_expect_str_eq(r.out, "{\"port\":{\"" SW "/1\":{\"type\":\"eth\",\"netdev\":\"eth0\",\"flavour\":\"physical\","
+				"\"port\":17,\"splittable\":true,\"lanes\":4,\"speed\":100000,\"module\":16,\"lane\":0}}}\n");
+	run_free(&r);
+	run_dl(&r, "-jp --sim sn2700 dev", NULL);
+	cr_expect_str_eq(r.out, "{\n    \"dev\": {\n        \"" SW "\": {}\n    }\n}\n");
+	run_free(&r);
+}
+
+Test(details, iproute2_order_and_words)
+{
+	struct run_result r;
+
+	run_dl(&r, "-d --sim sn2700 -b -", "port split eth0 2\nport show eth32\n");
+	cr_expect_str_eq(r.out, SW "/2: type eth netdev eth32 flavour physical port 17 split_group 16 split_subport 1 "
+				   "splittable false lanes 2 speed 50000 module 16 lane 2\n");
+	run_free(&r);
+}
+
+/* ---- bad input: message, exit code, state unchanged ------------------------------------------ */
+
+struct bad {
+	const char *cmd;
+	int status;
+	const char *err;
+};
+
+Test(bad_input, each_class_is_named_and_changes_nothing)
+{
+	static const struct bad cases[] = {
+		{"frob", 2, "Object \"frob\" not found"},
+		{"port frob", 2, "Command \"frob\" not found"},
+		{"dev frob", 2, "Command \"frob\" not found"},
+		{"port set eth0 tpye eth", 2, "unknown option \"tpye\""},
+		{"port set eth0", 2, "nothing to set"},
+		{"port set eth0 type", 2, "type expects eth, ib or auto"},
+		{"port set eth0 type fc", 2, "Unknown port type \"fc\""},
+		{"port set eth0 type notset", 2, "Unknown port type \"notset\""},
+		{"port split eth0", 2, "count expected"},
+		{"port split", 2, "DEV/PORT_INDEX expected"},
+		{"port split eth0 two", 2, "Split count \"two\" is not a number"},
+		{"port split eth0 count", 2, "count expected"},
+		{"port split eth0 -2", 2, "is not a number"},
+		{"port split eth0 1", 2, "out of range"},
+		{"port split eth0 0", 2, "out of range"},
+		{"port split eth0 99999999999", 2, "out of range"},
+		{"port split eth0 2 extra", 2, "Unexpected argument \"extra\""},
+		{"port split pci/ 2", 2, "is not of the form bus/dev/index"},
+		{"port split pci/0000:03:00.0/x 2", 2, "Port index \"x\" is not a number"},
+		{"port split /1 2", 2, "is not of the form bus/dev/index"},
+		{"port split pci/0000:03:00.0/2 2", 2, "pci/0000:03:00.0/2: Port does not exist"},
+		{"port split pci/0000:09:00.0/1 2", 2, "pci/0000:09:00.0: Device does not exist"},
+		{"port split eth99 2", 2, "eth99: No port has this netdev"},
+		{"port show eth99", 2, "No port has this netdev"},
+		{"port unsplit eth77 x", 2, "No port has this netdev"},
+		{"port show averyveryverylongname", 2, "neither DEV/PORT_INDEX nor a netdev name"},
+		{"dev show pci/0000:03:00.1", 2, "Device does not exist"},
+		{"dev show pci", 2, "not of the form bus/dev"},
+		{"port split eth0 3", 1,
+		 "Error: " SW "/1: Port can only be split into 2 or 4 ports.\ndl answers: Invalid argument"},
+		{"port split eth0 8", 1, "Port can only be split into 2 or 4 ports."},
+		{"port unsplit eth0", 1, "Error: " SW "/1: Port wasn't split.\ndl answers: Invalid argument"},
+		{"port set eth0 type ib", 1, "Port type setting is not supported.\ndl answers: Operation not supported"},
+		{"monitor", 2, "needs a backend"},
+	};
+	struct run_result before, r;
+	char input[512];
+
+	run_dl(&before, "--sim sn2700 port", NULL);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char args[600];
+
+		/* Alone: exit code and message. */
+		snprintf(args, sizeof(args), "--sim sn2700 %s", cases[i].cmd);
+		run_dl(&r, args, NULL);
+		cr_expect_eq(r.status, cases[i].status, "%s: exit %d: %s", cases[i].cmd, r.status, r.err);
+		cr_expect_not_null(strstr(r.err, cases[i].err), "%s: stderr \"%s\"", cases[i].cmd, r.err);
+		cr_expect_str_eq(r.out, "", "%s", cases[i].cmd);
+		run_free(&r);
+		/* In a batch, followed by a listing: nothing changed. */
+		snprintf(input, sizeof(input), "%s\nport\n", cases[i].cmd);
+		run_dl(&r, "-f --sim sn2700 -b -", input);
+		cr_expect_str_eq(r.out, before.out, "%s changed state", cases[i].cmd);
+		run_free(&r);
+	}
+	run_free(&before);
+}
+
+Test(bad_input, long_handle_is_refused_not_truncated)
+{
+	char args[1200] = "--sim sn2700 port split pci/";
+	struct run_result r;
+
+	memset(args + strlen(args), '0', 900);
+	strcat(args, "/1 2");
+	run_dl(&r, args, NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "Device name is longer than 63 characters"), "%s", r.err);
+	run_free(&r);
+}
+
+Test(bad_input, backends_and_options)
+{
+	struct run_result r;
+
+	run_dl(&r, "port", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "--sim PROFILE"), "%s", r.err);
+	run_free(&r);
+	run_dl(&r, "--sim nosuch port", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "Unknown profile \"nosuch\""), "%s", r.err);
+	run_free(&r);
+	run_dl(&r, "-x port", NULL);
+	cr_expect_eq(r.status, 2);
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 -b /nonexistent/file", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "Cannot open file \"/nonexistent/file\""), "%s", r.err);
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 -b - port", NULL);
+	cr_expect_eq(r.status, 2, "batch takes no command words");
+	run_free(&r);
+}
+
+Test(bad_input, garbage_never_crashes)
+{
+	static const char *words[] = {"port", "dev", "p", "d", "show", "set", "split", "unsplit", "type", "count",
+				      "eth", "ib", "auto", "eth0", "eth32", "pci/0000:03:00.0/1", "2", "4", "0",
+				      "-1", "x", "/", "//", "pci//", "%s%n", "help", "monitor", "-j", "-d"};
+	unsigned seed = 7;
+
+	for (int i = 0; i < 150; i++) {
+		char args[256] = "-f --sim sn2700 -b -", input[256] = "";
+		struct run_result r;
+		int n = 1 + (int)(rand_r(&seed) % 6);
+
+		for (int w = 0; w < n; w++) {
+			strcat(input, words[rand_r(&seed) % (sizeof(words) / sizeof(words[0]))]);
+			strcat(input, " ");
+		}
+		strcat(input, "\n");
+		run_dl(&r, args, input);
+		cr_expect(r.status == 0 || r.status == 1 || r.status == 2, "\"%s\" exited %d: %s", input, r.status,
+			  r.err);
+		run_free(&r);
+	}
+}
+
+/* ---- batch ------------------------------------------------------------------------------------- */
+
+Test(batch, stops_at_the_failing_line_unless_forced)
+{
+	static const char in[] = "# a comment\n\nport show eth1\nport split eth1 3\nport show eth2\n";
+	struct run_result r;
+
+	run_dl(&r, "--sim sn2700 -b -", in);
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.out, SW "/3: type eth netdev eth1\n");
+	cr_expect_not_null(strstr(r.err, "Command failed stdin:4"), "%s", r.err);
+	run_free(&r);
+	run_dl(&r, "--force --sim sn2700 -b -", in);
+	cr_expect_eq(r.status, 1, "a forced batch still reports the failure");
+	cr_expect_str_eq(r.out, SW "/3: type eth netdev eth1\n" SW "/5: type eth netdev eth2\n");
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 -b -", "port show \"eth1\" # quoted\nport show 'eth2\n");
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "stdin:2: unterminated quote"), "%s", r.err);
+	run_free(&r);
+}
