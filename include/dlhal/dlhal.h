@@ -3,18 +3,21 @@
  * @file dlhal.h
  * @brief dlhal client API: devlink devices, ports and the operations on them.
  *
- * A context (::dlh_ctx) holds a model of devlink devices (`bus/dev`) and
+ * A context (struct dlh_ctx) holds a model of devlink devices (`bus/dev`) and
  * their ports, and the drivers behind them. Callers read the model through
  * opaque handles and change it through operations that return 0 or a
  * negative errno, with a human-readable message in a ::dlh_extack passed
  * last.
  *
- * Lifetimes: a ::dlh_dev or ::dlh_port pointer stays valid until the object
- * is removed (a ::DLH_EVENT_DEV_DEL or ::DLH_EVENT_PORT_DEL event is
+ * Lifetimes: a struct dlh_dev or struct dlh_port pointer stays valid until the object
+ * is removed (a DLH_EVENT_DEV_DEL or DLH_EVENT_PORT_DEL event is
  * delivered for it first). An operation such as dlh_port_split() removes
  * ports, so callers should look ports up again after one.
  *
  * A context is not thread-safe: use it from one thread at a time.
+ *
+ * Every function with a final `struct dlh_extack *ext` parameter fills it on
+ * failure (NULL is allowed when the caller does not want the message).
  */
 #ifndef DLHAL_DLHAL_H
 #define DLHAL_DLHAL_H
@@ -218,9 +221,9 @@ DLH_EXPORT void dlh_ctx_log_set(struct dlh_ctx *ctx, dlh_log_fn fn, void *arg);
 
 /** @brief One change of the model. @c port is NULL for device events. */
 struct dlh_event {
-	enum dlh_event_type type;
-	struct dlh_dev *dev;
-	struct dlh_port *port;
+	enum dlh_event_type type; /**< What happened. */
+	struct dlh_dev *dev;	  /**< The device, or the port's device. */
+	struct dlh_port *port;	  /**< The port, or NULL for a device event. */
 };
 
 /**

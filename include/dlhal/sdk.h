@@ -125,15 +125,15 @@ struct dlh_sdk_port_attrs {
 };
 
 /**
- * @brief Register a port with type notset; delivers ::DLH_EVENT_PORT_NEW.
- *        Type changes afterwards deliver ::DLH_EVENT_PORT_CHANGE.
+ * @brief Register a port with type notset; delivers DLH_EVENT_PORT_NEW.
+ *        Type changes afterwards deliver DLH_EVENT_PORT_CHANGE.
  * @param[out] port the new port (may be NULL).
  * @return 0; -EEXIST if the index is taken; -ENOMEM.
  */
 DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const struct dlh_sdk_port_attrs *attrs,
 				     struct dlh_port **port, struct dlh_extack *ext);
 
-/** @brief Remove a port (delivers ::DLH_EVENT_PORT_DEL); its names become free. */
+/** @brief Remove a port (delivers DLH_EVENT_PORT_DEL); its names become free. */
 DLH_EXPORT void dlh_sdk_port_unregister(struct dlh_port *port);
 
 /**
