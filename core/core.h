@@ -137,6 +137,10 @@ struct dlh_port {
 };
 
 /* extack.c */
+#define DLH__QUOTE_MAX 48
+/* User input for a message: at most DLH__QUOTE_MAX bytes of s[0..len), "..." marking a cut. */
+const char *dlh__quote(char *buf, size_t size, const char *s, size_t len);
+#define DLH__QUOTE(s, len) dlh__quote((char[DLH__QUOTE_MAX + 4]){0}, DLH__QUOTE_MAX + 4, (s), (len))
 int dlh__extack_obj(struct dlh_extack *ext, const char *obj);
 int dlh__extack_set(struct dlh_extack *ext, int err, const char *obj, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -78,15 +78,14 @@ int dlh__dev_handle_parse(const char *s, size_t len, char *bus, char *name, stru
 	size_t blen, nlen;
 
 	if (!slash)
-		return dlh__extack_set(ext, -EINVAL, NULL, "Device handle \"%.*s\" is not of the form bus/dev",
-				       (int)(len > 64 ? 64 : len), s);
+		return dlh__extack_set(ext, -EINVAL, NULL, "Device handle \"%s\" is not of the form bus/dev",
+				       DLH__QUOTE(s, len));
 	blen = (size_t)(slash - s);
 	nlen = len - blen - 1;
 	if (!blen)
 		return dlh__extack_set(ext, -EINVAL, NULL, "Bus name missing before \"/\"");
 	if (!nlen)
-		return dlh__extack_set(ext, -EINVAL, NULL, "Device name missing after \"%.*s/\"",
-				       (int)(blen > 31 ? 31 : blen), s);
+		return dlh__extack_set(ext, -EINVAL, NULL, "Device name missing after \"%s/\"", DLH__QUOTE(s, blen));
 	if (blen >= DLH_BUS_NAME_MAX)
 		return dlh__extack_set(ext, -EINVAL, NULL, "Bus name is longer than %d characters",
 				       DLH_BUS_NAME_MAX - 1);
@@ -95,8 +94,8 @@ int dlh__dev_handle_parse(const char *s, size_t len, char *bus, char *name, stru
 				       DLH_DEV_NAME_MAX - 1);
 	for (size_t i = 0; i < len; i++)
 		if (i != blen && !name_char_ok(s[i]))
-			return dlh__extack_set(ext, -EINVAL, NULL, "Device handle \"%.*s\" has an invalid character",
-					       (int)len, s);
+			return dlh__extack_set(ext, -EINVAL, NULL, "Device handle \"%s\" has an invalid character",
+					       DLH__QUOTE(s, len));
 	memcpy(bus, s, blen);
 	bus[blen] = '\0';
 	memcpy(name, slash + 1, nlen);

@@ -23,11 +23,27 @@ int dlh__extack_obj(struct dlh_extack *ext, const char *obj)
 	return 0;
 }
 
+const char *dlh__quote(char *buf, size_t size, const char *s, size_t len)
+{
+	size_t max = size - 4;
+
+	if (len <= max)
+		snprintf(buf, size, "%.*s", (int)len, s);
+	else
+		snprintf(buf, size, "%.*s...", (int)max, s);
+	return buf;
+}
+
+/* Nothing is cut silently: a message too long for the buffer ends in "...". */
 static void vset(struct dlh_extack *ext, const char *fmt, va_list ap)
 {
+	int n;
+
 	if (!ext)
 		return;
-	vsnprintf(ext->msg, sizeof(ext->msg), fmt, ap);
+	n = vsnprintf(ext->msg, sizeof(ext->msg), fmt, ap);
+	if (n >= (int)sizeof(ext->msg))
+		memcpy(ext->msg + sizeof(ext->msg) - 4, "...", 4);
 }
 
 int dlh__extack_set(struct dlh_extack *ext, int err, const char *obj, const char *fmt, ...)

@@ -30,7 +30,8 @@ DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *patter
 	char name[DLH_NETDEV_NAME_MAX + 8];
 
 	if (!pct || pct[1] != 'd' || strchr(pct + 2, '%') || strlen(pattern) >= DLH_NETDEV_NAME_MAX)
-		return dlh__extack_set(ext, -EINVAL, NULL, "Invalid netdev name pattern \"%.*s\"", 32, pattern);
+		return dlh__extack_set(ext, -EINVAL, NULL, "Invalid netdev name pattern \"%s\"",
+				       DLH__QUOTE(pattern, strlen(pattern)));
 	for (int i = 0; i < NAME_ALLOC_MAX; i++) {
 		int n = snprintf(name, sizeof(name), "%.*s%d%s", (int)(pct - pattern), pattern, i, pct + 2);
 

@@ -77,8 +77,8 @@ DLH_EXPORT int dlh_port_lookup(const struct dlh_ctx *ctx, const char *what, stru
 	dlh__extack_clear(ext);
 	if (!slash) {
 		if (!dlh__netdev_name_valid(what))
-			return dlh__extack_set(ext, -EINVAL, NULL, "\"%.*s\" is neither DEV/PORT_INDEX nor a netdev name",
-					       64, what);
+			return dlh__extack_set(ext, -EINVAL, NULL, "\"%s\" is neither DEV/PORT_INDEX nor a netdev name",
+					       DLH__QUOTE(what, strlen(what)));
 		port = dlh_port_find_netdev(ctx, what);
 		if (!port)
 			return dlh__extack_set(ext, -ENODEV, what, "No port has this netdev");
@@ -86,15 +86,15 @@ DLH_EXPORT int dlh_port_lookup(const struct dlh_ctx *ctx, const char *what, stru
 		return 0;
 	}
 	if (slash == strchr(what, '/'))
-		return dlh__extack_set(ext, -EINVAL, NULL, "Port handle \"%.*s\" is not of the form bus/dev/index", 64,
-				       what);
+		return dlh__extack_set(ext, -EINVAL, NULL, "Port handle \"%s\" is not of the form bus/dev/index",
+				       DLH__QUOTE(what, strlen(what)));
 	err = dlh__dev_handle_parse(what, (size_t)(slash - what), bus, name, ext);
 	if (err)
 		return err;
 	err = parse_index(slash + 1, &index);
 	if (err)
-		return dlh__extack_set(ext, -EINVAL, NULL, "Port index \"%.*s\" is not a number from 0 to %u", 16,
-				       slash + 1, UINT32_MAX);
+		return dlh__extack_set(ext, -EINVAL, NULL, "Port index \"%s\" is not a number from 0 to %u",
+				       DLH__QUOTE(slash + 1, strlen(slash + 1)), UINT32_MAX);
 	snprintf(handle, sizeof(handle), "%s/%s", bus, name);
 	dev = dlh_dev_find(ctx, handle);
 	if (!dev)
@@ -282,8 +282,8 @@ DLH_EXPORT int dlh_sdk_port_type_eth(struct dlh_port *port, const char *netdev, 
 			return dlh__extack_obj(ext, port->handle), err;
 	} else {
 		if (!netdev || !dlh__netdev_name_valid(netdev))
-			return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid netdev name \"%.*s\"", 32,
-					       netdev ? netdev : "");
+			return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid netdev name \"%s\"",
+					       DLH__QUOTE(netdev ? netdev : "", netdev ? strlen(netdev) : 0));
 		snprintf(name, sizeof(name), "%s", netdev);
 		holder = dlh_port_find_netdev(ctx, name);
 		if (holder && holder != port)
@@ -310,8 +310,8 @@ DLH_EXPORT int dlh_sdk_port_type_ib(struct dlh_port *port, const char *ibdev, st
 	size_t len = ibdev ? strlen(ibdev) : 0;
 
 	if (!len || len >= DLH_IBDEV_NAME_MAX || strchr(ibdev, '/'))
-		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid ibdev name \"%.*s\"", 32,
-				       ibdev ? ibdev : "");
+		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid ibdev name \"%s\"",
+				       DLH__QUOTE(ibdev ? ibdev : "", len));
 	if (port->type == DLH_PORT_TYPE_IB && !strcmp(port->ibdev, ibdev))
 		return 0;
 	netdev_unlink(port);

@@ -111,7 +111,8 @@ static int profile_open(const char *profile, json_t **root, char *src, size_t sr
 		*root = json_loads(dlh__profile_texts[i], JSON_REJECT_DUPLICATES, &jerr);
 		goto parsed;
 	}
-	return dlh__extack_set(ext, -ENOENT, NULL, "Unknown profile \"%.*s\"", 64, profile);
+	return dlh__extack_set(ext, -ENOENT, NULL, "Unknown profile \"%s\"",
+			       DLH__QUOTE(profile, strlen(profile)));
 parsed:
 	if (!*root) {
 		if (jerr.line < 0)

@@ -426,3 +426,22 @@ Test(enums, words_round_trip)
 	cr_expect_str_eq(dlh_event_action(DLH_EVENT_PORT_CHANGE), "new");
 	cr_expect_str_eq(dlh_event_action(DLH_EVENT_DEV_DEL), "del");
 }
+
+Test(messages, cuts_are_marked_never_silent)
+{
+	struct dlh_ctx *ctx = fake_ctx(1, 0, NULL, &(struct dlh_extack){0});
+	char longword[301], longmsg[400];
+	struct dlh_extack ext;
+	struct dlh_port *port;
+
+	memset(longword, 'x', 300);
+	longword[300] = '\0';
+	cr_expect_eq(dlh_port_lookup(ctx, longword, &port, &ext), -EINVAL);
+	cr_expect_not_null(strstr(ext.msg, "xxx...\" is neither DEV/PORT_INDEX nor a netdev name"), "%s", ext.msg);
+	memset(longmsg, 'm', sizeof(longmsg) - 1);
+	longmsg[sizeof(longmsg) - 1] = '\0';
+	cr_expect_eq(dlh_sdk_extack(&ext, -EIO, "%s", longmsg), -EIO);
+	cr_expect_eq(strlen(ext.msg), sizeof(ext.msg) - 1);
+	cr_expect_str_eq(ext.msg + sizeof(ext.msg) - 4, "...");
+	dlh_ctx_free(ctx);
+}

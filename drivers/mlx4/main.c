@@ -377,7 +377,7 @@ static int mlx4_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *
 
 	if (port && !strcmp(key, "cable")) {
 		if (type_word(value, &t))
-			return dlh_sdk_extack(ext, -EINVAL, "cable: expected eth, ib or none, got \"%.32s\"", value);
+			return dlh_sdk_extack(ext, -EINVAL, "cable: expected eth, ib or none, got \"%s\"", value);
 		mlx4_emu_cable_set(priv->emu, (int)dlh_port_index(port), t);
 		return 0;
 	}
@@ -385,7 +385,7 @@ static int mlx4_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *
 		errno = 0;
 		n = strtoul(value, &end, 10);
 		if (!*value || *value == '-' || *end || errno)
-			return dlh_sdk_extack(ext, -EINVAL, "fail_nth: expected a number of commands, got \"%.32s\"",
+			return dlh_sdk_extack(ext, -EINVAL, "fail_nth: expected a number of commands, got \"%s\"",
 					      value);
 		mlx4_emu_fail_nth(priv->emu, n);
 		return 0;

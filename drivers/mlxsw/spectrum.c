@@ -557,7 +557,7 @@ static int mlxsw_sp_sim_set(struct dlh_dev *dev, struct dlh_port *port, const ch
 	if (port || strcmp(key, "fail_nth"))
 		return dlh_sdk_extack(ext, -EINVAL, "Unknown emulator control \"%s\" (Spectrum has: fail_nth)", key);
 	if (parse_ulong(value, &n))
-		return dlh_sdk_extack(ext, -EINVAL, "fail_nth: expected a number of register accesses, got \"%.32s\"",
+		return dlh_sdk_extack(ext, -EINVAL, "fail_nth: expected a number of register accesses, got \"%s\"",
 				      value);
 	mlxsw_emu_fail_nth(sp->emu, n);
 	return 0;
