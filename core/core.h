@@ -92,8 +92,25 @@ struct dlh_sdk_timer {
 	int armed;
 };
 
+struct dlh_sdk_bus {
+	struct dlh__list node;
+	struct dlh_ctx *ctx;
+	const struct dlh_sdk_driver *drv;
+	struct dlh__list ios;
+	alignas(max_align_t) unsigned char priv[];
+};
+
+struct dlh_sdk_io {
+	struct dlh__list node;
+	struct dlh_sdk_bus *bus;
+	int fd;
+	dlh_sdk_io_fn fn;
+	void *arg;
+};
+
 struct dlh_ctx {
 	struct dlh__list devs;
+	struct dlh__list buses;
 	struct dlh__htab dev_by_handle;
 	struct dlh__htab port_by_netdev;
 	struct dlh__list subs;
@@ -111,6 +128,7 @@ struct dlh_dev {
 	struct dlh__list node;
 	struct dlh__hnode hnode;
 	const struct dlh_sdk_driver *drv;
+	struct dlh_sdk_bus *sdk_bus; /* NULL for a device probed from a profile */
 	struct dlh__list ports;
 	struct dlh__htab port_by_index;
 	size_t nports;
@@ -158,6 +176,8 @@ int dlh__driver_add(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, void 
 int dlh__dev_handle_parse(const char *s, size_t len, char *bus, char *name, struct dlh_extack *ext);
 int dlh__dev_add(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv, const char *config,
 		 struct dlh_extack *ext);
+int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv,
+		    struct dlh_sdk_bus *bus, struct dlh_dev **out, struct dlh_extack *ext);
 void dlh__dev_remove(struct dlh_dev *dev);
 
 /* port.c */
@@ -165,6 +185,10 @@ void dlh__port_free_all(struct dlh_dev *dev);
 
 /* name.c */
 int dlh__netdev_name_valid(const char *name);
+
+/* bus.c */
+int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, struct dlh_extack *ext);
+void dlh__buses_detach(struct dlh_ctx *ctx);
 
 /* timer.c */
 void dlh__timers_free_dev(struct dlh_dev *dev);

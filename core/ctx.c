@@ -17,6 +17,7 @@ DLH_EXPORT int dlh_ctx_new(struct dlh_ctx **out, struct dlh_extack *ext)
 	if (!ctx)
 		return dlh__extack_set(ext, -ENOMEM, NULL, "Out of memory");
 	dlh__list_init(&ctx->devs);
+	dlh__list_init(&ctx->buses);
 	dlh__list_init(&ctx->subs);
 	dlh__list_init(&ctx->drivers);
 	dlh__list_init(&ctx->timers);
@@ -31,6 +32,7 @@ DLH_EXPORT void dlh_ctx_free(struct dlh_ctx *ctx)
 	/* Newest first, as a kernel unloads drivers in reverse probe order. */
 	while (!dlh__list_empty(&ctx->devs))
 		dlh__dev_remove(dlh__container_of(ctx->devs.prev, struct dlh_dev, node));
+	dlh__buses_detach(ctx);
 	while (!dlh__list_empty(&ctx->subs)) {
 		struct dlh_sub *s = dlh__container_of(ctx->subs.next, struct dlh_sub, node);
 

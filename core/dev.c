@@ -131,10 +131,9 @@ static void dev_free(struct dlh_dev *dev)
 	free(dev);
 }
 
-int dlh__dev_add(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv, const char *config,
-		 struct dlh_extack *ext)
+int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv,
+		    struct dlh_sdk_bus *bus, struct dlh_dev **out, struct dlh_extack *ext)
 {
-	int (*probe)(struct dlh_dev *, const char *, struct dlh_extack *) = DLH__OP(drv, probe);
 	struct dlh_dev *dev;
 	int err;
 
@@ -151,6 +150,7 @@ int dlh__dev_add(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_d
 	}
 	dev->ctx = ctx;
 	dev->drv = drv;
+	dev->sdk_bus = bus;
 	dlh__list_init(&dev->ports);
 	dlh__list_init(&dev->timers);
 	err = dlh__htab_insert(&ctx->dev_by_handle, &dev->hnode, dlh__hash_str(dev->handle));
@@ -160,7 +160,24 @@ int dlh__dev_add(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_d
 	}
 	dlh__list_add_tail(&ctx->devs, &dev->node);
 	dlh__event_emit(ctx, DLH_EVENT_DEV_NEW, dev, NULL);
+	*out = dev;
+	return 0;
 
+err_parse:
+	free(dev);
+	return err;
+}
+
+int dlh__dev_add(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv, const char *config,
+		 struct dlh_extack *ext)
+{
+	int (*probe)(struct dlh_dev *, const char *, struct dlh_extack *) = DLH__OP(drv, probe);
+	struct dlh_dev *dev;
+	int err;
+
+	err = dlh__dev_create(ctx, handle, drv, NULL, &dev, ext);
+	if (err)
+		return err;
 	if (probe) {
 		err = probe(dev, config, ext);
 		if (err) {
@@ -176,9 +193,29 @@ err_probe:
 	dlh__event_emit(ctx, DLH_EVENT_DEV_DEL, dev, NULL);
 	dev_free(dev);
 	return err;
-err_parse:
-	free(dev);
+}
+
+DLH_EXPORT int dlh_sdk_bus_dev_add(struct dlh_sdk_bus *bus, const char *handle, struct dlh_dev **out,
+				   struct dlh_extack *ext)
+{
+	struct dlh_dev *dev;
+	int err = dlh__dev_create(bus->ctx, handle, bus->drv, bus, &dev, ext);
+
+	if (!err && out)
+		*out = dev;
 	return err;
+}
+
+DLH_EXPORT void dlh_sdk_dev_remove(struct dlh_dev *dev)
+{
+	dlh__port_free_all(dev);
+	dlh__event_emit(dev->ctx, DLH_EVENT_DEV_DEL, dev, NULL);
+	dev_free(dev);
+}
+
+DLH_EXPORT struct dlh_sdk_bus *dlh_sdk_dev_bus(const struct dlh_dev *dev)
+{
+	return dev->sdk_bus;
 }
 
 void dlh__dev_remove(struct dlh_dev *dev)
@@ -188,9 +225,7 @@ void dlh__dev_remove(struct dlh_dev *dev)
 	if (remove)
 		remove(dev);
 	/* Ports the driver left go first, so subscribers never see a port outlive its device. */
-	dlh__port_free_all(dev);
-	dlh__event_emit(dev->ctx, DLH_EVENT_DEV_DEL, dev, NULL);
-	dev_free(dev);
+	dlh_sdk_dev_remove(dev);
 }
 
 static int sim_check(struct dlh_dev *dev, struct dlh_port *port, const char *key, struct dlh_extack *ext)

@@ -269,6 +269,26 @@ void dlh__port_free_all(struct dlh_dev *dev)
 		dlh_sdk_port_unregister(dlh__container_of(dev->ports.prev, struct dlh_port, node));
 }
 
+DLH_EXPORT void dlh_sdk_port_attrs_set(struct dlh_port *port, const struct dlh_sdk_port_attrs *attrs)
+{
+	struct dlh_sdk_port_attrs a = *attrs;
+
+	if (!a.split)
+		a.split_group = a.split_subport = 0;
+	if (!memcmp(&a, &port->attrs, sizeof(a)))
+		return;
+	port->attrs = a;
+	dlh__event_emit(port->dev->ctx, DLH_EVENT_PORT_CHANGE, port->dev, port);
+}
+
+DLH_EXPORT void dlh_sdk_port_desired_type_set(struct dlh_port *port, enum dlh_port_type type)
+{
+	if (port->desired_type == type)
+		return;
+	port->desired_type = type;
+	dlh__event_emit(port->dev->ctx, DLH_EVENT_PORT_CHANGE, port->dev, port);
+}
+
 DLH_EXPORT int dlh_sdk_port_type_eth(struct dlh_port *port, const char *netdev, struct dlh_extack *ext)
 {
 	struct dlh_ctx *ctx = port->dev->ctx;
@@ -276,14 +296,23 @@ DLH_EXPORT int dlh_sdk_port_type_eth(struct dlh_port *port, const char *netdev, 
 	struct dlh_port *holder;
 	int err;
 
-	if (netdev && strchr(netdev, '%')) {
+	if (!netdev) {
+		if (port->type == DLH_PORT_TYPE_ETH && !port->netdev[0])
+			return 0;
+		netdev_unlink(port);
+		port->ibdev[0] = '\0';
+		port->type = DLH_PORT_TYPE_ETH;
+		dlh__event_emit(ctx, DLH_EVENT_PORT_CHANGE, port->dev, port);
+		return 0;
+	}
+	if (strchr(netdev, '%')) {
 		err = dlh_sdk_netdev_name_alloc(ctx, netdev, name, sizeof(name), ext);
 		if (err)
 			return dlh__extack_obj(ext, port->handle), err;
 	} else {
-		if (!netdev || !dlh__netdev_name_valid(netdev))
+		if (!dlh__netdev_name_valid(netdev))
 			return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid netdev name \"%s\"",
-					       DLH__QUOTE(netdev ? netdev : "", netdev ? strlen(netdev) : 0));
+					       DLH__QUOTE(netdev, strlen(netdev)));
 		snprintf(name, sizeof(name), "%s", netdev);
 		holder = dlh_port_find_netdev(ctx, name);
 		if (holder && holder != port)
@@ -309,13 +338,13 @@ DLH_EXPORT int dlh_sdk_port_type_ib(struct dlh_port *port, const char *ibdev, st
 {
 	size_t len = ibdev ? strlen(ibdev) : 0;
 
-	if (!len || len >= DLH_IBDEV_NAME_MAX || strchr(ibdev, '/'))
+	if (ibdev && (!len || len >= DLH_IBDEV_NAME_MAX || strchr(ibdev, '/')))
 		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid ibdev name \"%s\"",
-				       DLH__QUOTE(ibdev ? ibdev : "", len));
-	if (port->type == DLH_PORT_TYPE_IB && !strcmp(port->ibdev, ibdev))
+				       DLH__QUOTE(ibdev, len));
+	if (port->type == DLH_PORT_TYPE_IB && !strcmp(port->ibdev, ibdev ? ibdev : ""))
 		return 0;
 	netdev_unlink(port);
-	memcpy(port->ibdev, ibdev, len + 1);
+	memcpy(port->ibdev, ibdev ? ibdev : "", len + 1);
 	port->type = DLH_PORT_TYPE_IB;
 	dlh__event_emit(port->dev->ctx, DLH_EVENT_PORT_CHANGE, port->dev, port);
 	return 0;

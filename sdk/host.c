@@ -72,6 +72,22 @@ static int driver_autoload(struct dlh_ctx *ctx, const char *name, struct dlh_ext
 			       name, name);
 }
 
+DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, struct dlh_extack *ext)
+{
+	const struct dlh_sdk_driver *drv;
+	int err;
+
+	dlh__extack_clear(ext);
+	drv = dlh__driver_find(ctx, driver);
+	if (!drv) {
+		err = driver_autoload(ctx, driver, ext);
+		if (err)
+			return err;
+		drv = dlh__driver_find(ctx, driver);
+	}
+	return dlh__bus_attach(ctx, drv, ext);
+}
+
 static int is_path(const char *s)
 {
 	size_t n = strlen(s);

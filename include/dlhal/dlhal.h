@@ -190,6 +190,26 @@ DLH_EXPORT int dlh_ctx_sim_load(struct dlh_ctx *ctx, const char *profile, struct
  */
 DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct dlh_extack *ext);
 
+/**
+ * @brief Attach a driver that finds its devices itself ("kernel": the kernel's
+ *        devlink family), loading its module if it is not linked in.
+ * @return 0; -ENOENT if there is no such driver; -EOPNOTSUPP if the driver
+ *         does not find devices itself; -EEXIST if already attached; the
+ *         driver's error otherwise (the kernel backend: -EPROTONOSUPPORT when
+ *         the kernel has no devlink family).
+ */
+DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, struct dlh_extack *ext);
+
+/**
+ * @brief File descriptors the host's event loop should watch for reading.
+ * @param fds array to fill; @p max its length.
+ * @return the number of descriptors (may exceed @p max: call again with more room).
+ */
+DLH_EXPORT size_t dlh_ctx_io_fds(const struct dlh_ctx *ctx, int *fds, size_t max);
+
+/** @brief Tell the context that @p fd is readable: the driver watching it runs. */
+DLH_EXPORT void dlh_ctx_io_ready(struct dlh_ctx *ctx, int fd);
+
 /** @brief Names of the built-in profiles, NULL-terminated. Static storage. */
 DLH_EXPORT const char *const *dlh_sim_profiles(void);
 

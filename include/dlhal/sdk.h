@@ -33,6 +33,8 @@ extern "C" {
 #define DLH_SDK_ABI_VERSION 1u
 
 struct dlh_sdk_timer;
+struct dlh_sdk_bus;
+struct dlh_sdk_io;
 
 /** @brief Driver operations. Any op may be NULL. */
 struct dlh_sdk_ops {
@@ -56,6 +58,14 @@ struct dlh_sdk_ops {
 	/** Emulator read-back, see dlh_dev_sim_get(). */
 	int (*sim_get)(struct dlh_dev *dev, struct dlh_port *port, const char *key, char *buf, size_t len,
 		       struct dlh_extack *ext);
+	/**
+	 * For a driver that finds its devices itself (the kernel backend) rather
+	 * than being given a profile: attach to the context, add the devices found
+	 * with dlh_sdk_bus_dev_add(). Such devices get no probe call.
+	 */
+	int (*bus_attach)(struct dlh_sdk_bus *bus, struct dlh_extack *ext);
+	/** Detach; called after every device of the bus was removed. */
+	void (*bus_detach)(struct dlh_sdk_bus *bus);
 };
 
 /** @brief A driver's identity. Define one as `static const` (or `const` for linking in). */
@@ -64,6 +74,7 @@ struct dlh_sdk_driver {
 	const char *name;		/**< Driver name, as profiles name it ("mlxsw"). */
 	size_t dev_priv_size;		/**< Bytes of private storage per device, zeroed. */
 	size_t port_priv_size;		/**< Bytes of private storage per port, zeroed. */
+	size_t bus_priv_size;		/**< Bytes of private storage per bus attachment, zeroed. */
 	const struct dlh_sdk_ops *ops;	/**< Operations. */
 	size_t ops_size;		/**< sizeof(struct dlh_sdk_ops) as the driver saw it. */
 };
@@ -104,6 +115,25 @@ DLH_EXPORT void *dlh_sdk_dev_priv(const struct dlh_dev *dev);
 /** @brief The port's private storage (::dlh_sdk_driver.port_priv_size bytes). */
 DLH_EXPORT void *dlh_sdk_port_priv(const struct dlh_port *port);
 
+/** @brief The bus attachment's private storage (::dlh_sdk_driver.bus_priv_size bytes). */
+DLH_EXPORT void *dlh_sdk_bus_priv(const struct dlh_sdk_bus *bus);
+/** @brief Context of a bus attachment. */
+DLH_EXPORT struct dlh_ctx *dlh_sdk_bus_ctx(const struct dlh_sdk_bus *bus);
+/** @brief Bus attachment a device was added by, or NULL for a profile's device. */
+DLH_EXPORT struct dlh_sdk_bus *dlh_sdk_dev_bus(const struct dlh_dev *dev);
+
+/**
+ * @brief Add a device found by a bus driver; delivers DLH_EVENT_DEV_NEW.
+ * @param handle "bus/dev".
+ * @param[out] dev the device (may be NULL).
+ * @return 0; -EINVAL for a malformed handle; -EEXIST if taken; -ENOMEM.
+ */
+DLH_EXPORT int dlh_sdk_bus_dev_add(struct dlh_sdk_bus *bus, const char *handle, struct dlh_dev **dev,
+				   struct dlh_extack *ext);
+
+/** @brief Remove a device a bus driver added: its ports, then the device (events for each). */
+DLH_EXPORT void dlh_sdk_dev_remove(struct dlh_dev *dev);
+
 /** @} */
 /* -------------------------------------------------------------------------- */
 /** @name Ports */
@@ -137,9 +167,23 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 DLH_EXPORT void dlh_sdk_port_unregister(struct dlh_port *port);
 
 /**
+ * @brief Replace the port's attributes (as a bus driver learns them); delivers
+ *        DLH_EVENT_PORT_CHANGE if anything differs.
+ */
+DLH_EXPORT void dlh_sdk_port_attrs_set(struct dlh_port *port, const struct dlh_sdk_port_attrs *attrs);
+
+/**
+ * @brief Record the desired type a bus driver learnt (core sets it itself
+ *        after a successful dlh_port_type_set()); delivers DLH_EVENT_PORT_CHANGE
+ *        if it differs.
+ */
+DLH_EXPORT void dlh_sdk_port_desired_type_set(struct dlh_port *port, enum dlh_port_type type);
+
+/**
  * @brief Make the port an Ethernet port with a netdev.
- * @param netdev a name, or a pattern with one "%d" that takes the lowest
- *        free number the way the kernel's dev_alloc_name() does ("eth%d").
+ * @param netdev a name, a pattern with one "%d" that takes the lowest
+ *        free number the way the kernel's dev_alloc_name() does ("eth%d"), or
+ *        NULL for a port whose netdev is not visible (another namespace).
  * @return 0; -EINVAL for an invalid name; -EEXIST if the name is in use;
  *         -ENFILE if the pattern has no free number.
  */
@@ -147,6 +191,7 @@ DLH_EXPORT int dlh_sdk_port_type_eth(struct dlh_port *port, const char *netdev, 
 
 /**
  * @brief Make the port an InfiniBand port with an ibdev (several ports may share one).
+ * @param ibdev the name, or NULL when not known.
  * @return 0 or -EINVAL for an invalid name.
  */
 DLH_EXPORT int dlh_sdk_port_type_ib(struct dlh_port *port, const char *ibdev, struct dlh_extack *ext);
@@ -191,6 +236,19 @@ DLH_EXPORT bool dlh_sdk_timer_armed(const struct dlh_sdk_timer *timer);
 
 /** @brief Cancel and free. NULL is allowed. */
 DLH_EXPORT void dlh_sdk_timer_free(struct dlh_sdk_timer *timer);
+
+/** @brief I/O callback: @p fd is readable. */
+typedef void (*dlh_sdk_io_fn)(struct dlh_sdk_io *io, int fd, void *arg);
+
+/**
+ * @brief Ask the host to call @p fn whenever @p fd is readable (see
+ *        dlh_ctx_io_fds() and dlh_ctx_io_ready()). Freed with the bus if not before.
+ * @return 0 or -ENOMEM.
+ */
+DLH_EXPORT int dlh_sdk_io_new(struct dlh_sdk_bus *bus, int fd, dlh_sdk_io_fn fn, void *arg, struct dlh_sdk_io **io);
+
+/** @brief Stop watching and free. NULL is allowed. */
+DLH_EXPORT void dlh_sdk_io_free(struct dlh_sdk_io *io);
 
 /** @} */
 /* -------------------------------------------------------------------------- */

@@ -5,6 +5,7 @@
  * devlink where the two overlap.
  */
 #include "dl.h"
+#include "kernel.h"
 #include "mlx4.h"
 #include "mlxsw.h"
 
@@ -27,6 +28,7 @@ static void usage(FILE *f)
 		"             -d/--details  more port attributes    -j/--json  JSON output\n"
 		"             -p/--pretty   indented JSON           -f/--force  go on after a failed batch line\n"
 		"             -V/--version  print the version       -h/--help   this text\n"
+		"             --kernel      the kernel's devlink family (the default when it exists)\n"
 		"             --sim PROFILE[,PROFILE...]  emulated devices in this process: a built-in\n"
 		"                 profile (");
 	for (const char *const *p = dlh_sim_profiles(); *p; p++)
@@ -99,12 +101,13 @@ static void log_line(void *arg, enum dlh_log_level level, const struct dlh_dev *
 		fprintf(stderr, "%s%s%s\n", dev ? dlh_dev_handle(dev) : "", dev ? ": " : "", msg);
 }
 
-static void backends_usage(void)
+static void backends_usage(const struct dlh_extack *ext)
 {
-	fprintf(stderr, "dl: no devices to work on: pick a backend.\n"
+	fprintf(stderr, "dl: no devices to work on: %s.\n"
 			"Backends:\n"
-			"  --sim PROFILE[,PROFILE...]  emulated devices in this process (try: dl --sim sn2700 port)\n"
-			"The kernel devlink backend and the dlhald daemon are not part of this build yet.\n");
+			"  --kernel                    the kernel's devlink family (the default when it exists)\n"
+			"  --sim PROFILE[,PROFILE...]  emulated devices in this process (try: dl --sim sn2700 port)\n",
+		ext->msg);
 }
 
 /* The context, created on first use so that help and usage errors need no backend. */
@@ -118,15 +121,29 @@ int dl_ctx(struct dl *dl, struct dlh_ctx **out)
 		*out = dl->ctx;
 		return 0;
 	}
-	if (!dl->sim) {
-		backends_usage();
-		return DL_EUSAGE;
-	}
 	if (dlh_ctx_new(&dl->ctx, &ext))
 		return dl_op_err(-ENOMEM, &ext);
 	dlh_ctx_log_set(dl->ctx, log_line, dl);
-	if (dlh_sdk_driver_register(dl->ctx, &mlxsw_driver, &ext) || dlh_sdk_driver_register(dl->ctx, &mlx4_driver, &ext))
+	if (dlh_sdk_driver_register(dl->ctx, &mlxsw_driver, &ext) ||
+	    dlh_sdk_driver_register(dl->ctx, &mlx4_driver, &ext) || dlh_sdk_driver_register(dl->ctx, &kernel_driver, &ext))
 		return dl_op_err(-EINVAL, &ext);
+	/* The kernel when asked for, or when nothing else was. */
+	if (dl->kernel || !dl->sim) {
+		err = dlh_ctx_bus_attach(dl->ctx, "kernel", &ext);
+		if (err == -EPROTONOSUPPORT) {
+			if (dl->kernel)
+				fprintf(stderr, "dl --kernel: %s.\n", ext.msg);
+			else
+				backends_usage(&ext);
+			return DL_EUSAGE;
+		}
+		if (err)
+			return dl_op_err(err, &ext);
+	}
+	if (!dl->sim) {
+		*out = dl->ctx;
+		return 0;
+	}
 	if (strlen(dl->sim) >= sizeof(list))
 		return dl_usage_err(NULL, "--sim: profile list is longer than %zu characters", sizeof(list) - 1);
 	snprintf(list, sizeof(list), "%s", dl->sim);
@@ -200,6 +217,7 @@ static int batch(struct dl *dl)
 	size_t cap = 0;
 	int lineno = 0, ret = DL_OK;
 
+	dl->in_batch = true;
 	if (!f) {
 		fprintf(stderr, "Cannot open file \"%s\" for batch: %s\n", dl->batch, strerror(errno));
 		return DL_EUSAGE;
@@ -244,13 +262,14 @@ static int batch(struct dl *dl)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_SIM = 256 };
+	enum { OPT_SIM = 256, OPT_KERNEL };
 	static const struct option opts[] = {
 		{"verbose", no_argument, NULL, 'v'}, {"details", no_argument, NULL, 'd'},
 		{"json", no_argument, NULL, 'j'},    {"pretty", no_argument, NULL, 'p'},
 		{"force", no_argument, NULL, 'f'},   {"batch", required_argument, NULL, 'b'},
 		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'},
-		{"sim", required_argument, NULL, OPT_SIM}, {NULL, 0, NULL, 0},
+		{"sim", required_argument, NULL, OPT_SIM}, {"kernel", no_argument, NULL, OPT_KERNEL},
+		{NULL, 0, NULL, 0},
 	};
 	struct dl dl = {0};
 	int opt, ret;
@@ -285,6 +304,9 @@ int main(int argc, char **argv)
 		case OPT_SIM:
 			dl.sim = optarg;
 			break;
+		case OPT_KERNEL:
+			dl.kernel = true;
+			break;
 		default:
 			usage(stderr);
 			return DL_EUSAGE;
@@ -301,6 +323,7 @@ int main(int argc, char **argv)
 		ret = dl_cmd(&dl);
 	}
 	json_decref(dl.jroot);
+	dl.closing = true;
 	dlh_ctx_free(dl.ctx);
 	return ret;
 }

@@ -13,12 +13,16 @@ enum { DL_OK = 0, DL_EOP = 1, DL_EUSAGE = 2 };
 
 struct dl {
 	/* options */
-	bool verbose, details, json, pretty, force;
+	bool verbose, details, json, pretty, force, kernel;
 	const char *sim;
 	const char *batch;
 	/* state */
 	struct dlh_ctx *ctx;
-	json_t *jroot; /* object being filled by the current command, when json */
+	json_t *jroot; /* document being filled by the current command, when json */
+	json_t *jobj;  /* the object in it that out_dev()/out_port() add to */
+	bool in_batch;
+	bool monitoring; /* a batch's "monitor" line: later lines' events are printed */
+	bool closing;	 /* tearing down: the devices going away are not events to print */
 	int argc;
 	char **argv;
 };
@@ -42,6 +46,7 @@ void monitor_usage(FILE *f);
 
 /* out.c */
 void out_begin(struct dl *dl, const char *object);
+void out_begin_event(struct dl *dl, const char *object, const char *action);
 void out_end(struct dl *dl);
 void out_dev(struct dl *dl, const struct dlh_dev *dev);
 void out_port(struct dl *dl, const struct dlh_port *port);

@@ -1,21 +1,167 @@
 /* SPDX-License-Identifier: MIT */
-/* dl monitor: needs a backend whose devices outlive one command. */
+/*
+ * dl monitor: one line per device or port event, as iproute2's devlink
+ * monitor prints them, on a libev loop that also drives the backends' sockets
+ * and the drivers' timers. In a batch, "monitor" prints the events of the
+ * lines that follow instead of waiting.
+ */
 #include "dl.h"
+
+#include <ev.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
 
 void monitor_usage(FILE *f)
 {
 	fprintf(f, "Usage: dl monitor [ all | dev | port ]\n");
 }
 
+struct monitor {
+	struct dl *dl;
+	bool dev, port;
+	struct ev_loop *loop;
+	ev_tstamp last;
+	ev_timer timer;
+	int failed;
+};
+
+static void on_event(const struct dlh_event *ev, void *arg)
+{
+	struct monitor *m = arg;
+	struct dl *dl = m->dl;
+	const char *obj = dlh_event_object(ev->type);
+
+	if (dl->closing || (ev->port ? !m->port : !m->dev))
+		return;
+	out_begin_event(dl, obj, dlh_event_action(ev->type));
+	if (ev->port)
+		out_port(dl, ev->port);
+	else
+		out_dev(dl, ev->dev);
+	out_end(dl);
+	/* A monitor's reader wants each line as it happens. */
+	if (fflush(stdout) || ferror(stdout)) {
+		m->failed = 1;
+		if (m->loop)
+			ev_break(m->loop, EVBREAK_ALL);
+	}
+}
+
+static void on_io(struct ev_loop *loop, ev_io *w, int revents)
+{
+	(void)loop;
+	(void)revents;
+	dlh_ctx_io_ready(w->data, w->fd);
+}
+
+static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	(void)w;
+	(void)revents;
+	ev_break(loop, EVBREAK_ALL);
+}
+
+static void on_timer(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	/* Nothing: the prepare watcher advances the clock and runs what is due. */
+	(void)loop;
+	(void)w;
+	(void)revents;
+}
+
+/* Before each wait: move the drivers' clock to now and wake for their next timer. */
+static void on_prepare(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+	struct monitor *m = w->data;
+	struct dlh_ctx *ctx = m->dl->ctx;
+	ev_tstamp now = ev_now(loop);
+	int64_t next;
+
+	(void)revents;
+	if (now > m->last) {
+		dlh_ctx_clock_advance(ctx, (uint64_t)((now - m->last) * 1000.0));
+		m->last += (ev_tstamp)(uint64_t)((now - m->last) * 1000.0) / 1000.0;
+	}
+	ev_timer_stop(loop, &m->timer);
+	next = dlh_ctx_timeout(ctx);
+	if (next >= 0) {
+		ev_timer_set(&m->timer, (ev_tstamp)next / 1000.0, 0.);
+		ev_timer_start(loop, &m->timer);
+	}
+}
+
+static int run_loop(struct monitor *m)
+{
+	struct dlh_ctx *ctx = m->dl->ctx;
+	int fds[16];
+	size_t n = dlh_ctx_io_fds(ctx, fds, 16);
+	ev_io io[16];
+	ev_signal sigint, sigterm;
+	ev_prepare prepare;
+
+	if (n > 16)
+		n = 16;
+	m->loop = ev_default_loop(EVFLAG_AUTO);
+	if (!m->loop) {
+		fprintf(stderr, "dl monitor: cannot start an event loop\n");
+		return DL_EOP;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	for (size_t i = 0; i < n; i++) {
+		ev_io_init(&io[i], on_io, fds[i], EV_READ);
+		io[i].data = ctx;
+		ev_io_start(m->loop, &io[i]);
+	}
+	ev_signal_init(&sigint, on_signal, SIGINT);
+	ev_signal_init(&sigterm, on_signal, SIGTERM);
+	ev_signal_start(m->loop, &sigint);
+	ev_signal_start(m->loop, &sigterm);
+	ev_timer_init(&m->timer, on_timer, 0., 0.);
+	ev_prepare_init(&prepare, on_prepare);
+	prepare.data = m;
+	ev_prepare_start(m->loop, &prepare);
+	m->last = ev_now(m->loop);
+	ev_run(m->loop, 0);
+	for (size_t i = 0; i < n; i++)
+		ev_io_stop(m->loop, &io[i]);
+	ev_loop_destroy(m->loop);
+	m->loop = NULL;
+	return m->failed ? DL_EOP : DL_OK;
+}
+
 int cmd_monitor(struct dl *dl)
 {
+	static struct monitor m; /* lives as long as the subscription: the whole run */
 	const char *what = dl_shift(dl);
+	struct dlh_ctx *ctx;
+	int err;
 
+	m = (struct monitor){.dl = dl, .dev = true, .port = true};
 	if (what && dl_match(what, "help")) {
 		monitor_usage(stdout);
 		return DL_OK;
 	}
-	fprintf(stderr, "dl monitor needs a backend whose devices outlive this command (the kernel's devlink family\n"
-			"or the dlhald daemon); this build has only --sim, whose devices live and die with dl.\n");
-	return DL_EUSAGE;
+	if (what && dl_match(what, "dev"))
+		m.port = false;
+	else if (what && dl_match(what, "port"))
+		m.dev = false;
+	else if (what && !dl_match(what, "all"))
+		return dl_usage_err(monitor_usage, "Unknown monitor object \"%s\"", what);
+	if (dl_arg(dl))
+		return dl_usage_err(monitor_usage, "Unexpected argument \"%s\"", dl_arg(dl));
+	if (dl->monitoring)
+		return dl_usage_err(monitor_usage, "Already monitoring");
+	err = dl_ctx(dl, &ctx);
+	if (err)
+		return err;
+	if (dlh_ctx_subscribe(ctx, on_event, &m, NULL)) {
+		fprintf(stderr, "dl monitor: out of memory\n");
+		return DL_EOP;
+	}
+	if (dl->in_batch) {
+		dl->monitoring = true;
+		return DL_OK;
+	}
+	return run_loop(&m);
 }

@@ -12,7 +12,21 @@ void out_begin(struct dl *dl, const char *object)
 	if (!dl->json)
 		return;
 	dl->jroot = json_object();
-	json_object_set_new(dl->jroot, object, json_object());
+	dl->jobj = json_object();
+	json_object_set_new(dl->jroot, object, dl->jobj);
+}
+
+/* A monitor line: {"event": "new", "port": {...}} in JSON, "[port,new] " before the text line. */
+void out_begin_event(struct dl *dl, const char *object, const char *action)
+{
+	if (!dl->json) {
+		printf("[%s,%s] ", object, action);
+		return;
+	}
+	dl->jroot = json_object();
+	json_object_set_new(dl->jroot, "event", json_string(action));
+	dl->jobj = json_object();
+	json_object_set_new(dl->jroot, object, dl->jobj);
 }
 
 void out_end(struct dl *dl)
@@ -25,17 +39,12 @@ void out_end(struct dl *dl)
 	fputc('\n', stdout);
 	json_decref(dl->jroot);
 	dl->jroot = NULL;
+	dl->jobj = NULL;
 }
 
 static json_t *out_obj(struct dl *dl)
 {
-	const char *key;
-	json_t *v;
-
-	/* the one member out_begin() added */
-	json_object_foreach(dl->jroot, key, v)
-		return v;
-	return NULL;
+	return dl->jobj;
 }
 
 void out_dev(struct dl *dl, const struct dlh_dev *dev)

@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel's devlink generic-netlink family as an SDK driver: its devices
+ * are the kernel's devlink instances, its ops send PORT_SET, PORT_SPLIT and
+ * PORT_UNSPLIT, and a socket on the family's "config" multicast group keeps
+ * the model in step with the kernel's device and port notifications.
+ *
+ * The kernel's errno and extack message reach the caller unchanged.
+ */
+#include "kernel.h"
+
+#include <errno.h>
+#include <linux/devlink.h>
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+struct kdl {
+	struct dlh_sdk_bus *bus;
+	struct nl_sock *sk;  /* requests */
+	struct nl_sock *mon; /* notifications */
+	struct dlh_sdk_io *io;
+	int family;
+};
+
+/* State of one request: its ack, the kernel's errno and extack message. */
+struct req {
+	struct kdl *k;
+	int done;
+	int err;
+	char msg[DLH_EXTACK_MSG_MAX];
+};
+
+static const char *attr_str(struct nlattr *a)
+{
+	/* The kernel NUL-terminates its strings; check rather than trust. */
+	if (!a || nla_len(a) < 1 || ((const char *)nla_data(a))[nla_len(a) - 1])
+		return NULL;
+	return nla_data(a);
+}
+
+static int attr_u32(struct nlattr *a, uint32_t *v)
+{
+	if (!a || nla_len(a) < 4)
+		return 0;
+	*v = nla_get_u32(a);
+	return 1;
+}
+
+static int attr_u16(struct nlattr *a, uint32_t *v)
+{
+	if (!a || nla_len(a) < 2)
+		return 0;
+	*v = nla_get_u16(a);
+	return 1;
+}
+
+static struct dlh_dev *dev_of(struct kdl *k, struct nlattr **tb, bool create)
+{
+	const char *bus = attr_str(tb[DEVLINK_ATTR_BUS_NAME]), *name = attr_str(tb[DEVLINK_ATTR_DEV_NAME]);
+	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1];
+	struct dlh_dev *dev;
+
+	if (!bus || !name)
+		return NULL;
+	snprintf(handle, sizeof(handle), "%s/%s", bus, name);
+	dev = dlh_dev_find(dlh_sdk_bus_ctx(k->bus), handle);
+	if (!dev && create && dlh_sdk_bus_dev_add(k->bus, handle, &dev, NULL))
+		return NULL;
+	return dev;
+}
+
+static enum dlh_port_type type_of(uint32_t t)
+{
+	return t <= DEVLINK_PORT_TYPE_IB ? (enum dlh_port_type)t : DLH_PORT_TYPE_NOTSET;
+}
+
+/* A port as the kernel describes it, new or changed. */
+static void port_apply(struct kdl *k, struct nlattr **tb)
+{
+	struct dlh_dev *dev = dev_of(k, tb, true);
+	struct dlh_sdk_port_attrs attrs = {0};
+	uint32_t index, type = DEVLINK_PORT_TYPE_NOTSET, desired = DEVLINK_PORT_TYPE_NOTSET, v;
+	struct dlh_port *port;
+	const char *netdev;
+
+	if (!dev || !attr_u32(tb[DEVLINK_ATTR_PORT_INDEX], &index))
+		return;
+	if (attr_u16(tb[DEVLINK_ATTR_PORT_FLAVOUR], &v))
+		attrs.flavour = (enum dlh_port_flavour)v;
+	attr_u32(tb[DEVLINK_ATTR_PORT_NUMBER], &attrs.number);
+	attrs.split = attr_u32(tb[DEVLINK_ATTR_PORT_SPLIT_GROUP], &attrs.split_group);
+	attr_u32(tb[DEVLINK_ATTR_PORT_SPLIT_SUBPORT_NUMBER], &attrs.split_subport);
+	attr_u32(tb[DEVLINK_ATTR_PORT_LANES], &attrs.lanes);
+	attrs.splittable = tb[DEVLINK_ATTR_PORT_SPLITTABLE] && nla_len(tb[DEVLINK_ATTR_PORT_SPLITTABLE]) >= 1 &&
+			   nla_get_u8(tb[DEVLINK_ATTR_PORT_SPLITTABLE]);
+
+	port = dlh_port_find(dev, index);
+	if (!port) {
+		if (dlh_sdk_port_register(dev, index, &attrs, &port, NULL))
+			return;
+	} else {
+		dlh_sdk_port_attrs_set(port, &attrs);
+	}
+	attr_u16(tb[DEVLINK_ATTR_PORT_TYPE], &type);
+	attr_u16(tb[DEVLINK_ATTR_PORT_DESIRED_TYPE], &desired);
+	switch (type_of(type)) {
+	case DLH_PORT_TYPE_ETH:
+		netdev = attr_str(tb[DEVLINK_ATTR_PORT_NETDEV_NAME]);
+		if (netdev && dlh_sdk_port_type_eth(port, netdev, NULL) == -EEXIST) {
+			/* A rename whose other half is still in the socket: the
+			 * stale holder gets its own notification next. */
+			dlh_sdk_port_type_clear(dlh_port_find_netdev(dlh_sdk_bus_ctx(k->bus), netdev));
+			dlh_sdk_port_type_eth(port, netdev, NULL);
+		} else if (!netdev) {
+			dlh_sdk_port_type_eth(port, NULL, NULL);
+		}
+		break;
+	case DLH_PORT_TYPE_IB:
+		dlh_sdk_port_type_ib(port, attr_str(tb[DEVLINK_ATTR_PORT_IBDEV_NAME]), NULL);
+		break;
+	default:
+		dlh_sdk_port_type_clear(port);
+		break;
+	}
+	dlh_sdk_port_desired_type_set(port, type_of(desired));
+}
+
+static int parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct genlmsghdr *gnlh = nlmsg_data(nlh);
+
+	if (genlmsg_parse(nlh, 0, tb, DEVLINK_ATTR_MAX, NULL) < 0)
+		return -EINVAL;
+	*cmd = gnlh->cmd;
+	return 0;
+}
+
+/* Devices and ports, from a dump or a notification. */
+static int on_msg(struct nl_msg *msg, void *arg)
+{
+	struct kdl *k = arg;
+	struct nlattr *tb[DEVLINK_ATTR_MAX + 1];
+	struct dlh_port *port;
+	struct dlh_dev *dev;
+	uint32_t index;
+	uint8_t cmd;
+
+	if (parse(msg, tb, &cmd))
+		return NL_SKIP;
+	/* Linux fills port dump replies with DEVLINK_CMD_NEW (not PORT_NEW): a
+	 * message with a port index is about a port whatever its command says. */
+	if (cmd == DEVLINK_CMD_NEW && tb[DEVLINK_ATTR_PORT_INDEX])
+		cmd = DEVLINK_CMD_PORT_NEW;
+	switch (cmd) {
+	case DEVLINK_CMD_NEW:
+		dev_of(k, tb, true);
+		break;
+	case DEVLINK_CMD_DEL:
+		dev = dev_of(k, tb, false);
+		if (dev)
+			dlh_sdk_dev_remove(dev);
+		break;
+	case DEVLINK_CMD_PORT_NEW:
+		port_apply(k, tb);
+		break;
+	case DEVLINK_CMD_PORT_DEL:
+		dev = dev_of(k, tb, false);
+		if (dev && attr_u32(tb[DEVLINK_ATTR_PORT_INDEX], &index) && (port = dlh_port_find(dev, index)))
+			dlh_sdk_port_unregister(port);
+		break;
+	default: /* params, health, traps...: not in the model */
+		break;
+	}
+	return NL_OK;
+}
+
+static int on_req_msg(struct nl_msg *msg, void *arg)
+{
+	return on_msg(msg, ((struct req *)arg)->k);
+}
+
+static int on_ack(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	((struct req *)arg)->done = 1;
+	return NL_STOP;
+}
+
+/* The error, and the extack message the kernel put after it (NETLINK_EXT_ACK). */
+static int on_err(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
+	struct req *r = arg;
+
+	(void)nla;
+	r->done = 1;
+	r->err = e->error;
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		size_t off = sizeof(*e) + ((nlh->nlmsg_flags & NLM_F_CAPPED) ? 0 : e->msg.nlmsg_len - NLMSG_HDRLEN);
+		struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+
+		if (NLMSG_HDRLEN + off <= nlh->nlmsg_len &&
+		    !nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((char *)e + off),
+			       (int)(nlh->nlmsg_len - NLMSG_HDRLEN - off), NULL) &&
+		    attr_str(tb[NLMSGERR_ATTR_MSG]))
+			snprintf(r->msg, sizeof(r->msg), "%s", attr_str(tb[NLMSGERR_ATTR_MSG]));
+	}
+	return NL_STOP;
+}
+
+static int on_finish(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	((struct req *)arg)->done = 1;
+	return NL_STOP;
+}
+
+/* Sends @msg (freed here) and reads until its ack, error or end of dump. */
+static int request(struct kdl *k, struct nl_msg *msg, struct dlh_extack *ext)
+{
+	struct req r = {.k = k};
+	struct nl_cb *cb = nl_cb_clone(nl_socket_get_cb(k->sk));
+	int err;
+
+	if (!cb) {
+		nlmsg_free(msg);
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	}
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_req_msg, &r);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &r);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, &r);
+	nl_cb_err(cb, NL_CB_CUSTOM, on_err, &r);
+	err = nl_send_auto(k->sk, msg);
+	nlmsg_free(msg);
+	if (err < 0) {
+		nl_cb_put(cb);
+		return dlh_sdk_extack(ext, -EIO, "Cannot send to the kernel: %s", nl_geterror(err));
+	}
+	while (!r.done) {
+		err = nl_recvmsgs(k->sk, cb);
+		if (err < 0 && !r.done) {
+			nl_cb_put(cb);
+			return dlh_sdk_extack(ext, -EIO, "Cannot read the kernel's answer: %s", nl_geterror(err));
+		}
+	}
+	nl_cb_put(cb);
+	if (r.err) {
+		if (ext) {
+			snprintf(ext->msg, sizeof(ext->msg), "%s", r.msg);
+		}
+		return r.err;
+	}
+	return 0;
+}
+
+static struct nl_msg *msg_new(struct kdl *k, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, k->family, 0, flags, cmd, 1)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/* Applies queued notifications, so that a show after an operation sees its effect. */
+static void notifications_drain(struct kdl *k)
+{
+	while (nl_recvmsgs_default(k->mon) >= 0)
+		;
+}
+
+static void on_mon_readable(struct dlh_sdk_io *io, int fd, void *arg)
+{
+	(void)io;
+	(void)fd;
+	notifications_drain(arg);
+}
+
+static struct nl_msg *port_msg(struct kdl *k, struct dlh_port *port, uint8_t cmd)
+{
+	struct dlh_dev *dev = dlh_port_dev(port);
+	struct nl_msg *msg = msg_new(k, cmd, 0);
+
+	if (!msg)
+		return NULL;
+	if (nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
+	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev)) ||
+	    nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, dlh_port_index(port))) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int port_request(struct dlh_port *port, uint8_t cmd, int attr, uint32_t val, int width,
+			struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dlh_port_dev(port)));
+	struct nl_msg *msg = port_msg(k, port, cmd);
+	int err;
+
+	if (!msg)
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	if ((width == 16 && nla_put_u16(msg, attr, (uint16_t)val)) || (width == 32 && nla_put_u32(msg, attr, val))) {
+		nlmsg_free(msg);
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	}
+	/* @port may be replaced by the notifications: nothing touches it after this. */
+	err = request(k, msg, ext);
+	notifications_drain(k);
+	return err;
+}
+
+static int kernel_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
+{
+	return port_request(port, DEVLINK_CMD_PORT_SET, DEVLINK_ATTR_PORT_TYPE, (uint32_t)type, 16, ext);
+}
+
+static int kernel_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+{
+	return port_request(port, DEVLINK_CMD_PORT_SPLIT, DEVLINK_ATTR_PORT_SPLIT_COUNT, count, 32, ext);
+}
+
+static int kernel_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
+{
+	return port_request(port, DEVLINK_CMD_PORT_UNSPLIT, 0, 0, 0, ext);
+}
+
+static int dump(struct kdl *k, uint8_t cmd, struct dlh_extack *ext)
+{
+	struct nl_msg *msg = msg_new(k, cmd, NLM_F_DUMP);
+
+	if (!msg)
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	return request(k, msg, ext);
+}
+
+static struct nl_sock *sock_open(void)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int one = 1;
+
+	if (!sk)
+		return NULL;
+	if (genl_connect(sk)) {
+		nl_socket_free(sk);
+		return NULL;
+	}
+	/* Ask for the extack message; cap acks at the header. */
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	return sk;
+}
+
+static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(bus);
+	int grp, err;
+
+	k->bus = bus;
+	k->sk = sock_open();
+	if (!k->sk)
+		return dlh_sdk_extack(ext, -EIO, "Cannot open a generic netlink socket");
+	k->family = genl_ctrl_resolve(k->sk, DEVLINK_GENL_NAME);
+	if (k->family < 0) {
+		err = dlh_sdk_extack(ext, -EPROTONOSUPPORT,
+				     "The kernel has no devlink family (not built with CONFIG_NET_DEVLINK?)");
+		goto err_family;
+	}
+	grp = genl_ctrl_resolve_grp(k->sk, DEVLINK_GENL_NAME, DEVLINK_GENL_MCGRP_CONFIG_NAME);
+	k->mon = sock_open();
+	if (grp < 0 || !k->mon || nl_socket_add_membership(k->mon, grp)) {
+		err = dlh_sdk_extack(ext, -EIO, "Cannot join the devlink \"config\" multicast group");
+		goto err_mon;
+	}
+	nl_socket_disable_seq_check(k->mon);
+	nl_socket_set_nonblocking(k->mon);
+	nl_socket_modify_cb(k->mon, NL_CB_VALID, NL_CB_CUSTOM, on_msg, k);
+	err = dlh_sdk_io_new(bus, nl_socket_get_fd(k->mon), on_mon_readable, k, &k->io);
+	if (err) {
+		dlh_sdk_extack(ext, err, "Out of memory");
+		goto err_mon;
+	}
+	/* Joined before dumping: nothing that changes meanwhile is missed. */
+	err = dump(k, DEVLINK_CMD_GET, ext);
+	if (!err)
+		err = dump(k, DEVLINK_CMD_PORT_GET, ext);
+	if (err)
+		goto err_dump;
+	notifications_drain(k);
+	return 0;
+
+err_dump:
+	dlh_sdk_io_free(k->io);
+err_mon:
+	nl_socket_free(k->mon);
+err_family:
+	nl_socket_free(k->sk);
+	return err;
+}
+
+static void kernel_bus_detach(struct dlh_sdk_bus *bus)
+{
+	struct kdl *k = dlh_sdk_bus_priv(bus);
+
+	dlh_sdk_io_free(k->io);
+	nl_socket_free(k->mon);
+	nl_socket_free(k->sk);
+}
+
+static const struct dlh_sdk_ops kernel_ops = {
+	.port_type_set = kernel_port_type_set,
+	.port_split = kernel_port_split,
+	.port_unsplit = kernel_port_unsplit,
+	.bus_attach = kernel_bus_attach,
+	.bus_detach = kernel_bus_detach,
+};
+
+const struct dlh_sdk_driver kernel_driver = {
+	DLH_SDK_DRIVER_INIT("kernel", &kernel_ops),
+	.bus_priv_size = sizeof(struct kdl),
+};

@@ -1,0 +1,111 @@
+#!/bin/sh
+# Boots Debian's own kernel under qemu (TCG) with netdevsim built out of tree,
+# and runs guest.sh (or bench.sh) in it: dl against the real kernel devlink
+# family, with Debian's devlink as the peer. Downloads and builds are cached
+# under BUILD/vm-cache. A VM that cannot start is a failure, with the reason.
+#   run.sh BUILD SRC DL JSONCMP TIMEIT [test|bench]
+set -eu
+build=$(cd "$1" && pwd) src=$2 dl=$3 jsoncmp=$4 timeit=$5 mode=${6:-test}
+case $mode in
+test) script=guest.sh ;;
+bench) script=bench.sh ;;
+*) echo "usage: run.sh BUILD SRC DL JSONCMP TIMEIT [test|bench]" >&2; exit 2 ;;
+esac
+cache=$build/vm-cache
+mkdir -p "$cache"
+
+fail() {
+	echo "not ok vm: $*"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+
+# The kernel version is the one the installed linux-headers-amd64 is for, so
+# that netdevsim builds against headers matching the image we boot.
+ver=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null | sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')
+[ -n "$ver" ] || fail "linux-headers-amd64 is not installed"
+[ -d "/usr/src/linux-headers-$ver" ] || fail "/usr/src/linux-headers-$ver missing"
+[ -f /usr/src/linux-source-6.1.tar.xz ] || fail "linux-source-6.1 is not installed"
+command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86_64 is not installed"
+[ -x /bin/busybox ] || fail "busybox-static is not installed"
+
+img=$cache/img-$ver
+if [ ! -f "$img/boot/vmlinuz-$ver" ]; then
+	(cd "$cache" && apt-get download -q "linux-image-$ver" >/dev/null 2>&1) ||
+		fail "cannot download linux-image-$ver"
+	dpkg -x "$cache"/linux-image-"$ver"_*.deb "$img" || fail "cannot unpack linux-image-$ver"
+	rm -f "$cache"/linux-image-"$ver"_*.deb
+fi
+psample=$(find "$img/lib/modules/$ver" -name 'psample.ko*' | head -n 1)
+[ -n "$psample" ] || fail "psample.ko not in linux-image-$ver"
+
+nsim=$cache/netdevsim-$ver
+if [ ! -f "$nsim/netdevsim.ko" ]; then
+	rm -rf "$nsim" "$cache/src"
+	mkdir -p "$cache/src" "$nsim"
+	tar -xf /usr/src/linux-source-6.1.tar.xz -C "$cache/src" --wildcards 'linux-source-6.1/drivers/net/netdevsim/*' ||
+		fail "cannot extract netdevsim from linux-source-6.1"
+	cp "$cache"/src/linux-source-6.1/drivers/net/netdevsim/* "$nsim/"
+	rm -rf "$cache/src"
+	make -s -C "/usr/src/linux-headers-$ver" M="$nsim" CONFIG_NETDEVSIM=m modules >"$cache/netdevsim.log" 2>&1 ||
+		fail "netdevsim does not build: $(tail -n 5 "$cache/netdevsim.log")"
+fi
+
+root=$(mktemp -d)
+out=$(mktemp)
+trap 'rm -rf "$root" "$out"' EXIT
+mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/etc" "$root/proc" "$root/sys" \
+	"$root/dev" "$root/tmp" "$root/modules" "$root/root"
+
+# A binary and every library ldd resolves for it: the loader at its own path,
+# the libraries in /usr/lib, which the loader searches by default (a build
+# tree's RUNPATH would not resolve in the VM).
+mkdir -p "$root/usr/lib"
+copy_bin() { # path dest
+	cp "$1" "$root$2"
+	ldd "$1" | awk '/=> \//{ print $3 }' | while read -r lib; do
+		cp -L "$lib" "$root/usr/lib/"
+	done
+	ldd "$1" | awk '/^\t\/[^ ]*ld-linux/{ print $1 }' | while read -r ld; do
+		mkdir -p "$root$(dirname "$ld")"
+		cp -L "$ld" "$root$ld"
+	done
+}
+cp /bin/busybox "$root/bin/busybox"
+copy_bin "$dl" /usr/bin/dl
+copy_bin /usr/sbin/devlink /usr/sbin/devlink
+copy_bin "$jsoncmp" /usr/bin/jsoncmp
+copy_bin "$timeit" /usr/bin/timeit
+cp "$psample" "$nsim/netdevsim.ko" "$root/modules/"
+cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$root/"
+printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:user:/tmp:/bin/sh\n' >"$root/etc/passwd"
+printf 'root:x:0:\nuser:x:1000:\n' >"$root/etc/group"
+cat >"$root/init" <<INIT
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/usr/bin:/usr/sbin:/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+chmod 1777 /tmp
+insmod /modules/$(basename "$psample") && insmod /modules/netdevsim.ko || echo "not ok insmod"
+echo VM-BOOTED
+sh /$script
+echo VM-DONE
+poweroff -f
+INIT
+chmod 755 "$root" "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$cache/initrd.gz" || fail "cannot build the initramfs"
+
+timeout 1200 qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nographic -no-reboot \
+	-kernel "$img/boot/vmlinuz-$ver" -initrd "$cache/initrd.gz" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=3" >"$out" 2>&1 </dev/null || true
+tr -d '\r' <"$out" >"$out.clean" && mv "$out.clean" "$out"
+# Console escape codes may precede the markers: match them anywhere on a line.
+grep -q 'VM-BOOTED' "$out" || fail "the VM did not boot: $(tail -n 20 "$out")"
+grep -q 'VM-DONE' "$out" || fail "the VM stopped before the tests ended: $(tail -n 20 "$out")"
+sed -n '/VM-BOOTED/,/VM-DONE/p' "$out" | grep -v 'VM-'
+last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
+[ -n "$last" ] || fail "no result line from the guest"
+case $last in *" 0 failed") exit 0 ;; *) exit 1 ;; esac
