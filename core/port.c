@@ -95,7 +95,8 @@ DLH_EXPORT int dlh_port_lookup(const struct dlh_ctx *ctx, const char *what, stru
 	if (err)
 		return dlh__extack_set(ext, -EINVAL, NULL, "Port index \"%s\" is not a number from 0 to %u",
 				       DLH__QUOTE(slash + 1, strlen(slash + 1)), UINT32_MAX);
-	snprintf(handle, sizeof(handle), "%s/%s", bus, name);
+	memcpy(handle, what, (size_t)(slash - what)); /* parsed and bounded above */
+	handle[slash - what] = '\0';
 	dev = dlh_dev_find(ctx, handle);
 	if (!dev)
 		return dlh__extack_set(ext, -ENODEV, handle, "Device does not exist");
@@ -197,6 +198,22 @@ DLH_EXPORT void *dlh_sdk_port_priv(const struct dlh_port *port)
 	return (void *)port->priv;
 }
 
+/* "bus/dev/index"; called once per port, which a 1024-port dump makes hot. */
+static void handle_format(char *out, const char *dev, uint32_t index)
+{
+	char digits[10];
+	size_t n = strlen(dev), d = 0;
+
+	memcpy(out, dev, n);
+	out[n++] = '/';
+	do
+		digits[d++] = (char)('0' + index % 10);
+	while ((index /= 10));
+	while (d)
+		out[n++] = digits[--d];
+	out[n] = '\0';
+}
+
 static int flavour_valid(enum dlh_port_flavour f)
 {
 	return strcmp(dlh_port_flavour_name(f), "unknown") != 0;
@@ -222,7 +239,7 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 		port->attrs = *attrs;
 	if (!port->attrs.split)
 		port->attrs.split_group = port->attrs.split_subport = 0;
-	snprintf(port->handle, sizeof(port->handle), "%s/%u", dev->handle, index);
+	handle_format(port->handle, dev->handle, index);
 	err = dlh__htab_insert(&dev->port_by_index, &port->index_node, dlh__hash_u64(index));
 	if (err) {
 		free(port);
@@ -313,7 +330,7 @@ DLH_EXPORT int dlh_sdk_port_type_eth(struct dlh_port *port, const char *netdev, 
 		if (!dlh__netdev_name_valid(netdev))
 			return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid netdev name \"%s\"",
 					       DLH__QUOTE(netdev, strlen(netdev)));
-		snprintf(name, sizeof(name), "%s", netdev);
+		memcpy(name, netdev, strlen(netdev) + 1); /* valid: shorter than name */
 		holder = dlh_port_find_netdev(ctx, name);
 		if (holder && holder != port)
 			return dlh__extack_set(ext, -EEXIST, port->handle, "Netdev name \"%s\" is in use by %s", name,

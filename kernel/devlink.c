@@ -29,6 +29,7 @@ struct kdl {
 	struct nl_sock *mon; /* notifications */
 	struct dlh_sdk_io *io;
 	int family;
+	struct dlh_dev *last; /* a dump's messages come device by device */
 };
 
 /* State of one request: its ack, the kernel's errno and extack message. */
@@ -71,10 +72,13 @@ static struct dlh_dev *dev_of(struct kdl *k, struct nlattr **tb, bool create)
 
 	if (!bus || !name)
 		return NULL;
+	if (k->last && !strcmp(dlh_dev_name(k->last), name) && !strcmp(dlh_dev_bus(k->last), bus))
+		return k->last;
 	snprintf(handle, sizeof(handle), "%s/%s", bus, name);
 	dev = dlh_dev_find(dlh_sdk_bus_ctx(k->bus), handle);
 	if (!dev && create && dlh_sdk_bus_dev_add(k->bus, handle, &dev, NULL))
 		return NULL;
+	k->last = dev;
 	return dev;
 }
 
@@ -167,8 +171,10 @@ static int on_msg(struct nl_msg *msg, void *arg)
 		break;
 	case DEVLINK_CMD_DEL:
 		dev = dev_of(k, tb, false);
-		if (dev)
+		if (dev) {
+			k->last = NULL;
 			dlh_sdk_dev_remove(dev);
+		}
 		break;
 	case DEVLINK_CMD_PORT_NEW:
 		port_apply(k, tb);
@@ -358,28 +364,92 @@ static struct nl_sock *sock_open(void)
 		nl_socket_free(sk);
 		return NULL;
 	}
+	/* Large reads without peeking: a 1024-port dump in a few recvmsg() calls. */
+	nl_socket_disable_msg_peek(sk);
+	nl_socket_set_msg_buf_size(sk, 64 * 1024);
 	/* Ask for the extack message; cap acks at the header. */
 	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	return sk;
 }
 
+struct family {
+	int id;
+	int grp;
+};
+
+static int on_family(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[CTRL_ATTR_MAX + 1], *g;
+	struct family *f = arg;
+	int rem;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTRL_ATTR_MAX, NULL) < 0 || !tb[CTRL_ATTR_FAMILY_ID])
+		return NL_SKIP;
+	f->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	if (tb[CTRL_ATTR_MCAST_GROUPS]) {
+		nla_for_each_nested(g, tb[CTRL_ATTR_MCAST_GROUPS], rem) {
+			struct nlattr *gb[CTRL_ATTR_MCAST_GRP_MAX + 1];
+			const char *name;
+
+			if (nla_parse_nested(gb, CTRL_ATTR_MCAST_GRP_MAX, g, NULL) || !gb[CTRL_ATTR_MCAST_GRP_ID])
+				continue;
+			name = attr_str(gb[CTRL_ATTR_MCAST_GRP_NAME]);
+			if (name && !strcmp(name, DEVLINK_GENL_MCGRP_CONFIG_NAME))
+				f->grp = (int)nla_get_u32(gb[CTRL_ATTR_MCAST_GRP_ID]);
+		}
+	}
+	return NL_OK;
+}
+
+/* Family id and "config" group in one CTRL_CMD_GETFAMILY (libnl's helpers ask twice). */
+static int family_resolve(struct nl_sock *sk, struct family *f)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	struct nl_cb *cb;
+	int err;
+
+	f->id = f->grp = -1;
+	if (!msg)
+		return -ENOMEM;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0, 0, CTRL_CMD_GETFAMILY, 1) ||
+	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, DEVLINK_GENL_NAME)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	err = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return -EIO;
+	cb = nl_cb_clone(nl_socket_get_cb(sk));
+	if (!cb)
+		return -ENOMEM;
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_family, f);
+	/* An unknown family is an error reply (ENOENT); wait for the ack either way. */
+	err = nl_recvmsgs(sk, cb);
+	if (err >= 0 && f->id >= 0)
+		nl_wait_for_ack(sk);
+	nl_cb_put(cb);
+	return f->id >= 0 ? 0 : -ENOENT;
+}
+
 static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 {
 	struct kdl *k = dlh_sdk_bus_priv(bus);
+	struct family fam;
 	int grp, err;
 
 	k->bus = bus;
 	k->sk = sock_open();
 	if (!k->sk)
 		return dlh_sdk_extack(ext, -EIO, "Cannot open a generic netlink socket");
-	k->family = genl_ctrl_resolve(k->sk, DEVLINK_GENL_NAME);
-	if (k->family < 0) {
+	if (family_resolve(k->sk, &fam)) {
 		err = dlh_sdk_extack(ext, -EPROTONOSUPPORT,
 				     "The kernel has no devlink family (not built with CONFIG_NET_DEVLINK?)");
 		goto err_family;
 	}
-	grp = genl_ctrl_resolve_grp(k->sk, DEVLINK_GENL_NAME, DEVLINK_GENL_MCGRP_CONFIG_NAME);
+	k->family = fam.id;
+	grp = fam.grp;
 	k->mon = sock_open();
 	if (grp < 0 || !k->mon || nl_socket_add_membership(k->mon, grp)) {
 		err = dlh_sdk_extack(ext, -EIO, "Cannot join the devlink \"config\" multicast group");

@@ -6,7 +6,10 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define SW "pci/0000:03:00.0"
 
@@ -312,7 +315,8 @@ Test(bad_input, each_class_is_named_and_changes_nothing)
 		{"port split eth0 8", 1, "Port can only be split into 2 or 4 ports."},
 		{"port unsplit eth0", 1, "Error: " SW "/1: Port wasn't split.\ndl answers: Invalid argument"},
 		{"port set eth0 type ib", 1, "Port type setting is not supported.\ndl answers: Operation not supported"},
-		{"monitor", 2, "needs a backend"},
+		{"monitor bogus", 2, "Unknown monitor object \"bogus\""},
+		{"monitor port extra", 2, "Unexpected argument \"extra\""},
 	};
 	struct run_result before, r;
 	char input[512];
@@ -417,5 +421,80 @@ Test(batch, stops_at_the_failing_line_unless_forced)
 	run_dl(&r, "--sim sn2700 -b -", "port show \"eth1\" # quoted\nport show 'eth2\n");
 	cr_expect_eq(r.status, 2);
 	cr_expect_not_null(strstr(r.err, "stdin:2: unterminated quote"), "%s", r.err);
+	run_free(&r);
+}
+
+/* ---- monitor and backends ------------------------------------------------------------------------ */
+
+Test(monitor, batch_prints_the_events_of_later_lines)
+{
+	struct run_result r;
+
+	run_dl(&r, "--sim sn2700 -b -", "port show eth0\nmonitor port\nport split eth0 2\nport unsplit eth32\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, SW "/1: type eth netdev eth0\n"
+				"[port,del] " SW "/1: type eth netdev eth0\n"
+				"[port,new] " SW "/1: type notset split_group 16\n"
+				"[port,new] " SW "/1: type eth netdev eth0 split_group 16\n"
+				"[port,new] " SW "/2: type notset split_group 16\n"
+				"[port,new] " SW "/2: type eth netdev eth32 split_group 16\n"
+				"[port,del] " SW "/1: type eth netdev eth0 split_group 16\n"
+				"[port,del] " SW "/2: type eth netdev eth32 split_group 16\n"
+				"[port,new] " SW "/1: type notset\n"
+				"[port,new] " SW "/1: type eth netdev eth0\n",
+			 "no events for the devices going away at exit");
+	run_free(&r);
+	run_dl(&r, "-j --sim cx3-vpi -b -", "monitor\nport set pci/0000:01:00.0/2 type eth\n");
+	cr_expect_str_eq(r.out, "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"notset\"}}}\n"
+				"{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"}}}\n"
+				"{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"}}}\n");
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 -b -", "monitor dev\nport split eth0 2\n");
+	cr_expect_str_eq(r.out, "", "dev only");
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 monitor bogus", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "Unknown monitor object \"bogus\""));
+	run_free(&r);
+}
+
+Test(monitor, exits_cleanly_on_sigterm)
+{
+	const char *dl = getenv("DL");
+	int out[2], st;
+	char buf[64];
+	pid_t pid;
+
+	cr_assert(!pipe(out));
+	pid = fork();
+	if (!pid) {
+		dup2(out[1], 1);
+		execl(dl, dl, "--sim", "cx3-vpi", "monitor", (char *)NULL);
+		_exit(127);
+	}
+	close(out[1]);
+	usleep(300 * 1000);
+	cr_assert_eq(kill(pid, SIGTERM), 0);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+	cr_expect_eq(read(out[0], buf, sizeof(buf)), 0, "no output: nothing changed");
+	close(out[0]);
+}
+
+Test(backends, kernel_without_a_devlink_family)
+{
+	struct run_result r;
+
+	run_dl(&r, "--kernel dev", NULL);
+	if (r.status == 0) {
+		run_free(&r);
+		cr_skip_test("this kernel has a devlink family: the VM tests cover it");
+	}
+	cr_expect_eq(r.status, 2);
+	cr_expect_str_eq(r.err, "dl --kernel: The kernel has no devlink family (not built with CONFIG_NET_DEVLINK?).\n");
+	run_free(&r);
+	run_dl(&r, "dev", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "Backends:"), "%s", r.err);
 	run_free(&r);
 }

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * timeit RUNS CMD [ARGS...]: runs CMD RUNS times with its output discarded
- * and prints the median wall-clock time of one run in microseconds. For the
- * benchmark inside the test VM, whose busybox cannot time below 10 ms.
+ * timeit RUNS CMD_A [ARGS...] ::: CMD_B [ARGS...]: runs A and B alternately,
+ * RUNS times each, output discarded, and prints the median wall-clock time of
+ * one run of each in microseconds ("A B"). Alternating keeps slow drift of
+ * an emulated machine from favouring either. For the benchmark in the test
+ * VM, whose busybox cannot time below 10 ms.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,40 +21,53 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static long run(char **argv)
+{
+	struct timespec t0, t1;
+	int st;
+	pid_t pid;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid) {
+		perror("timeit");
+		exit(1);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000;
+}
+
 int main(int argc, char **argv)
 {
-	int runs = argc > 2 ? atoi(argv[1]) : 0;
-	long *us;
+	int runs = argc > 4 ? atoi(argv[1]) : 0, sep = 0;
+	long *a, *b;
 
-	if (runs < 1) {
-		fprintf(stderr, "usage: timeit RUNS CMD [ARGS...]\n");
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], ":::"))
+			sep = i;
+	if (runs < 1 || sep < 3 || sep == argc - 1) {
+		fprintf(stderr, "usage: timeit RUNS CMD_A [ARGS...] ::: CMD_B [ARGS...]\n");
 		return 2;
 	}
-	us = calloc((size_t)runs, sizeof(*us));
+	argv[sep] = NULL;
+	a = calloc((size_t)runs, sizeof(*a));
+	b = calloc((size_t)runs, sizeof(*b));
 	for (int i = 0; i < runs; i++) {
-		struct timespec t0, t1;
-		int st;
-		pid_t pid;
-
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		pid = fork();
-		if (pid == 0) {
-			int null = open("/dev/null", O_WRONLY);
-
-			dup2(null, 1);
-			dup2(null, 2);
-			execvp(argv[2], argv + 2);
-			_exit(127);
-		}
-		if (pid < 0 || waitpid(pid, &st, 0) != pid) {
-			perror("timeit");
-			return 1;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		us[i] = (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000;
+		a[i] = run(argv + 2);
+		b[i] = run(argv + sep + 1);
 	}
-	qsort(us, (size_t)runs, sizeof(*us), cmp);
-	printf("%ld\n", us[runs / 2]);
-	free(us);
+	qsort(a, (size_t)runs, sizeof(*a), cmp);
+	qsort(b, (size_t)runs, sizeof(*b), cmp);
+	printf("%ld %ld\n", a[runs / 2], b[runs / 2]);
+	free(a);
+	free(b);
 	return 0;
 }
