@@ -63,6 +63,42 @@ void dlh__buses_detach(struct dlh_ctx *ctx)
 	}
 }
 
+DLH_EXPORT void dlh_sdk_bus_fill_pending(struct dlh_sdk_bus *bus, unsigned int what)
+{
+	bus->fill_pending |= what & (DLH_SDK_FILL_DEVS | DLH_SDK_FILL_PORTS);
+	bus->ctx->fill_pending |= bus->fill_pending;
+}
+
+/*
+ * The model is logically complete: a lookup or listing first lets lazy buses
+ * fill what it needs. Filling changes only the mirror, so const callers are
+ * fine. A failed fill is logged; the model holds what was read.
+ */
+void dlh__fill(const struct dlh_ctx *cctx, unsigned int what)
+{
+	struct dlh_ctx *ctx = (struct dlh_ctx *)cctx;
+	struct dlh_extack ext;
+
+	if (!(ctx->fill_pending & what) || ctx->filling)
+		return;
+	ctx->filling = 1;
+	ctx->fill_pending = 0;
+	for (struct dlh__list *it = ctx->buses.next; it != &ctx->buses; it = it->next) {
+		struct dlh_sdk_bus *bus = dlh__container_of(it, struct dlh_sdk_bus, node);
+		int (*fill)(struct dlh_sdk_bus *, unsigned int, struct dlh_extack *) = DLH__OP(bus->drv, bus_fill);
+		unsigned int todo = bus->fill_pending & what;
+
+		bus->fill_pending &= ~todo;
+		if (todo && fill) {
+			dlh__extack_clear(&ext);
+			if (fill(bus, todo, &ext))
+				dlh__log(ctx, DLH_LOG_ERR, NULL, "%s: %s", bus->drv->name, ext.msg);
+		}
+		ctx->fill_pending |= bus->fill_pending;
+	}
+	ctx->filling = 0;
+}
+
 DLH_EXPORT void *dlh_sdk_bus_priv(const struct dlh_sdk_bus *bus)
 {
 	return (void *)bus->priv;

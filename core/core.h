@@ -97,6 +97,7 @@ struct dlh_sdk_bus {
 	struct dlh_ctx *ctx;
 	const struct dlh_sdk_driver *drv;
 	struct dlh__list ios;
+	unsigned int fill_pending;
 	alignas(max_align_t) unsigned char priv[];
 };
 
@@ -111,6 +112,8 @@ struct dlh_sdk_io {
 struct dlh_ctx {
 	struct dlh__list devs;
 	struct dlh__list buses;
+	unsigned int fill_pending; /* union of the buses' */
+	int filling;
 	struct dlh__htab dev_by_handle;
 	struct dlh__htab port_by_netdev;
 	struct dlh__list subs;
@@ -173,6 +176,8 @@ int dlh__driver_add(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, void 
 		    struct dlh_extack *ext);
 
 /* dev.c */
+struct dlh_dev *dlh__dev_find(const struct dlh_ctx *ctx, const char *handle);
+struct dlh_port *dlh__port_find_netdev(const struct dlh_ctx *ctx, const char *netdev);
 int dlh__dev_handle_parse(const char *s, size_t len, char *bus, char *name, struct dlh_extack *ext);
 int dlh__dev_add(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv, const char *config,
 		 struct dlh_extack *ext);
@@ -189,6 +194,7 @@ int dlh__netdev_name_valid(const char *name);
 /* bus.c */
 int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, struct dlh_extack *ext);
 void dlh__buses_detach(struct dlh_ctx *ctx);
+void dlh__fill(const struct dlh_ctx *ctx, unsigned int what);
 
 /* timer.c */
 void dlh__timers_free_dev(struct dlh_dev *dev);

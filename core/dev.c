@@ -14,6 +14,12 @@ static int dev_match(const struct dlh__hnode *n, const void *key)
 
 DLH_EXPORT struct dlh_dev *dlh_dev_find(const struct dlh_ctx *ctx, const char *handle)
 {
+	dlh__fill(ctx, DLH_SDK_FILL_DEVS);
+	return dlh__dev_find(ctx, handle);
+}
+
+struct dlh_dev *dlh__dev_find(const struct dlh_ctx *ctx, const char *handle)
+{
 	struct dlh__hnode *n = dlh__htab_find(&ctx->dev_by_handle, dlh__hash_str(handle), dev_match, handle);
 
 	return n ? dlh__container_of(n, struct dlh_dev, hnode) : NULL;
@@ -21,6 +27,7 @@ DLH_EXPORT struct dlh_dev *dlh_dev_find(const struct dlh_ctx *ctx, const char *h
 
 DLH_EXPORT struct dlh_dev *dlh_dev_first(const struct dlh_ctx *ctx)
 {
+	dlh__fill(ctx, DLH_SDK_FILL_DEVS);
 	return dlh__list_empty(&ctx->devs) ? NULL : dlh__container_of(ctx->devs.next, struct dlh_dev, node);
 }
 
@@ -51,6 +58,7 @@ DLH_EXPORT const char *dlh_dev_driver(const struct dlh_dev *dev)
 
 DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev)
 {
+	dlh__fill(dev->ctx, DLH_SDK_FILL_PORTS);
 	return dev->nports;
 }
 
@@ -144,7 +152,7 @@ int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sd
 	if (err)
 		goto err_parse;
 	snprintf(dev->handle, sizeof(dev->handle), "%s/%s", dev->bus, dev->name);
-	if (dlh_dev_find(ctx, dev->handle)) {
+	if (dlh__dev_find(ctx, dev->handle)) {
 		err = dlh__extack_set(ext, -EEXIST, dev->handle, "Device already exists");
 		goto err_parse;
 	}

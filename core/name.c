@@ -39,7 +39,7 @@ DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *patter
 			break;
 		if (!dlh__netdev_name_valid(name))
 			return dlh__extack_set(ext, -EINVAL, NULL, "Invalid netdev name pattern \"%s\"", pattern);
-		if (dlh_port_find_netdev(ctx, name))
+		if (dlh__port_find_netdev(ctx, name))
 			continue;
 		if ((size_t)n >= len)
 			return dlh__extack_set(ext, -ENOSPC, NULL, "No room for netdev name \"%s\"", name);

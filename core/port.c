@@ -11,6 +11,9 @@ struct index_key {
 	uint32_t index;
 };
 
+static struct dlh_port *port_find(const struct dlh_dev *dev, const struct index_key *key);
+
+
 static int index_match(const struct dlh__hnode *n, const void *key)
 {
 	return dlh__container_of(n, struct dlh_port, index_node)->index == ((const struct index_key *)key)->index;
@@ -24,12 +27,25 @@ static int netdev_match(const struct dlh__hnode *n, const void *key)
 DLH_EXPORT struct dlh_port *dlh_port_find(const struct dlh_dev *dev, uint32_t index)
 {
 	struct index_key k = {index};
-	struct dlh__hnode *n = dlh__htab_find(&dev->port_by_index, dlh__hash_u64(index), index_match, &k);
+
+	dlh__fill(dev->ctx, DLH_SDK_FILL_PORTS);
+	return port_find(dev, &k);
+}
+
+static struct dlh_port *port_find(const struct dlh_dev *dev, const struct index_key *key)
+{
+	struct dlh__hnode *n = dlh__htab_find(&dev->port_by_index, dlh__hash_u64(key->index), index_match, key);
 
 	return n ? dlh__container_of(n, struct dlh_port, index_node) : NULL;
 }
 
 DLH_EXPORT struct dlh_port *dlh_port_find_netdev(const struct dlh_ctx *ctx, const char *netdev)
+{
+	dlh__fill(ctx, DLH_SDK_FILL_PORTS);
+	return dlh__port_find_netdev(ctx, netdev);
+}
+
+struct dlh_port *dlh__port_find_netdev(const struct dlh_ctx *ctx, const char *netdev)
 {
 	struct dlh__hnode *n = dlh__htab_find(&ctx->port_by_netdev, dlh__hash_str(netdev), netdev_match, netdev);
 
@@ -38,6 +54,7 @@ DLH_EXPORT struct dlh_port *dlh_port_find_netdev(const struct dlh_ctx *ctx, cons
 
 DLH_EXPORT struct dlh_port *dlh_port_first(const struct dlh_dev *dev)
 {
+	dlh__fill(dev->ctx, DLH_SDK_FILL_PORTS);
 	return dlh__list_empty(&dev->ports) ? NULL : dlh__container_of(dev->ports.next, struct dlh_port, node);
 }
 
@@ -75,11 +92,13 @@ DLH_EXPORT int dlh_port_lookup(const struct dlh_ctx *ctx, const char *what, stru
 	int err;
 
 	dlh__extack_clear(ext);
+	/* A port's device comes with the port: no need for every device. */
+	dlh__fill(ctx, DLH_SDK_FILL_PORTS);
 	if (!slash) {
 		if (!dlh__netdev_name_valid(what))
 			return dlh__extack_set(ext, -EINVAL, NULL, "\"%s\" is neither DEV/PORT_INDEX nor a netdev name",
 					       DLH__QUOTE(what, strlen(what)));
-		port = dlh_port_find_netdev(ctx, what);
+		port = dlh__port_find_netdev(ctx, what);
 		if (!port)
 			return dlh__extack_set(ext, -ENODEV, what, "No port has this netdev");
 		*out = port;
@@ -97,10 +116,15 @@ DLH_EXPORT int dlh_port_lookup(const struct dlh_ctx *ctx, const char *what, stru
 				       DLH__QUOTE(slash + 1, strlen(slash + 1)), UINT32_MAX);
 	memcpy(handle, what, (size_t)(slash - what)); /* parsed and bounded above */
 	handle[slash - what] = '\0';
-	dev = dlh_dev_find(ctx, handle);
+	dev = dlh__dev_find(ctx, handle);
+	if (!dev) {
+		/* It may be a device without ports: those need the device list. */
+		dlh__fill(ctx, DLH_SDK_FILL_DEVS);
+		dev = dlh__dev_find(ctx, handle);
+	}
 	if (!dev)
 		return dlh__extack_set(ext, -ENODEV, handle, "Device does not exist");
-	port = dlh_port_find(dev, index);
+	port = port_find(dev, &(struct index_key){index});
 	if (!port)
 		return dlh__extack_set(ext, -ENODEV, what, "Port does not exist");
 	*out = port;
@@ -225,7 +249,7 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 	struct dlh_port *port;
 	int err;
 
-	if (dlh_port_find(dev, index))
+	if (port_find(dev, &(struct index_key){index}))
 		return dlh__extack_set(ext, -EEXIST, dev->handle, "Port index %u already exists", index);
 	if (attrs && !flavour_valid(attrs->flavour))
 		return dlh__extack_set(ext, -EINVAL, dev->handle, "Port %u has an unknown flavour %d", index,
@@ -331,7 +355,7 @@ DLH_EXPORT int dlh_sdk_port_type_eth(struct dlh_port *port, const char *netdev, 
 			return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid netdev name \"%s\"",
 					       DLH__QUOTE(netdev, strlen(netdev)));
 		memcpy(name, netdev, strlen(netdev) + 1); /* valid: shorter than name */
-		holder = dlh_port_find_netdev(ctx, name);
+		holder = dlh__port_find_netdev(ctx, name);
 		if (holder && holder != port)
 			return dlh__extack_set(ext, -EEXIST, port->handle, "Netdev name \"%s\" is in use by %s", name,
 					       holder->handle);
@@ -402,7 +426,7 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 	err = op(port, type, ext);
 	if (err)
 		return dlh__extack_obj(ext, handle), err;
-	port = dlh_port_find(dev, index);
+	port = port_find(dev, &(struct index_key){index});
 	if (port) {
 		port->desired_type = type;
 		dlh__event_emit(dev->ctx, DLH_EVENT_PORT_CHANGE, dev, port);

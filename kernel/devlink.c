@@ -34,7 +34,6 @@ struct kdl {
 
 /* State of one request: its ack, the kernel's errno and extack message. */
 struct req {
-	struct kdl *k;
 	int done;
 	int err;
 	char msg[DLH_EXTACK_MSG_MAX];
@@ -138,29 +137,18 @@ static void port_apply(struct kdl *k, struct nlattr **tb)
 	dlh_sdk_port_desired_type_set(port, type_of(desired));
 }
 
-static int parse(struct nl_msg *msg, struct nlattr **tb, uint8_t *cmd)
-{
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct genlmsghdr *gnlh = nlmsg_data(nlh);
-
-	if (genlmsg_parse(nlh, 0, tb, DEVLINK_ATTR_MAX, NULL) < 0)
-		return -EINVAL;
-	*cmd = gnlh->cmd;
-	return 0;
-}
-
 /* Devices and ports, from a dump or a notification. */
-static int on_msg(struct nl_msg *msg, void *arg)
+static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 {
-	struct kdl *k = arg;
 	struct nlattr *tb[DEVLINK_ATTR_MAX + 1];
 	struct dlh_port *port;
 	struct dlh_dev *dev;
 	uint32_t index;
 	uint8_t cmd;
 
-	if (parse(msg, tb, &cmd))
-		return NL_SKIP;
+	if (nlh->nlmsg_type != k->family || genlmsg_parse(nlh, 0, tb, DEVLINK_ATTR_MAX, NULL) < 0)
+		return;
+	cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
 	/* Linux fills port dump replies with DEVLINK_CMD_NEW (not PORT_NEW): a
 	 * message with a port index is about a port whatever its command says. */
 	if (cmd == DEVLINK_CMD_NEW && tb[DEVLINK_ATTR_PORT_INDEX])
@@ -187,29 +175,18 @@ static int on_msg(struct nl_msg *msg, void *arg)
 	default: /* params, health, traps...: not in the model */
 		break;
 	}
-	return NL_OK;
-}
-
-static int on_req_msg(struct nl_msg *msg, void *arg)
-{
-	return on_msg(msg, ((struct req *)arg)->k);
-}
-
-static int on_ack(struct nl_msg *msg, void *arg)
-{
-	(void)msg;
-	((struct req *)arg)->done = 1;
-	return NL_STOP;
 }
 
 /* The error, and the extack message the kernel put after it (NETLINK_EXT_ACK). */
-static int on_err(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+static void on_err(struct req *r, struct nlmsghdr *nlh)
 {
-	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
-	struct req *r = arg;
+	struct nlmsgerr *e = nlmsg_data(nlh);
 
-	(void)nla;
 	r->done = 1;
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e)) {
+		r->err = -EPROTO;
+		return;
+	}
 	r->err = e->error;
 	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
 		size_t off = sizeof(*e) + ((nlh->nlmsg_flags & NLM_F_CAPPED) ? 0 : e->msg.nlmsg_len - NLMSG_HDRLEN);
@@ -221,45 +198,52 @@ static int on_err(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 		    attr_str(tb[NLMSGERR_ATTR_MSG]))
 			snprintf(r->msg, sizeof(r->msg), "%s", attr_str(tb[NLMSGERR_ATTR_MSG]));
 	}
-	return NL_STOP;
 }
 
-static int on_finish(struct nl_msg *msg, void *arg)
+/*
+ * Reads what is queued on @sk (blocking until the end of a request when @r is
+ * given) and walks the messages in place: libnl's nl_recvmsgs() would copy
+ * each of a 1024-port dump's messages into a new nl_msg first.
+ */
+static int read_msgs(struct kdl *k, struct nl_sock *sk, struct req *r)
 {
-	(void)msg;
-	((struct req *)arg)->done = 1;
-	return NL_STOP;
+	do {
+		struct sockaddr_nl nla;
+		unsigned char *buf = NULL;
+		int n = nl_recv(sk, &nla, &buf, NULL);
+
+		if (n <= 0) {
+			free(buf);
+			return n == -NLE_AGAIN || n == 0 ? 0 : n;
+		}
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; nlmsg_ok(h, n); h = nlmsg_next(h, &n)) {
+			if (h->nlmsg_type == NLMSG_DONE) {
+				if (r)
+					r->done = 1;
+			} else if (h->nlmsg_type == NLMSG_ERROR) {
+				if (r)
+					on_err(r, h);
+			} else {
+				on_msg(k, h);
+			}
+		}
+		free(buf);
+	} while (r && !r->done);
+	return 0;
 }
 
 /* Sends @msg (freed here) and reads until its ack, error or end of dump. */
 static int request(struct kdl *k, struct nl_msg *msg, struct dlh_extack *ext)
 {
-	struct req r = {.k = k};
-	struct nl_cb *cb = nl_cb_clone(nl_socket_get_cb(k->sk));
-	int err;
+	struct req r = {0};
+	int err = nl_send_auto(k->sk, msg);
 
-	if (!cb) {
-		nlmsg_free(msg);
-		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
-	}
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_req_msg, &r);
-	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &r);
-	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, &r);
-	nl_cb_err(cb, NL_CB_CUSTOM, on_err, &r);
-	err = nl_send_auto(k->sk, msg);
 	nlmsg_free(msg);
-	if (err < 0) {
-		nl_cb_put(cb);
+	if (err < 0)
 		return dlh_sdk_extack(ext, -EIO, "Cannot send to the kernel: %s", nl_geterror(err));
-	}
-	while (!r.done) {
-		err = nl_recvmsgs(k->sk, cb);
-		if (err < 0 && !r.done) {
-			nl_cb_put(cb);
-			return dlh_sdk_extack(ext, -EIO, "Cannot read the kernel's answer: %s", nl_geterror(err));
-		}
-	}
-	nl_cb_put(cb);
+	err = read_msgs(k, k->sk, &r);
+	if (err < 0)
+		return dlh_sdk_extack(ext, -EIO, "Cannot read the kernel's answer: %s", nl_geterror(err));
 	if (r.err) {
 		if (ext) {
 			snprintf(ext->msg, sizeof(ext->msg), "%s", r.msg);
@@ -283,8 +267,7 @@ static struct nl_msg *msg_new(struct kdl *k, uint8_t cmd, int flags)
 /* Applies queued notifications, so that a show after an operation sees its effect. */
 static void notifications_drain(struct kdl *k)
 {
-	while (nl_recvmsgs_default(k->mon) >= 0)
-		;
+	read_msgs(k, k->mon, NULL);
 }
 
 static void on_mon_readable(struct dlh_sdk_io *io, int fd, void *arg)
@@ -455,29 +438,35 @@ static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 		err = dlh_sdk_extack(ext, -EIO, "Cannot join the devlink \"config\" multicast group");
 		goto err_mon;
 	}
-	nl_socket_disable_seq_check(k->mon);
 	nl_socket_set_nonblocking(k->mon);
-	nl_socket_modify_cb(k->mon, NL_CB_VALID, NL_CB_CUSTOM, on_msg, k);
 	err = dlh_sdk_io_new(bus, nl_socket_get_fd(k->mon), on_mon_readable, k, &k->io);
 	if (err) {
 		dlh_sdk_extack(ext, err, "Out of memory");
 		goto err_mon;
 	}
-	/* Joined before dumping: nothing that changes meanwhile is missed. */
-	err = dump(k, DEVLINK_CMD_GET, ext);
-	if (!err)
-		err = dump(k, DEVLINK_CMD_PORT_GET, ext);
-	if (err)
-		goto err_dump;
-	notifications_drain(k);
+	/* Dump only what a caller asks for (bus_fill): "dl port show eth3" needs
+	 * no device dump, "dl dev show" no port dump. The group is joined
+	 * already, so nothing that changes before a dump is missed. */
+	dlh_sdk_bus_fill_pending(bus, DLH_SDK_FILL_DEVS | DLH_SDK_FILL_PORTS);
 	return 0;
 
-err_dump:
-	dlh_sdk_io_free(k->io);
 err_mon:
 	nl_socket_free(k->mon);
 err_family:
 	nl_socket_free(k->sk);
+	return err;
+}
+
+static int kernel_bus_fill(struct dlh_sdk_bus *bus, unsigned int what, struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(bus);
+	int err = 0;
+
+	if (what & DLH_SDK_FILL_DEVS)
+		err = dump(k, DEVLINK_CMD_GET, ext);
+	if (!err && (what & DLH_SDK_FILL_PORTS))
+		err = dump(k, DEVLINK_CMD_PORT_GET, ext);
+	notifications_drain(k);
 	return err;
 }
 
@@ -496,6 +485,7 @@ static const struct dlh_sdk_ops kernel_ops = {
 	.port_unsplit = kernel_port_unsplit,
 	.bus_attach = kernel_bus_attach,
 	.bus_detach = kernel_bus_detach,
+	.bus_fill = kernel_bus_fill,
 };
 
 const struct dlh_sdk_driver kernel_driver = {

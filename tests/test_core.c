@@ -445,3 +445,72 @@ Test(messages, cuts_are_marked_never_silent)
 	cr_expect_str_eq(ext.msg + sizeof(ext.msg) - 4, "...");
 	dlh_ctx_free(ctx);
 }
+
+/* A bus driver that fills devices and ports only when asked, counting fills. */
+static int fills_devs, fills_ports;
+
+static int lazy_fill(struct dlh_sdk_bus *bus, unsigned int what, struct dlh_extack *ext)
+{
+	struct dlh_ctx *ctx = dlh_sdk_bus_ctx(bus);
+	struct dlh_dev *dev;
+	struct dlh_port *port;
+
+	if (what & DLH_SDK_FILL_DEVS) {
+		fills_devs++;
+		/* listing devices from inside a fill must not fill again */
+		cr_expect_null(dlh_dev_find(ctx, "lazy/noports"));
+		if (dlh_sdk_bus_dev_add(bus, "lazy/noports", NULL, ext))
+			return -EIO;
+	}
+	if (what & DLH_SDK_FILL_PORTS) {
+		fills_ports++;
+		if (!(dev = dlh_dev_find(ctx, "lazy/withports")) && dlh_sdk_bus_dev_add(bus, "lazy/withports", &dev, ext))
+			return -EIO;
+		if (dlh_sdk_port_register(dev, 7, NULL, &port, ext) || dlh_sdk_port_type_eth(port, "lazy7", ext))
+			return -EIO;
+	}
+	return 0;
+}
+
+static int lazy_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	(void)ext;
+	dlh_sdk_bus_fill_pending(bus, DLH_SDK_FILL_DEVS | DLH_SDK_FILL_PORTS);
+	return 0;
+}
+
+static const struct dlh_sdk_ops lazy_ops = {.bus_attach = lazy_attach, .bus_fill = lazy_fill};
+static const struct dlh_sdk_driver lazy_driver = {DLH_SDK_DRIVER_INIT("lazy", &lazy_ops)};
+
+Test(bus, lazy_fill_once_and_only_what_is_needed)
+{
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+	struct dlh_port *port;
+	struct dlh_dev *dev;
+	int n = 0;
+
+	fills_devs = fills_ports = 0;
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &lazy_driver, &ext), 0);
+	cr_assert_eq(dlh_ctx_bus_attach(ctx, "lazy", &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_ctx_bus_attach(ctx, "lazy", &ext), -EEXIST);
+	cr_expect_eq(fills_devs + fills_ports, 0, "nothing read at attach");
+	/* A port by netdev name needs the ports only. */
+	cr_assert_eq(dlh_port_lookup(ctx, "lazy7", &port, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(dlh_port_handle(port), "lazy/withports/7");
+	cr_expect_eq(fills_ports, 1);
+	cr_expect_eq(fills_devs, 0);
+	/* A device without ports needs the device list. */
+	cr_expect_eq(dlh_port_lookup(ctx, "lazy/noports/0", &port, &ext), -ENODEV);
+	cr_expect_str_eq(ext.msg, "Port does not exist");
+	cr_expect_eq(fills_devs, 1);
+	for (dev = dlh_dev_first(ctx); dev; dev = dlh_dev_next(dev))
+		n++;
+	cr_expect_eq(n, 2);
+	cr_expect_eq(fills_devs, 1, "once");
+	cr_expect_eq(fills_ports, 1, "once");
+	cr_expect_eq(dlh_sdk_driver_register(ctx, &fake_driver, &ext), 0);
+	cr_expect_eq(dlh_ctx_bus_attach(ctx, "fake", &ext), -EOPNOTSUPP, "a profile driver does not attach");
+	dlh_ctx_free(ctx);
+}

@@ -66,7 +66,16 @@ struct dlh_sdk_ops {
 	int (*bus_attach)(struct dlh_sdk_bus *bus, struct dlh_extack *ext);
 	/** Detach; called after every device of the bus was removed. */
 	void (*bus_detach)(struct dlh_sdk_bus *bus);
+	/**
+	 * Fill the model on first use: @p what is DLH_SDK_FILL_DEVS and/or
+	 * DLH_SDK_FILL_PORTS, as declared pending with dlh_sdk_bus_fill_pending().
+	 * Lets a mirror (the kernel backend) skip dumps a caller never needs.
+	 */
+	int (*bus_fill)(struct dlh_sdk_bus *bus, unsigned int what, struct dlh_extack *ext);
 };
+
+#define DLH_SDK_FILL_DEVS 1u  /**< Every device, including those without ports. */
+#define DLH_SDK_FILL_PORTS 2u /**< Every port (and the devices that have ports). */
 
 /** @brief A driver's identity. Define one as `static const` (or `const` for linking in). */
 struct dlh_sdk_driver {
@@ -130,6 +139,13 @@ DLH_EXPORT struct dlh_sdk_bus *dlh_sdk_dev_bus(const struct dlh_dev *dev);
  */
 DLH_EXPORT int dlh_sdk_bus_dev_add(struct dlh_sdk_bus *bus, const char *handle, struct dlh_dev **dev,
 				   struct dlh_extack *ext);
+
+/**
+ * @brief Declare parts of the model the bus fills only when first asked for
+ *        (see ::dlh_sdk_ops.bus_fill). Core calls bus_fill once per part,
+ *        before a lookup or listing that needs it, never from inside a fill.
+ */
+DLH_EXPORT void dlh_sdk_bus_fill_pending(struct dlh_sdk_bus *bus, unsigned int what);
 
 /** @brief Remove a device a bus driver added: its ports, then the device (events for each). */
 DLH_EXPORT void dlh_sdk_dev_remove(struct dlh_dev *dev);

@@ -155,6 +155,10 @@ int cmd_monitor(struct dl *dl)
 	err = dl_ctx(dl, &ctx);
 	if (err)
 		return err;
+	/* The whole model first (a lazy backend fills on listing), so that every
+	 * later deletion is of a known port, and the fill itself prints nothing. */
+	for (struct dlh_dev *dev = dlh_dev_first(ctx); dev; dev = dlh_dev_next(dev))
+		dlh_port_first(dev);
 	if (dlh_ctx_subscribe(ctx, on_event, &m, NULL)) {
 		fprintf(stderr, "dl monitor: out of memory\n");
 		return DL_EOP;

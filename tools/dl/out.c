@@ -5,6 +5,7 @@
  */
 #include "dl.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void out_begin(struct dl *dl, const char *object)
@@ -29,14 +30,42 @@ void out_begin_event(struct dl *dl, const char *object, const char *action)
 	json_object_set_new(dl->jroot, object, dl->jobj);
 }
 
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+
+static int buf_add(const char *s, size_t n, void *arg)
+{
+	struct buf *b = arg;
+
+	if (b->len + n > b->cap) {
+		size_t cap = (b->len + n) * 2;
+		char *d = realloc(b->data, cap);
+
+		if (!d)
+			return -1;
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	return 0;
+}
+
 void out_end(struct dl *dl)
 {
 	size_t flags = JSON_PRESERVE_ORDER | (dl->pretty ? JSON_INDENT(4) : JSON_COMPACT);
+	struct buf b = {0};
 
 	if (!dl->jroot)
 		return;
-	json_dumpf(dl->jroot, stdout, flags);
-	fputc('\n', stdout);
+	/* jansson emits token by token; one write instead of a locked fwrite per token. */
+	if (json_dump_callback(dl->jroot, buf_add, &b, flags) || buf_add("\n", 1, &b))
+		fprintf(stderr, "dl: out of memory writing JSON\n");
+	else
+		fwrite(b.data, 1, b.len, stdout);
+	free(b.data);
 	json_decref(dl->jroot);
 	dl->jroot = NULL;
 	dl->jobj = NULL;
@@ -67,7 +96,7 @@ void out_dev(struct dl *dl, const struct dlh_dev *dev)
 static void field_str(json_t *o, const char *key, const char *val)
 {
 	if (o)
-		json_object_set_new(o, key, json_string(val));
+		json_object_set_new_nocheck(o, key, json_string(val));
 	else
 		printf(" %s %s", key, val);
 }
@@ -75,7 +104,7 @@ static void field_str(json_t *o, const char *key, const char *val)
 static void field_uint(json_t *o, const char *key, uint32_t val)
 {
 	if (o)
-		json_object_set_new(o, key, json_integer(val));
+		json_object_set_new_nocheck(o, key, json_integer(val));
 	else
 		printf(" %s %u", key, val);
 }
@@ -83,7 +112,7 @@ static void field_uint(json_t *o, const char *key, uint32_t val)
 static void field_bool(json_t *o, const char *key, bool val)
 {
 	if (o)
-		json_object_set_new(o, key, json_boolean(val));
+		json_object_set_new_nocheck(o, key, json_boolean(val));
 	else
 		printf(" %s %s", key, val ? "true" : "false");
 }
@@ -95,9 +124,9 @@ void out_port(struct dl *dl, const struct dlh_port *port)
 	uint32_t module, lane;
 
 	if (o) {
-		json_object_set_new(o, "type", json_string(dlh_port_type_name(type)));
+		json_object_set_new_nocheck(o, "type", json_string(dlh_port_type_name(type)));
 		if (des != DLH_PORT_TYPE_NOTSET && des != type)
-			json_object_set_new(o, "des_type", json_string(dlh_port_type_name(des)));
+			json_object_set_new_nocheck(o, "des_type", json_string(dlh_port_type_name(des)));
 	} else {
 		printf("%s: type %s", dlh_port_handle(port), dlh_port_type_name(type));
 		if (des != DLH_PORT_TYPE_NOTSET && des != type)
