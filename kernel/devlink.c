@@ -389,7 +389,7 @@ static int on_family(struct nl_msg *msg, void *arg)
 static int family_resolve(struct nl_sock *sk, struct family *f)
 {
 	struct nl_msg *msg = nlmsg_alloc();
-	struct nl_cb *cb;
+	struct nl_cb *cb, *base;
 	int err;
 
 	f->id = f->grp = -1;
@@ -404,7 +404,9 @@ static int family_resolve(struct nl_sock *sk, struct family *f)
 	nlmsg_free(msg);
 	if (err < 0)
 		return -EIO;
-	cb = nl_cb_clone(nl_socket_get_cb(sk));
+	base = nl_socket_get_cb(sk); /* a new reference */
+	cb = nl_cb_clone(base);
+	nl_cb_put(base);
 	if (!cb)
 		return -ENOMEM;
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_family, f);
