@@ -67,9 +67,13 @@ if dl port show netdevsim/netdevsim11/0 | grep -q "type eth"; then ok "ports unc
 else nok "ports unchanged after refusals" "$(dl port show netdevsim/netdevsim11/0)"; fi
 
 # --- dl monitor sees new_port and del_port, in order ------------------------------------------
-dl monitor port > $T/mon 2>&1 &
+ready() { # wait for dl -v monitor to say it is watching
+	i=0
+	until grep -q "dl monitor: watching" $1; do i=$((i + 1)); [ $i -gt 300 ] && break; sleep 0.1; done
+}
+dl -v monitor port > $T/mon 2> $T/mon.err &
 mon=$!
-sleep 2
+ready $T/mon.err
 echo 7 > /sys/bus/netdevsim/devices/netdevsim10/new_port
 sleep 1
 echo 7 > /sys/bus/netdevsim/devices/netdevsim10/del_port
@@ -85,9 +89,9 @@ if [ $rc = 0 ] && [ -n "$first_new" ] && [ -n "$last_del" ] && [ "$first_new" -l
 else
 	nok "monitor" "rc=$rc: $(cat $T/mon)"
 fi
-dl -j monitor port > $T/monj 2>&1 &
+dl -v -j monitor port > $T/monj 2> $T/monj.err &
 mon=$!
-sleep 2
+ready $T/monj.err
 echo 8 > /sys/bus/netdevsim/devices/netdevsim10/new_port
 sleep 1
 kill -INT $mon

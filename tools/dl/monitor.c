@@ -122,6 +122,10 @@ static int run_loop(struct monitor *m)
 	prepare.data = m;
 	ev_prepare_start(m->loop, &prepare);
 	m->last = ev_now(m->loop);
+	/* Scripts wait for this line before changing anything or signalling. */
+	if (m->dl->verbose)
+		fprintf(stderr, "dl monitor: watching %s events; SIGINT or SIGTERM stops\n",
+			m->dev && m->port ? "device and port" : m->dev ? "device" : "port");
 	ev_run(m->loop, 0);
 	for (size_t i = 0; i < n; i++)
 		ev_io_stop(m->loop, &io[i]);
