@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	if (dlh_ctx_new(&ctx, &ext) || dlh_sdk_driver_register(ctx, &bench_driver, &ext))
 		return 1;
 	t0 = now_ns();
-	if (dlh_ctx_bus_attach(ctx, "bench", &ext)) {
+	if (dlh_ctx_bus_attach(ctx, "bench", NULL, &ext)) {
 		fprintf(stderr, "%s\n", ext.msg);
 		return 1;
 	}

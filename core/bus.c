@@ -7,8 +7,10 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
-int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, struct dlh_extack *ext)
+int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config,
+		    struct dlh_extack *ext)
 {
 	int (*attach)(struct dlh_sdk_bus *, struct dlh_extack *) = DLH__OP(drv, bus_attach);
 	struct dlh_sdk_bus *bus;
@@ -24,6 +26,10 @@ int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, struc
 		return dlh__extack_set(ext, -ENOMEM, drv->name, "Out of memory");
 	bus->ctx = ctx;
 	bus->drv = drv;
+	if (config && !(bus->config = strdup(config))) {
+		free(bus);
+		return dlh__extack_set(ext, -ENOMEM, drv->name, "Out of memory");
+	}
 	dlh__list_init(&bus->ios);
 	dlh__list_add_tail(&ctx->buses, &bus->node);
 	err = attach(bus, ext);
@@ -44,6 +50,7 @@ err_attach:
 	while (!dlh__list_empty(&bus->ios))
 		dlh_sdk_io_free(dlh__container_of(bus->ios.next, struct dlh_sdk_io, node));
 	dlh__list_del(&bus->node);
+	free(bus->config);
 	free(bus);
 	return err;
 }
@@ -59,8 +66,14 @@ void dlh__buses_detach(struct dlh_ctx *ctx)
 		while (!dlh__list_empty(&bus->ios))
 			dlh_sdk_io_free(dlh__container_of(bus->ios.next, struct dlh_sdk_io, node));
 		dlh__list_del(&bus->node);
+		free(bus->config);
 		free(bus);
 	}
+}
+
+DLH_EXPORT const char *dlh_sdk_bus_config(const struct dlh_sdk_bus *bus)
+{
+	return bus->config;
 }
 
 DLH_EXPORT void dlh_sdk_bus_fill_pending(struct dlh_sdk_bus *bus, unsigned int what)

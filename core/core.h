@@ -98,6 +98,7 @@ struct dlh_sdk_bus {
 	const struct dlh_sdk_driver *drv;
 	struct dlh__list ios;
 	unsigned int fill_pending;
+	char *config;
 	alignas(max_align_t) unsigned char priv[];
 };
 
@@ -192,7 +193,8 @@ void dlh__port_free_all(struct dlh_dev *dev);
 int dlh__netdev_name_valid(const char *name);
 
 /* bus.c */
-int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, struct dlh_extack *ext);
+int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config,
+		    struct dlh_extack *ext);
 void dlh__buses_detach(struct dlh_ctx *ctx);
 void dlh__fill(const struct dlh_ctx *ctx, unsigned int what);
 

@@ -9,6 +9,11 @@
  */
 #include "kernel.h"
 
+#include <dlhal/protocol.h>
+#include <stdlib.h>
+#include <sys/un.h>
+#include <unistd.h>
+
 #include <errno.h>
 #include <linux/devlink.h>
 #include <linux/netlink.h>
@@ -25,8 +30,13 @@
 
 struct kdl {
 	struct dlh_sdk_bus *bus;
-	struct nl_sock *sk;  /* requests */
-	struct nl_sock *mon; /* notifications */
+	struct nl_sock *sk;  /* requests (kernel) */
+	struct nl_sock *mon; /* notifications (kernel) */
+	bool uds;	     /* talking to a dlhald over a UNIX socket, not to the kernel */
+	int ufd[2];	     /* the same two, to a dlhald: requests, notifications */
+	uint32_t seq;
+	char *sim_value; /* where a SIM_GET reply's value goes */
+	size_t sim_len;
 	struct dlh_sdk_io *io;
 	int family;
 	struct dlh_dev *last; /* a dump's messages come device by device */
@@ -149,6 +159,14 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 	if (nlh->nlmsg_type != k->family || genlmsg_parse(nlh, 0, tb, DEVLINK_ATTR_MAX, NULL) < 0)
 		return;
 	cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
+	if (cmd == DLHAL_CMD_SIM_GET) {
+		struct nlattr *v = nla_find(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0),
+					    DLHAL_ATTR_SIM_VALUE);
+
+		if (k->sim_value && attr_str(v))
+			snprintf(k->sim_value, k->sim_len, "%s", attr_str(v));
+		return;
+	}
 	/* Linux fills port dump replies with DEVLINK_CMD_NEW (not PORT_NEW): a
 	 * message with a port index is about a port whatever its command says. */
 	if (cmd == DEVLINK_CMD_NEW && tb[DEVLINK_ATTR_PORT_INDEX])
@@ -205,16 +223,36 @@ static void on_err(struct req *r, struct nlmsghdr *nlh)
  * given) and walks the messages in place: libnl's nl_recvmsgs() would copy
  * each of a 1024-port dump's messages into a new nl_msg first.
  */
-static int read_msgs(struct kdl *k, struct nl_sock *sk, struct req *r)
+/* One read from connection @which (0: requests, 1: notifications); <0 on error, 0 if none. */
+static int recv_buf(struct kdl *k, int which, bool wait, unsigned char **buf)
+{
+	struct sockaddr_nl nla;
+	ssize_t n;
+
+	if (!k->uds) {
+		int r = nl_recv(which ? k->mon : k->sk, &nla, buf, NULL);
+
+		return r == -NLE_AGAIN ? 0 : r;
+	}
+	*buf = malloc(DLHAL_RECORD_MAX);
+	if (!*buf)
+		return -NLE_NOMEM;
+	n = recv(k->ufd[which], *buf, DLHAL_RECORD_MAX, wait ? 0 : MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return 0;
+	/* 0: the daemon closed the connection. */
+	return n > 0 ? (int)n : -NLE_BAD_SOCK;
+}
+
+static int read_msgs(struct kdl *k, int which, struct req *r)
 {
 	do {
-		struct sockaddr_nl nla;
 		unsigned char *buf = NULL;
-		int n = nl_recv(sk, &nla, &buf, NULL);
+		int n = recv_buf(k, which, r != NULL, &buf);
 
 		if (n <= 0) {
 			free(buf);
-			return n == -NLE_AGAIN || n == 0 ? 0 : n;
+			return n;
 		}
 		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; nlmsg_ok(h, n); h = nlmsg_next(h, &n)) {
 			if (h->nlmsg_type == NLMSG_DONE) {
@@ -228,22 +266,38 @@ static int read_msgs(struct kdl *k, struct nl_sock *sk, struct req *r)
 			}
 		}
 		free(buf);
-	} while (r && !r->done);
+		/* A request reads to its end; a drain (no request) until nothing is queued. */
+	} while (!r || !r->done);
 	return 0;
 }
 
 /* Sends @msg (freed here) and reads until its ack, error or end of dump. */
-static int request(struct kdl *k, struct nl_msg *msg, struct dlh_extack *ext)
+static int send_msg(struct kdl *k, int which, struct nl_msg *msg)
+{
+	struct nlmsghdr *h = nlmsg_hdr(msg);
+
+	if (!k->uds)
+		return nl_send_auto(which ? k->mon : k->sk, msg);
+	/* What nl_send_auto() completes for a netlink socket. */
+	h->nlmsg_flags |= NLM_F_REQUEST | ((h->nlmsg_flags & NLM_F_DUMP) ? 0 : NLM_F_ACK);
+	h->nlmsg_seq = ++k->seq;
+	h->nlmsg_pid = 0;
+	return send(k->ufd[which], h, h->nlmsg_len, MSG_NOSIGNAL) == (ssize_t)h->nlmsg_len ? 0 : -NLE_BAD_SOCK;
+}
+
+static int request_on(struct kdl *k, int which, struct nl_msg *msg, struct dlh_extack *ext)
 {
 	struct req r = {0};
-	int err = nl_send_auto(k->sk, msg);
+	int err = send_msg(k, which, msg);
 
 	nlmsg_free(msg);
 	if (err < 0)
-		return dlh_sdk_extack(ext, -EIO, "Cannot send to the kernel: %s", nl_geterror(err));
-	err = read_msgs(k, k->sk, &r);
+		return dlh_sdk_extack(ext, -EIO, "Cannot send to %s: %s", k->uds ? "dlhald" : "the kernel",
+				      nl_geterror(err));
+	err = read_msgs(k, which, &r);
 	if (err < 0)
-		return dlh_sdk_extack(ext, -EIO, "Cannot read the kernel's answer: %s", nl_geterror(err));
+		return dlh_sdk_extack(ext, -EIO, "Cannot read %s answer: %s", k->uds ? "dlhald's" : "the kernel's",
+				      nl_geterror(err));
 	if (r.err) {
 		if (ext) {
 			snprintf(ext->msg, sizeof(ext->msg), "%s", r.msg);
@@ -251,6 +305,11 @@ static int request(struct kdl *k, struct nl_msg *msg, struct dlh_extack *ext)
 		return r.err;
 	}
 	return 0;
+}
+
+static int request(struct kdl *k, struct nl_msg *msg, struct dlh_extack *ext)
+{
+	return request_on(k, 0, msg, ext);
 }
 
 static struct nl_msg *msg_new(struct kdl *k, uint8_t cmd, int flags)
@@ -267,7 +326,7 @@ static struct nl_msg *msg_new(struct kdl *k, uint8_t cmd, int flags)
 /* Applies queued notifications, so that a show after an operation sees its effect. */
 static void notifications_drain(struct kdl *k)
 {
-	read_msgs(k, k->mon, NULL);
+	read_msgs(k, 1, NULL);
 }
 
 static void on_mon_readable(struct dlh_sdk_io *io, int fd, void *arg)
@@ -480,6 +539,146 @@ static void kernel_bus_detach(struct dlh_sdk_bus *bus)
 	nl_socket_free(k->mon);
 	nl_socket_free(k->sk);
 }
+
+/* ---- the same protocol to a dlhald over a UNIX socket ----------------------------------------- */
+
+static int unix_connect(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+static int daemon_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(bus);
+	const char *path = dlh_sdk_bus_config(bus) ? dlh_sdk_bus_config(bus) : DLHAL_SOCKET_DEFAULT;
+	struct nl_msg *msg;
+	int err;
+
+	k->bus = bus;
+	k->family = DLHAL_FAMILY;
+	k->uds = true;
+	k->ufd[0] = unix_connect(path);
+	if (k->ufd[0] < 0)
+		return dlh_sdk_extack(ext, -errno, "Cannot connect to dlhald at %s: %s", path, strerror(errno));
+	k->ufd[1] = unix_connect(path);
+	if (k->ufd[1] < 0) {
+		err = dlh_sdk_extack(ext, -errno, "Cannot connect to dlhald at %s: %s", path, strerror(errno));
+		goto err_mon;
+	}
+	msg = msg_new(k, DLHAL_CMD_SUBSCRIBE, 0);
+	if (!msg) {
+		err = dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+		goto err_sub;
+	}
+	err = request_on(k, 1, msg, ext);
+	if (err)
+		goto err_sub;
+	err = dlh_sdk_io_new(bus, k->ufd[1], on_mon_readable, k, &k->io);
+	if (err) {
+		dlh_sdk_extack(ext, err, "Out of memory");
+		goto err_sub;
+	}
+	dlh_sdk_bus_fill_pending(bus, DLH_SDK_FILL_DEVS | DLH_SDK_FILL_PORTS);
+	return 0;
+
+err_sub:
+	close(k->ufd[1]);
+err_mon:
+	close(k->ufd[0]);
+	return err;
+}
+
+static void daemon_bus_detach(struct dlh_sdk_bus *bus)
+{
+	struct kdl *k = dlh_sdk_bus_priv(bus);
+
+	dlh_sdk_io_free(k->io);
+	close(k->ufd[1]);
+	close(k->ufd[0]);
+}
+
+static struct nl_msg *sim_msg(struct dlh_dev *dev, struct dlh_port *port, uint8_t cmd, const char *key,
+			      const char *value)
+{
+	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
+	struct nl_msg *msg = msg_new(k, cmd, 0);
+
+	if (!msg)
+		return NULL;
+	if (nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
+	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev)) ||
+	    (port && nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, dlh_port_index(port))) ||
+	    nla_put_string(msg, DLHAL_ATTR_SIM_KEY, key) || (value && nla_put_string(msg, DLHAL_ATTR_SIM_VALUE, value))) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int daemon_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *key, const char *value,
+			  struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
+	struct nl_msg *msg = sim_msg(dev, port, DLHAL_CMD_SIM_SET, key, value);
+	int err;
+
+	if (!msg)
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	err = request(k, msg, ext);
+	notifications_drain(k);
+	return err;
+}
+
+static int daemon_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *key, char *buf, size_t len,
+			  struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
+	struct nl_msg *msg = sim_msg(dev, port, DLHAL_CMD_SIM_GET, key, NULL);
+	int err;
+
+	if (!msg)
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	k->sim_value = buf;
+	k->sim_len = len;
+	buf[0] = '\0';
+	err = request(k, msg, ext);
+	k->sim_value = NULL;
+	return err;
+}
+
+static const struct dlh_sdk_ops daemon_ops = {
+	.port_type_set = kernel_port_type_set,
+	.port_split = kernel_port_split,
+	.port_unsplit = kernel_port_unsplit,
+	.sim_set = daemon_sim_set,
+	.sim_get = daemon_sim_get,
+	.bus_attach = daemon_bus_attach,
+	.bus_detach = daemon_bus_detach,
+	.bus_fill = kernel_bus_fill,
+};
+
+const struct dlh_sdk_driver daemon_driver = {
+	DLH_SDK_DRIVER_INIT("daemon", &daemon_ops),
+	.bus_priv_size = sizeof(struct kdl),
+};
 
 static const struct dlh_sdk_ops kernel_ops = {
 	.port_type_set = kernel_port_type_set,

@@ -6,5 +6,7 @@
 #include <dlhal/sdk.h>
 
 extern const struct dlh_sdk_driver kernel_driver;
+/* The same protocol to a dlhald; config: the socket path (NULL: the default). */
+extern const struct dlh_sdk_driver daemon_driver;
 
 #endif

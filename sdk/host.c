@@ -72,7 +72,8 @@ static int driver_autoload(struct dlh_ctx *ctx, const char *name, struct dlh_ext
 			       name, name);
 }
 
-DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, struct dlh_extack *ext)
+DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, const char *config,
+				  struct dlh_extack *ext)
 {
 	const struct dlh_sdk_driver *drv;
 	int err;
@@ -85,7 +86,7 @@ DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, struc
 			return err;
 		drv = dlh__driver_find(ctx, driver);
 	}
-	return dlh__bus_attach(ctx, drv, ext);
+	return dlh__bus_attach(ctx, drv, config, ext);
 }
 
 static int is_path(const char *s)

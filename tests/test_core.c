@@ -475,6 +475,7 @@ static int lazy_fill(struct dlh_sdk_bus *bus, unsigned int what, struct dlh_exta
 static int lazy_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 {
 	(void)ext;
+	cr_expect_str_eq(dlh_sdk_bus_config(bus), "some config");
 	dlh_sdk_bus_fill_pending(bus, DLH_SDK_FILL_DEVS | DLH_SDK_FILL_PORTS);
 	return 0;
 }
@@ -493,8 +494,8 @@ Test(bus, lazy_fill_once_and_only_what_is_needed)
 	fills_devs = fills_ports = 0;
 	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
 	cr_assert_eq(dlh_sdk_driver_register(ctx, &lazy_driver, &ext), 0);
-	cr_assert_eq(dlh_ctx_bus_attach(ctx, "lazy", &ext), 0, "%s", ext.msg);
-	cr_expect_eq(dlh_ctx_bus_attach(ctx, "lazy", &ext), -EEXIST);
+	cr_assert_eq(dlh_ctx_bus_attach(ctx, "lazy", "some config", &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_ctx_bus_attach(ctx, "lazy", NULL, &ext), -EEXIST);
 	cr_expect_eq(fills_devs + fills_ports, 0, "nothing read at attach");
 	/* A port by netdev name needs the ports only. */
 	cr_assert_eq(dlh_port_lookup(ctx, "lazy7", &port, &ext), 0, "%s", ext.msg);
@@ -511,6 +512,6 @@ Test(bus, lazy_fill_once_and_only_what_is_needed)
 	cr_expect_eq(fills_devs, 1, "once");
 	cr_expect_eq(fills_ports, 1, "once");
 	cr_expect_eq(dlh_sdk_driver_register(ctx, &fake_driver, &ext), 0);
-	cr_expect_eq(dlh_ctx_bus_attach(ctx, "fake", &ext), -EOPNOTSUPP, "a profile driver does not attach");
+	cr_expect_eq(dlh_ctx_bus_attach(ctx, "fake", NULL, &ext), -EOPNOTSUPP, "a profile driver does not attach");
 	dlh_ctx_free(ctx);
 }

@@ -192,13 +192,15 @@ DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct
 
 /**
  * @brief Attach a driver that finds its devices itself ("kernel": the kernel's
- *        devlink family), loading its module if it is not linked in.
+ *        devlink family; "daemon": a dlhald), loading its module if it is not linked in.
+ * @param config driver-specific, may be NULL (the daemon's socket path).
  * @return 0; -ENOENT if there is no such driver; -EOPNOTSUPP if the driver
  *         does not find devices itself; -EEXIST if already attached; the
  *         driver's error otherwise (the kernel backend: -EPROTONOSUPPORT when
  *         the kernel has no devlink family).
  */
-DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, struct dlh_extack *ext);
+DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, const char *config,
+				  struct dlh_extack *ext);
 
 /**
  * @brief File descriptors the host's event loop should watch for reading.

@@ -126,6 +126,8 @@ DLH_EXPORT void *dlh_sdk_port_priv(const struct dlh_port *port);
 
 /** @brief The bus attachment's private storage (::dlh_sdk_driver.bus_priv_size bytes). */
 DLH_EXPORT void *dlh_sdk_bus_priv(const struct dlh_sdk_bus *bus);
+/** @brief The config string given to dlh_ctx_bus_attach(), or NULL. */
+DLH_EXPORT const char *dlh_sdk_bus_config(const struct dlh_sdk_bus *bus);
 /** @brief Context of a bus attachment. */
 DLH_EXPORT struct dlh_ctx *dlh_sdk_bus_ctx(const struct dlh_sdk_bus *bus);
 /** @brief Bus attachment a device was added by, or NULL for a profile's device. */

@@ -9,12 +9,14 @@
 #include "mlx4.h"
 #include "mlxsw.h"
 
+#include <dlhal/protocol.h>
 #include <dlhal/sdk.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *f)
 {
@@ -23,11 +25,13 @@ static void usage(FILE *f)
 		"where  OBJECT := { dev | port | monitor }\n"
 		"       OPTIONS := { -v/--verbose }\n"
 		"\n"
+		"       dl [ OPTIONS ] sim { cable | fail | set | show } ...   (emulated devices)\n"
 		"       dl [ OPTIONS ] -b/--batch FILE\n"
 		"All options: -v/--verbose  echo batch commands, show driver log lines\n"
 		"             -d/--details  more port attributes    -j/--json  JSON output\n"
 		"             -p/--pretty   indented JSON           -f/--force  go on after a failed batch line\n"
 		"             -V/--version  print the version       -h/--help   this text\n"
+		"             -s/--socket PATH  a dlhald's devices (the default when " DLHAL_SOCKET_DEFAULT " exists)\n"
 		"             --kernel      the kernel's devlink family (the default when it exists)\n"
 		"             --sim PROFILE[,PROFILE...]  emulated devices in this process: a built-in\n"
 		"                 profile (");
@@ -105,6 +109,7 @@ static void backends_usage(const struct dlh_extack *ext)
 {
 	fprintf(stderr, "dl: no devices to work on: %s.\n"
 			"Backends:\n"
+			"  -s PATH                     a dlhald's devices (the default when " DLHAL_SOCKET_DEFAULT " exists)\n"
 			"  --kernel                    the kernel's devlink family (the default when it exists)\n"
 			"  --sim PROFILE[,PROFILE...]  emulated devices in this process (try: dl --sim sn2700 port)\n",
 		ext->msg);
@@ -125,11 +130,20 @@ int dl_ctx(struct dl *dl, struct dlh_ctx **out)
 		return dl_op_err(-ENOMEM, &ext);
 	dlh_ctx_log_set(dl->ctx, log_line, dl);
 	if (dlh_sdk_driver_register(dl->ctx, &mlxsw_driver, &ext) ||
-	    dlh_sdk_driver_register(dl->ctx, &mlx4_driver, &ext) || dlh_sdk_driver_register(dl->ctx, &kernel_driver, &ext))
+	    dlh_sdk_driver_register(dl->ctx, &mlx4_driver, &ext) ||
+	    dlh_sdk_driver_register(dl->ctx, &kernel_driver, &ext) || dlh_sdk_driver_register(dl->ctx, &daemon_driver, &ext))
 		return dl_op_err(-EINVAL, &ext);
+	/* A daemon when asked for, or when nothing was asked for and one is running. */
+	if (dl->socket || (!dl->sim && !dl->kernel && !access(DLHAL_SOCKET_DEFAULT, F_OK))) {
+		err = dlh_ctx_bus_attach(dl->ctx, "daemon", dl->socket, &ext);
+		if (err) {
+			fprintf(stderr, "dl: %s.\n", ext.msg);
+			return DL_EUSAGE;
+		}
+	}
 	/* The kernel when asked for, or when nothing else was. */
-	if (dl->kernel || !dl->sim) {
-		err = dlh_ctx_bus_attach(dl->ctx, "kernel", &ext);
+	if (dl->kernel || (!dl->sim && !dl->socket && access(DLHAL_SOCKET_DEFAULT, F_OK))) {
+		err = dlh_ctx_bus_attach(dl->ctx, "kernel", NULL, &ext);
 		if (err == -EPROTONOSUPPORT) {
 			if (dl->kernel)
 				fprintf(stderr, "dl --kernel: %s.\n", ext.msg);
@@ -144,6 +158,7 @@ int dl_ctx(struct dl *dl, struct dlh_ctx **out)
 		*out = dl->ctx;
 		return 0;
 	}
+
 	if (strlen(dl->sim) >= sizeof(list))
 		return dl_usage_err(NULL, "--sim: profile list is longer than %zu characters", sizeof(list) - 1);
 	snprintf(list, sizeof(list), "%s", dl->sim);
@@ -172,6 +187,8 @@ static int dl_cmd(struct dl *dl)
 		return cmd_port(dl);
 	if (dl_match(obj, "monitor"))
 		return cmd_monitor(dl);
+	if (dl_match(obj, "sim"))
+		return cmd_sim(dl);
 	return dl_usage_err(NULL, "Object \"%s\" not found, try \"dl help\"", obj);
 }
 
@@ -269,13 +286,14 @@ int main(int argc, char **argv)
 		{"force", no_argument, NULL, 'f'},   {"batch", required_argument, NULL, 'b'},
 		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'},
 		{"sim", required_argument, NULL, OPT_SIM}, {"kernel", no_argument, NULL, OPT_KERNEL},
+		{"socket", required_argument, NULL, 's'},
 		{NULL, 0, NULL, 0},
 	};
 	struct dl dl = {0};
 	int opt, ret;
 
 	/* "+": stop at the first non-option, so "dl port split eth0 -1" is not read as options. */
-	while ((opt = getopt_long(argc, argv, "+vdjpfb:Vh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+vdjpfb:s:Vh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'v':
 			dl.verbose = true;
@@ -306,6 +324,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_KERNEL:
 			dl.kernel = true;
+			break;
+		case 's':
+			dl.socket = optarg;
 			break;
 		default:
 			usage(stderr);

@@ -15,6 +15,7 @@ struct dl {
 	/* options */
 	bool verbose, details, json, pretty, force, kernel;
 	const char *sim;
+	const char *socket; /* -s: a dlhald's socket */
 	const char *batch;
 	/* state */
 	struct dlh_ctx *ctx;
@@ -43,6 +44,8 @@ int cmd_port(struct dl *dl);
 void port_usage(FILE *f);
 int cmd_monitor(struct dl *dl);
 void monitor_usage(FILE *f);
+int cmd_sim(struct dl *dl);
+void sim_usage(FILE *f);
 
 /* out.c */
 void out_begin(struct dl *dl, const char *object);

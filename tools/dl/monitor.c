@@ -6,6 +6,7 @@
  * lines that follow instead of waiting.
  */
 #include "dl.h"
+#include "evhost.h"
 
 #include <ev.h>
 #include <signal.h>
@@ -21,8 +22,6 @@ struct monitor {
 	struct dl *dl;
 	bool dev, port;
 	struct ev_loop *loop;
-	ev_tstamp last;
-	ev_timer timer;
 	int failed;
 };
 
@@ -48,13 +47,6 @@ static void on_event(const struct dlh_event *ev, void *arg)
 	}
 }
 
-static void on_io(struct ev_loop *loop, ev_io *w, int revents)
-{
-	(void)loop;
-	(void)revents;
-	dlh_ctx_io_ready(w->data, w->fd);
-}
-
 static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
 {
 	(void)w;
@@ -62,73 +54,28 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
-static void on_timer(struct ev_loop *loop, ev_timer *w, int revents)
-{
-	/* Nothing: the prepare watcher advances the clock and runs what is due. */
-	(void)loop;
-	(void)w;
-	(void)revents;
-}
-
-/* Before each wait: move the drivers' clock to now and wake for their next timer. */
-static void on_prepare(struct ev_loop *loop, ev_prepare *w, int revents)
-{
-	struct monitor *m = w->data;
-	struct dlh_ctx *ctx = m->dl->ctx;
-	ev_tstamp now = ev_now(loop);
-	int64_t next;
-
-	(void)revents;
-	if (now > m->last) {
-		dlh_ctx_clock_advance(ctx, (uint64_t)((now - m->last) * 1000.0));
-		m->last += (ev_tstamp)(uint64_t)((now - m->last) * 1000.0) / 1000.0;
-	}
-	ev_timer_stop(loop, &m->timer);
-	next = dlh_ctx_timeout(ctx);
-	if (next >= 0) {
-		ev_timer_set(&m->timer, (ev_tstamp)next / 1000.0, 0.);
-		ev_timer_start(loop, &m->timer);
-	}
-}
-
 static int run_loop(struct monitor *m)
 {
-	struct dlh_ctx *ctx = m->dl->ctx;
-	int fds[16];
-	size_t n = dlh_ctx_io_fds(ctx, fds, 16);
-	ev_io io[16];
 	ev_signal sigint, sigterm;
-	ev_prepare prepare;
+	struct evhost host;
 
-	if (n > 16)
-		n = 16;
 	m->loop = ev_default_loop(EVFLAG_AUTO);
 	if (!m->loop) {
 		fprintf(stderr, "dl monitor: cannot start an event loop\n");
 		return DL_EOP;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	for (size_t i = 0; i < n; i++) {
-		ev_io_init(&io[i], on_io, fds[i], EV_READ);
-		io[i].data = ctx;
-		ev_io_start(m->loop, &io[i]);
-	}
 	ev_signal_init(&sigint, on_signal, SIGINT);
 	ev_signal_init(&sigterm, on_signal, SIGTERM);
 	ev_signal_start(m->loop, &sigint);
 	ev_signal_start(m->loop, &sigterm);
-	ev_timer_init(&m->timer, on_timer, 0., 0.);
-	ev_prepare_init(&prepare, on_prepare);
-	prepare.data = m;
-	ev_prepare_start(m->loop, &prepare);
-	m->last = ev_now(m->loop);
+	evhost_start(&host, m->loop, m->dl->ctx);
 	/* Scripts wait for this line before changing anything or signalling. */
 	if (m->dl->verbose)
 		fprintf(stderr, "dl monitor: watching %s events; SIGINT or SIGTERM stops\n",
 			m->dev && m->port ? "device and port" : m->dev ? "device" : "port");
 	ev_run(m->loop, 0);
-	for (size_t i = 0; i < n; i++)
-		ev_io_stop(m->loop, &io[i]);
+	evhost_stop(&host);
 	ev_loop_destroy(m->loop);
 	m->loop = NULL;
 	return m->failed ? DL_EOP : DL_OK;

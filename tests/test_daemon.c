@@ -1,0 +1,562 @@
+/* SPDX-License-Identifier: MIT */
+/* dlhald: a real daemon on a real socket, driven by real dl processes and raw clients. */
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <dlhal/protocol.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <grp.h>
+#include <linux/devlink.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SW "pci/0000:03:00.0"
+
+static char sock[64];
+static pid_t daemon_pid;
+
+static int sock_connect(void)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+
+	strcpy(sa.sun_path, sock);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void daemon_start(const char *extra)
+{
+	char *argv[16];
+	int argc = 0, fd;
+
+	snprintf(sock, sizeof(sock), "/tmp/dlhald-test-%d.sock", (int)getpid());
+	daemon_pid = fork();
+	cr_assert(daemon_pid >= 0);
+	if (!daemon_pid) {
+		argv[argc++] = (char *)getenv("DLHALD");
+		argv[argc++] = "-f";
+		argv[argc++] = "-s";
+		argv[argc++] = sock;
+		argv[argc++] = "--sim";
+		argv[argc++] = "cx3-vpi,sn2700";
+		if (extra) {
+			argv[argc++] = "-g";
+			argv[argc++] = (char *)extra;
+		}
+		argv[argc] = NULL;
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	for (int i = 0; i < 500; i++) {
+		fd = sock_connect();
+		if (fd >= 0) {
+			close(fd);
+			return;
+		}
+		usleep(10000);
+	}
+	cr_assert_fail("dlhald did not start listening on %s", sock);
+}
+
+static void daemon_stop(void)
+{
+	int st;
+
+	cr_assert_eq(kill(daemon_pid, SIGTERM), 0);
+	cr_assert_eq(waitpid(daemon_pid, &st, 0), daemon_pid);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "dlhald exit status %d", st);
+	cr_expect_neq(access(sock, F_OK), 0, "the socket is removed");
+}
+
+static void dl(struct run_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void dl(struct run_result *r, const char *fmt, ...)
+{
+	char args[512];
+	int n = snprintf(args, sizeof(args), "-s %s ", sock);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args + n, sizeof(args) - (size_t)n, fmt, ap);
+	va_end(ap);
+	run_dl(r, args, NULL);
+}
+
+Test(daemon, seed_walkthroughs_as_separate_processes)
+{
+	static const char *const cx3[][2] = {
+		{"dev show pci/0000:01:00.0", "pci/0000:01:00.0\n"},
+		{"port show pci/0000:01:00.0", "pci/0000:01:00.0/1: type ib ibdev mlx4_0\npci/0000:01:00.0/2: type ib ibdev mlx4_0\n"},
+		{"port set pci/0000:01:00.0/1 type eth", ""},
+		{"port show pci/0000:01:00.0", "pci/0000:01:00.0/1: type eth netdev ens4\npci/0000:01:00.0/2: type ib ibdev mlx4_0\n"},
+		{"port set ens4 type auto", ""},
+		{"port show pci/0000:01:00.0",
+		 "pci/0000:01:00.0/1: type eth(auto) netdev ens4\npci/0000:01:00.0/2: type ib ibdev mlx4_0\n"},
+		{"port split " SW "/1 2", ""},
+		{"port show " SW "/1", SW "/1: type eth netdev eth0 split_group 16\n"},
+		{"port show eth32", SW "/2: type eth netdev eth32 split_group 16\n"},
+		{"port unsplit " SW "/1", ""},
+		{"port show eth0", SW "/1: type eth netdev eth0\n"},
+	};
+	struct run_result r;
+
+	daemon_start(NULL);
+	for (size_t i = 0; i < sizeof(cx3) / sizeof(cx3[0]); i++) {
+		dl(&r, "%s", cx3[i][0]);
+		cr_expect_eq(r.status, 0, "%s: %s", cx3[i][0], r.err);
+		cr_expect_str_eq(r.out, cx3[i][1], "%s", cx3[i][0]);
+		run_free(&r);
+	}
+	/* The listing order of the seed: the split's new ports last, then the re-created one. */
+	dl(&r, "port show " SW);
+	cr_expect(strstr(r.out, SW "/63: type eth netdev eth31\n" SW "/1: type eth netdev eth0\n") != NULL, "%s", r.out);
+	run_free(&r);
+	dl(&r, "port split eth0 3");
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "Error: " SW "/1: Port can only be split into 2 or 4 ports.\ndl answers: Invalid argument\n");
+	run_free(&r);
+	dl(&r, "port split pci/0000:03:00.0/2 2");
+	cr_expect_eq(r.status, 2);
+	run_free(&r);
+	daemon_stop();
+}
+
+/* Starts "dl -v -s SOCK [-j] monitor"; returns once it watches. */
+static pid_t monitor_start(bool json, int *out)
+{
+	int o[2], e[2];
+	char buf[256] = "";
+	size_t len = 0;
+	pid_t pid;
+
+	cr_assert(!pipe(o) && !pipe(e));
+	pid = fork();
+	if (!pid) {
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		close(o[0]);
+		close(e[0]);
+		if (json)
+			execl(getenv("DL"), "dl", "-v", "-j", "-s", sock, "monitor", (char *)NULL);
+		else
+			execl(getenv("DL"), "dl", "-v", "-s", sock, "monitor", (char *)NULL);
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	while (!strstr(buf, "watching")) {
+		ssize_t n = read(e[0], buf + len, sizeof(buf) - 1 - len);
+
+		cr_assert_gt(n, 0, "monitor did not start: %s", buf);
+		len += (size_t)n;
+		buf[len] = '\0';
+	}
+	close(e[0]);
+	*out = o[0];
+	return pid;
+}
+
+static char *monitor_stop(pid_t pid, int fd)
+{
+	char *buf = calloc(1, 1 << 20);
+	size_t len = 0;
+	ssize_t n;
+	int st;
+
+	usleep(200 * 1000); /* the last notifications in flight */
+	cr_assert_eq(kill(pid, SIGTERM), 0);
+	while ((n = read(fd, buf + len, (1 << 20) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "monitor status %d", st);
+	return buf;
+}
+
+Test(daemon, monitor_in_another_process_sees_every_event_in_order)
+{
+	struct run_result r;
+	int fd, fdj;
+	pid_t mon, monj;
+	char *text, *json;
+
+	daemon_start(NULL);
+	mon = monitor_start(false, &fd);
+	monj = monitor_start(true, &fdj);
+	dl(&r, "port split eth0 2");
+	run_free(&r);
+	dl(&r, "port unsplit eth32");
+	run_free(&r);
+	dl(&r, "port set pci/0000:01:00.0/2 type eth");
+	run_free(&r);
+	text = monitor_stop(mon, fd);
+	json = monitor_stop(monj, fdj);
+	cr_expect_str_eq(text, "[port,del] " SW "/1: type eth netdev eth0\n"
+			       "[port,new] " SW "/1: type notset split_group 16\n"
+			       "[port,new] " SW "/1: type eth netdev eth0 split_group 16\n"
+			       "[port,new] " SW "/2: type notset split_group 16\n"
+			       "[port,new] " SW "/2: type eth netdev eth32 split_group 16\n"
+			       "[port,del] " SW "/1: type eth netdev eth0 split_group 16\n"
+			       "[port,del] " SW "/2: type eth netdev eth32 split_group 16\n"
+			       "[port,new] " SW "/1: type notset\n"
+			       "[port,new] " SW "/1: type eth netdev eth0\n"
+			       "[port,new] pci/0000:01:00.0/2: type notset\n"
+			       "[port,new] pci/0000:01:00.0/2: type eth netdev ens4d1\n"
+			       "[port,new] pci/0000:01:00.0/2: type eth netdev ens4d1\n");
+	cr_expect_not_null(strstr(json, "{\"event\":\"del\",\"port\":{\"" SW "/1\":{\"type\":\"eth\",\"netdev\":\"eth0\"}}}\n"
+					"{\"event\":\"new\",\"port\":{\"" SW "/1\":{\"type\":\"notset\",\"split_group\":16}}}\n"),
+			   "%s", json);
+	cr_expect_eq(strlen(json) - strlen(json) + (size_t)(strchr(json, 0) - json) > 0, 1);
+	{
+		size_t lines = 0;
+
+		for (char *p = json; *p; p++)
+			lines += *p == '\n';
+		cr_expect_eq(lines, 12, "one JSON object per event: %s", json);
+	}
+	free(text);
+	free(json);
+	daemon_stop();
+}
+
+/* Runs dl as uid/gid 65534 (nobody/nogroup). */
+static void run_as_nobody(struct run_result *r, const char *args, bool in_group)
+{
+	int o[2], e[2], st;
+	char buf[4096];
+	ssize_t n;
+	pid_t pid;
+
+	cr_assert(!pipe(o) && !pipe(e));
+	pid = fork();
+	if (!pid) {
+		gid_t g = 65534;
+		char *argv[16], *copy = strdup(args), *save = NULL;
+		int argc = 0;
+
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		if (setgroups(in_group ? 1 : 0, &g) || setgid(in_group ? 65534 : 65533) || setuid(65534))
+			_exit(126);
+		argv[argc++] = (char *)getenv("DL");
+		argv[argc++] = "-s";
+		argv[argc++] = sock;
+		for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+			argv[argc++] = w;
+		argv[argc] = NULL;
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	memset(r, 0, sizeof(*r));
+	n = read(o[0], buf, sizeof(buf) - 1);
+	r->out = strndup(buf, n > 0 ? (size_t)n : 0);
+	n = read(e[0], buf, sizeof(buf) - 1);
+	r->err = strndup(buf, n > 0 ? (size_t)n : 0);
+	close(o[0]);
+	close(e[0]);
+	waitpid(pid, &st, 0);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+Test(daemon, permissions_as_the_kernel_has_them)
+{
+	struct run_result r;
+	struct stat st;
+
+	if (getuid() != 0)
+		cr_skip_test("needs root to switch to uid 65534");
+	daemon_start("nogroup");
+	cr_assert_eq(stat(sock, &st), 0);
+	cr_expect_eq(st.st_mode & 0777, 0660, "socket mode 0660");
+	cr_expect_eq(st.st_gid, 65534);
+	run_as_nobody(&r, "port show eth0", true);
+	cr_expect_eq(r.status, 0, "the group may read: %s", r.err);
+	cr_expect_str_eq(r.out, SW "/1: type eth netdev eth0\n");
+	run_free(&r);
+	/* nogroup is the daemon's group here, so make writing depend on root only: a second daemon would
+	 * be needed to test the group's write right; uid 65534 in gid 65534 may write with -g nogroup. */
+	run_as_nobody(&r, "port split eth0 2", true);
+	cr_expect_eq(r.status, 0, "a member of the group may change: %s", r.err);
+	run_free(&r);
+	run_as_nobody(&r, "port show eth0", false);
+	cr_expect_eq(r.status, 2, "outside the group, the socket does not even open");
+	cr_expect_not_null(strstr(r.err, "Permission denied"), "%s", r.err);
+	run_free(&r);
+	daemon_stop();
+
+	/* Root-only daemon, socket opened to all for the test: reading works, changes are EPERM. */
+	daemon_start(NULL);
+	cr_assert_eq(chmod(sock, 0666), 0);
+	run_as_nobody(&r, "port show eth0", false);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	for (const char *cmd = "port split eth0 2";; cmd = "sim cable pci/0000:01:00.0/1 ib") {
+		run_as_nobody(&r, cmd, false);
+		cr_expect_eq(r.status, 1, "%s", cmd);
+		cr_expect_str_eq(r.err, strstr(cmd, "sim") ? "Error: pci/0000:01:00.0/1: Changes need root or the daemon's group.\n"
+							     "dl answers: Operation not permitted\n"
+							   : "Error: " SW "/1: Changes need root or the daemon's group.\n"
+							     "dl answers: Operation not permitted\n");
+		run_free(&r);
+		if (strstr(cmd, "sim"))
+			break;
+	}
+	run_as_nobody(&r, "port set pci/0000:01:00.0/1 type eth", false);
+	cr_expect_eq(r.status, 1);
+	run_free(&r);
+	dl(&r, "port show eth0");
+	cr_expect_str_eq(r.out, SW "/1: type eth netdev eth0\n", "nothing changed");
+	run_free(&r);
+	daemon_stop();
+}
+
+/* Sends one record; returns the errno of the first NLMSG_ERROR answer, 0 for a non-error answer,
+ * or 1 when the daemon closed the connection. */
+static int raw(const void *data, size_t len)
+{
+	unsigned char buf[DLHAL_RECORD_MAX];
+	int fd = sock_connect();
+	ssize_t n;
+	int ret = 1;
+
+	cr_assert(fd >= 0);
+	if (send(fd, data, len, MSG_NOSIGNAL) < 0) {
+		close(fd);
+		return errno == EMSGSIZE ? -EMSGSIZE : 1;
+	}
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n >= (ssize_t)(NLMSG_HDRLEN + sizeof(int))) {
+		struct nlmsghdr *h = (struct nlmsghdr *)buf;
+
+		ret = h->nlmsg_type == NLMSG_ERROR ? ((struct nlmsgerr *)NLMSG_DATA(h))->error : 0;
+	}
+	close(fd);
+	return ret;
+}
+
+struct req {
+	struct nlmsghdr n;
+	struct genlmsghdr g;
+	unsigned char attrs[256];
+};
+
+static size_t req_init(struct req *r, uint8_t cmd, uint16_t flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->n.nlmsg_type = DLHAL_FAMILY;
+	r->n.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	r->g.cmd = cmd;
+	r->g.version = 1;
+	r->n.nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN;
+	return r->n.nlmsg_len;
+}
+
+static void attr_add(struct req *r, uint16_t type, const void *data, uint16_t len)
+{
+	struct nlattr *a = (struct nlattr *)((char *)r + NLMSG_ALIGN(r->n.nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
+	memcpy((char *)a + NLA_HDRLEN, data, len);
+	r->n.nlmsg_len = NLMSG_ALIGN(r->n.nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+Test(daemon, malformed_messages_get_an_error_or_a_close)
+{
+	static unsigned char garbage[DLHAL_RECORD_MAX];
+	struct run_result r;
+	struct req q;
+	uint16_t small = 1;
+	int err;
+
+	daemon_start(NULL);
+	/* a truncated header */
+	req_init(&q, DEVLINK_CMD_GET, NLM_F_DUMP);
+	cr_expect_lt(raw(&q, 8), 0);
+	/* a length past the end */
+	q.n.nlmsg_len = 4000;
+	cr_expect_eq(raw(&q, NLMSG_HDRLEN + GENL_HDRLEN), -EINVAL);
+	/* no generic netlink header */
+	req_init(&q, DEVLINK_CMD_GET, 0);
+	q.n.nlmsg_len = NLMSG_HDRLEN;
+	cr_expect_eq(raw(&q, NLMSG_HDRLEN), -EINVAL);
+	/* another message type */
+	req_init(&q, DEVLINK_CMD_GET, NLM_F_DUMP);
+	q.n.nlmsg_type = 0x42;
+	cr_expect_eq(raw(&q, q.n.nlmsg_len), -EOPNOTSUPP);
+	/* an unknown command */
+	req_init(&q, 0xe9, 0);
+	cr_expect_eq(raw(&q, q.n.nlmsg_len), -EOPNOTSUPP);
+	/* an unknown attribute */
+	req_init(&q, DEVLINK_CMD_PORT_GET, NLM_F_DUMP);
+	attr_add(&q, 0x3000, "x", 2);
+	cr_expect_eq(raw(&q, q.n.nlmsg_len), -EINVAL);
+	/* a wrong attribute size: a u32 port index in 2 bytes */
+	req_init(&q, DEVLINK_CMD_PORT_SPLIT, 0);
+	attr_add(&q, DEVLINK_ATTR_BUS_NAME, "pci", 4);
+	attr_add(&q, DEVLINK_ATTR_DEV_NAME, "0000:03:00.0", 13);
+	attr_add(&q, DEVLINK_ATTR_PORT_INDEX, &small, 2);
+	cr_expect_eq(raw(&q, q.n.nlmsg_len), -EINVAL);
+	/* a string without its NUL */
+	req_init(&q, DEVLINK_CMD_GET, 0);
+	attr_add(&q, DEVLINK_ATTR_BUS_NAME, "pci", 3);
+	cr_expect_eq(raw(&q, q.n.nlmsg_len), -EINVAL);
+	/* missing attributes */
+	req_init(&q, DEVLINK_CMD_PORT_UNSPLIT, 0);
+	cr_expect_eq(raw(&q, q.n.nlmsg_len), -EINVAL);
+	/* a record of 0 bytes: on SEQPACKET it looks like a close */
+	cr_expect_eq(raw("", 0), 1);
+	/* 1 MiB of garbage: refused by the socket, then 16 records of 64 KiB */
+	for (size_t i = 0; i < sizeof(garbage); i++)
+		garbage[i] = (unsigned char)(i * 2654435761u >> 24);
+	{
+		static unsigned char mib[1 << 20];
+
+		memset(mib, 0xa5, sizeof(mib));
+		err = raw(mib, sizeof(mib));
+		cr_expect(err == -EMSGSIZE || err < 0 || err == 1, "1 MiB: %d", err);
+	}
+	for (int i = 0; i < 16; i++) {
+		err = raw(garbage + (i * 97) % 1024, sizeof(garbage) - 1024);
+		cr_expect(err < 0 || err == 1, "garbage %d: %d", i, err);
+	}
+	/* still serving */
+	dl(&r, "port show eth0");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, SW "/1: type eth netdev eth0\n");
+	run_free(&r);
+	daemon_stop();
+}
+
+Test(daemon, a_client_that_never_reads_is_dropped_not_waited_for)
+{
+	struct run_result r;
+	struct req q;
+	int fd;
+
+	unsigned char buf[DLHAL_RECORD_MAX];
+	size_t got = 0, sent = 0;
+	ssize_t n;
+
+	daemon_start(NULL);
+	/* Subscribe, then ask for port dumps and never read: ~5 KB each, past the 4 MiB queue. */
+	fd = sock_connect();
+	req_init(&q, DLHAL_CMD_SUBSCRIBE, 0);
+	cr_assert_eq(send(fd, &q, q.n.nlmsg_len, 0), (ssize_t)q.n.nlmsg_len);
+	for (int i = 0; i < 1500; i++) {
+		struct req d;
+
+		req_init(&d, DEVLINK_CMD_PORT_GET, NLM_F_DUMP);
+		if (send(fd, &d, d.n.nlmsg_len, MSG_NOSIGNAL) == (ssize_t)d.n.nlmsg_len)
+			sent++;
+	}
+	cr_expect_gt(sent, 1000, "the daemon kept reading requests");
+	for (int i = 0; i < 20; i++) {
+		dl(&r, "port split eth0 2");
+		cr_expect_eq(r.status, 0, "round %d: %s", i, r.err);
+		run_free(&r);
+		dl(&r, "port unsplit eth0");
+		cr_expect_eq(r.status, 0, "round %d: %s", i, r.err);
+		run_free(&r);
+	}
+	/* What was sent before the drop can still be read; then the end. */
+	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0)
+		got += (size_t)n;
+	cr_expect_leq(n, 0, "the daemon closed the connection (EOF, or a reset for unread data)");
+	cr_expect(n == 0 || errno == ECONNRESET, "%s", strerror(errno));
+	cr_expect_lt(got, sent * 5000, "dropped before all answers: %zu bytes", got);
+	close(fd);
+	daemon_stop();
+}
+
+/* 32 clients split and unsplit their own ports at once while 8 monitors watch. */
+Test(daemon, concurrent_clients_and_monitors)
+{
+	int fds[8], st;
+	pid_t mons[8], kids[32];
+	char *seen[8];
+	struct run_result r;
+
+	daemon_start(NULL);
+	for (int m = 0; m < 8; m++)
+		mons[m] = monitor_start(false, &fds[m]);
+	for (int k = 0; k < 32; k++) {
+		kids[k] = fork();
+		if (!kids[k]) {
+			/* local ports 4c+1 and 4c+3: split by 2 independently */
+			int lp = 4 * (k / 2) + 1 + 2 * (k % 2);
+			char batch[1024] = "", arg[160];
+			const char *argv[] = {getenv("DL"), "-s", sock, "-b", "-", NULL};
+			int in[2];
+
+			for (int round = 0; round < 3; round++) {
+				snprintf(arg, sizeof(arg), "port split " SW "/%d 2\nport unsplit " SW "/%d\n", lp, lp);
+				strcat(batch, arg);
+			}
+			if (pipe(in))
+				_exit(126);
+			if (write(in[1], batch, strlen(batch)) < 0)
+				_exit(126);
+			close(in[1]);
+			dup2(in[0], 0);
+			execv(argv[0], (char *const *)argv);
+			_exit(127);
+		}
+	}
+	for (int k = 0; k < 32; k++) {
+		cr_assert_eq(waitpid(kids[k], &st, 0), kids[k]);
+		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "client %d: status %d", k, st);
+	}
+	for (int m = 0; m < 8; m++)
+		seen[m] = monitor_stop(mons[m], fds[m]);
+	for (int m = 1; m < 8; m++)
+		cr_expect_str_eq(seen[m], seen[0], "monitor %d saw another sequence", m);
+	{
+		size_t lines = 0;
+
+		for (char *p = seen[0]; *p; p++)
+			lines += *p == '\n';
+		/* per round: split (del + 2 ports x 2 lines) and unsplit (2 del + 2 lines) */
+		cr_expect_eq(lines, 32u * 3u * 9u, "%zu event lines", lines);
+	}
+	for (int m = 0; m < 8; m++)
+		free(seen[m]);
+	/* All unsplit again, and the lane map holds each module lane once. */
+	dl(&r, "sim show " SW " pmlp");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	{
+		int owner[64][4] = {{0}}, ports = 0;
+		char *save = NULL;
+
+		for (char *e = strtok_r(r.out, " \n", &save); e; e = strtok_r(NULL, " \n", &save)) {
+			unsigned lp, width, module, lane;
+			char en;
+
+			cr_assert_eq(sscanf(e, "%u:%u:%u:%u:%c", &lp, &width, &module, &lane, &en), 5, "%s", e);
+			cr_expect_eq(width, 4, "local port %u is still split", lp);
+			for (unsigned i = 0; i < width; i++) {
+				cr_expect_eq(owner[module][lane + i], 0, "module %u lane %u twice", module, lane + i);
+				owner[module][lane + i] = (int)lp;
+			}
+			ports++;
+		}
+		cr_expect_eq(ports, 32);
+	}
+	run_free(&r);
+	daemon_stop();
+}

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dlhald: hosts dlhal drivers (emulated boards, and optionally the kernel's
+ * devlink devices) and serves them to many clients over a UNIX socket in
+ * devlink's own message format, so that emulated devices outlive one command
+ * as hardware does.
+ */
+#include "dlhald.h"
+#include "evhost.h"
+#include "kernel.h"
+#include "mlx4.h"
+#include "mlxsw.h"
+
+#include <dlhal/protocol.h>
+#include <dlhal/sdk.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: dlhald [ OPTIONS ]\n"
+		   "  -s, --socket PATH   listen on PATH (default " DLHAL_SOCKET_DEFAULT ")\n"
+		   "  -g, --group GROUP   members of GROUP may change ports too (default: root only)\n"
+		   "      --sim PROFILE[,PROFILE...]  host emulated devices of these board profiles\n"
+		   "      --kernel        also serve the kernel's devlink devices\n"
+		   "  -f, --foreground    stay in the foreground and log to stderr (default: daemon, syslog)\n"
+		   "  -v, --verbose       log each client and driver detail\n"
+		   "  -V, --version       print the version\n"
+		   "  -h, --help          this text\n");
+}
+
+static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	(void)revents;
+	dlhald_log(LOG_INFO, "signal %d: stopping", w->signum);
+	ev_break(loop, EVBREAK_ALL);
+}
+
+static int load(struct dlh_ctx *ctx, const char *sim, bool kernel)
+{
+	struct dlh_extack ext;
+	char list[1024], *save = NULL, buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX];
+
+	if (dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) || dlh_sdk_driver_register(ctx, &mlx4_driver, &ext) ||
+	    dlh_sdk_driver_register(ctx, &kernel_driver, &ext))
+		return -EINVAL;
+	if (kernel && dlh_ctx_bus_attach(ctx, "kernel", NULL, &ext)) {
+		dlhald_log(LOG_ERR, "--kernel: %s", dlh_extack_str(&ext, buf, sizeof(buf)));
+		return -ENODEV;
+	}
+	if (!sim)
+		return 0;
+	if (strlen(sim) >= sizeof(list)) {
+		dlhald_log(LOG_ERR, "--sim: profile list too long");
+		return -EINVAL;
+	}
+	snprintf(list, sizeof(list), "%s", sim);
+	for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (dlh_ctx_sim_load(ctx, p, &ext)) {
+			dlhald_log(LOG_ERR, "--sim %s: %s", p, dlh_extack_str(&ext, buf, sizeof(buf)));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int daemonize(void)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid < 0)
+		return -errno;
+	if (pid > 0)
+		_exit(0);
+	if (setsid() < 0)
+		return -errno;
+	if (chdir("/"))
+		return -errno;
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_SIM = 256, OPT_KERNEL };
+	static const struct option opts[] = {
+		{"socket", required_argument, NULL, 's'}, {"group", required_argument, NULL, 'g'},
+		{"sim", required_argument, NULL, OPT_SIM}, {"kernel", no_argument, NULL, OPT_KERNEL},
+		{"foreground", no_argument, NULL, 'f'},   {"verbose", no_argument, NULL, 'v'},
+		{"version", no_argument, NULL, 'V'},      {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *path = DLHAL_SOCKET_DEFAULT, *sim = NULL, *group = NULL;
+	struct server srv = {.lfd = -1};
+	bool foreground = false, kernel = false;
+	int opt, verbose = 0, ret = 1;
+	struct dlh_extack ext;
+	ev_signal sigint, sigterm;
+	struct evhost host;
+	gid_t gid = (gid_t)-1;
+
+	while ((opt = getopt_long(argc, argv, "s:g:fvVh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			path = optarg;
+			break;
+		case 'g':
+			group = optarg;
+			break;
+		case OPT_SIM:
+			sim = optarg;
+			break;
+		case OPT_KERNEL:
+			kernel = true;
+			break;
+		case 'f':
+			foreground = true;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		case 'V':
+			printf("dlhald, dlhal-%s\n", DLH_VERSION);
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "dlhald: unexpected argument \"%s\"\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	if (!sim && !kernel) {
+		fprintf(stderr, "dlhald: nothing to serve: give --sim PROFILE[,PROFILE...] and/or --kernel\n");
+		return 2;
+	}
+	if (group) {
+		struct group *gr = getgrnam(group);
+
+		if (!gr) {
+			fprintf(stderr, "dlhald: no group \"%s\"\n", group);
+			return 2;
+		}
+		gid = gr->gr_gid;
+	}
+	log_init(foreground, verbose);
+	if (!foreground && daemonize()) {
+		fprintf(stderr, "dlhald: cannot become a daemon: %s\n", strerror(errno));
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (dlh_ctx_new(&srv.ctx, &ext))
+		return 1;
+	dlh_ctx_log_set(srv.ctx, dlhald_log_driver, NULL);
+	if (load(srv.ctx, sim, kernel))
+		goto out_ctx;
+	srv.loop = ev_default_loop(EVFLAG_AUTO);
+	if (!srv.loop || server_open(&srv, path, gid))
+		goto out_ctx;
+	/* Everything known before serving, so that notifications never name an unknown port. */
+	for (struct dlh_dev *dev = dlh_dev_first(srv.ctx); dev; dev = dlh_dev_next(dev))
+		dlh_port_first(dev);
+	if (dlh_ctx_subscribe(srv.ctx, proto_event, &srv, &srv.sub))
+		goto out_server;
+	ev_signal_init(&sigint, on_signal, SIGINT);
+	ev_signal_init(&sigterm, on_signal, SIGTERM);
+	ev_signal_start(srv.loop, &sigint);
+	ev_signal_start(srv.loop, &sigterm);
+	evhost_start(&host, srv.loop, srv.ctx);
+	dlhald_log(LOG_INFO, "serving on %s", path);
+	ev_run(srv.loop, 0);
+	evhost_stop(&host);
+	dlh_ctx_unsubscribe(srv.sub);
+	ret = 0;
+out_server:
+	server_close(&srv);
+out_ctx:
+	dlh_ctx_free(srv.ctx);
+	return ret;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* dlhald: hosts dlhal drivers and serves the devlink protocol on a UNIX socket. */
+#ifndef DLHALD_H
+#define DLHALD_H
+
+#include <dlhal/dlhal.h>
+#include <ev.h>
+#include <netlink/msg.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* A client's queue may hold this much before the client is dropped. */
+#define DLHALD_QUEUE_MAX (4u << 20)
+
+struct record {
+	struct record *next;
+	size_t len;
+	unsigned char data[];
+};
+
+struct client {
+	struct client *next;
+	struct server *srv;
+	ev_io rio, wio;
+	int fd;
+	uid_t uid;
+	bool may_write;
+	bool subscribed;
+	bool dropped;
+	struct record *head, *tail;
+	size_t queued;
+};
+
+struct server {
+	struct ev_loop *loop;
+	struct dlh_ctx *ctx;
+	struct dlh_sub *sub;
+	ev_io lio;
+	int lfd;
+	const char *path;
+	gid_t group; /* (gid_t)-1: root only */
+	struct client *clients;
+	unsigned long drops;
+};
+
+/* server.c */
+int server_open(struct server *srv, const char *path, gid_t group);
+void server_close(struct server *srv);
+void client_send(struct client *c, const void *data, size_t len);
+void client_send_msg(struct client *c, struct nl_msg *msg);
+void server_notify(struct server *srv, struct nl_msg *msg);
+
+/* proto.c */
+void proto_handle(struct client *c, const unsigned char *buf, size_t len);
+void proto_event(const struct dlh_event *ev, void *arg);
+
+/* log.c */
+void log_init(bool foreground, int verbosity);
+void dlhald_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void dlhald_log_driver(void *arg, enum dlh_log_level level, const struct dlh_dev *dev, const char *msg);
+
+#endif

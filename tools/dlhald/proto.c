@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * devlink's generic-netlink messages, built and parsed with libnl, served
+ * from the model: the same commands and attributes as the kernel's family
+ * (docs/protocol.md), plus SUBSCRIBE and emulator control (docs/daemon.md).
+ */
+#include "dlhald.h"
+
+#include <dlhal/protocol.h>
+#include <errno.h>
+#include <linux/devlink.h>
+#include <linux/netlink.h>
+#include <netlink/genl/genl.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+/* Anything else in a request is ignored, as the kernel ignores unknown attributes. */
+static struct nla_policy policy[DEVLINK_ATTR_MAX + 1] = {
+	[DEVLINK_ATTR_BUS_NAME] = {.type = NLA_NUL_STRING, .maxlen = DLH_BUS_NAME_MAX},
+	[DEVLINK_ATTR_DEV_NAME] = {.type = NLA_NUL_STRING, .maxlen = DLH_DEV_NAME_MAX},
+	[DEVLINK_ATTR_PORT_INDEX] = {.type = NLA_U32},
+	[DEVLINK_ATTR_PORT_TYPE] = {.type = NLA_U16},
+	[DEVLINK_ATTR_PORT_SPLIT_COUNT] = {.type = NLA_U32},
+};
+
+static struct nl_msg *reply_new(const struct nlmsghdr *req, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (msg && !genlmsg_put(msg, 0, req ? req->nlmsg_seq : 0, DLHAL_FAMILY, 0, flags, cmd, 1)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/* NLMSG_ERROR with the errno (0: an ack) and, if any, the extack message. */
+static void reply_err(struct client *c, const struct nlmsghdr *req, int err, const char *text)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(NLMSG_ERROR, NLM_F_CAPPED | (text && *text ? NLM_F_ACK_TLVS : 0));
+	struct nlmsgerr *e;
+
+	if (!msg)
+		return;
+	nlmsg_hdr(msg)->nlmsg_seq = req->nlmsg_seq;
+	e = nlmsg_reserve(msg, sizeof(*e), NLMSG_ALIGNTO);
+	if (e) {
+		e->error = err;
+		e->msg = *req;
+		if (text && *text)
+			nla_put_string(msg, NLMSGERR_ATTR_MSG, text);
+		client_send_msg(c, msg);
+	}
+	nlmsg_free(msg);
+}
+
+/* Success: an ack when the request asked for one (NLM_F_ACK), as the kernel does. */
+static void reply_ack(struct client *c, const struct nlmsghdr *req)
+{
+	if (req->nlmsg_flags & NLM_F_ACK)
+		reply_err(c, req, 0, NULL);
+}
+
+static int put_dev(struct nl_msg *msg, const struct dlh_dev *dev)
+{
+	return nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
+	       nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev));
+}
+
+static int put_port(struct nl_msg *msg, const struct dlh_port *p)
+{
+	int err = put_dev(msg, dlh_port_dev(p)) || nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, dlh_port_index(p)) ||
+		  nla_put_u16(msg, DEVLINK_ATTR_PORT_TYPE, (uint16_t)dlh_port_type(p));
+
+	if (!err && dlh_port_desired_type(p) != DLH_PORT_TYPE_NOTSET)
+		err = nla_put_u16(msg, DEVLINK_ATTR_PORT_DESIRED_TYPE, (uint16_t)dlh_port_desired_type(p));
+	if (!err && dlh_port_netdev(p))
+		err = nla_put_string(msg, DEVLINK_ATTR_PORT_NETDEV_NAME, dlh_port_netdev(p));
+	if (!err && dlh_port_ibdev(p))
+		err = nla_put_string(msg, DEVLINK_ATTR_PORT_IBDEV_NAME, dlh_port_ibdev(p));
+	if (!err)
+		err = nla_put_u16(msg, DEVLINK_ATTR_PORT_FLAVOUR, (uint16_t)dlh_port_flavour(p));
+	if (!err && dlh_port_number(p))
+		err = nla_put_u32(msg, DEVLINK_ATTR_PORT_NUMBER, dlh_port_number(p));
+	if (!err && dlh_port_is_split(p))
+		err = nla_put_u32(msg, DEVLINK_ATTR_PORT_SPLIT_GROUP, dlh_port_split_group(p)) ||
+		      nla_put_u32(msg, DEVLINK_ATTR_PORT_SPLIT_SUBPORT_NUMBER, dlh_port_split_subport(p));
+	if (!err && dlh_port_lanes(p))
+		err = nla_put_u32(msg, DEVLINK_ATTR_PORT_LANES, dlh_port_lanes(p));
+	if (!err)
+		err = nla_put_u8(msg, DEVLINK_ATTR_PORT_SPLITTABLE, dlh_port_splittable(p));
+	return err;
+}
+
+/* Dump replies go out packed several to a record, then NLMSG_DONE. */
+struct dump {
+	struct client *c;
+	const struct nlmsghdr *req;
+	unsigned char buf[DLHAL_RECORD_MAX / 2];
+	size_t len;
+};
+
+static void dump_flush(struct dump *d)
+{
+	if (d->len)
+		client_send(d->c, d->buf, d->len);
+	d->len = 0;
+}
+
+static void dump_add(struct dump *d, struct nl_msg *msg)
+{
+	size_t n = nlmsg_hdr(msg)->nlmsg_len;
+
+	if (d->len + n > sizeof(d->buf))
+		dump_flush(d);
+	if (n > sizeof(d->buf)) {
+		client_send_msg(d->c, msg);
+		return;
+	}
+	memcpy(d->buf + d->len, nlmsg_hdr(msg), n);
+	d->len += n;
+}
+
+static void dump_done(struct dump *d)
+{
+	struct nl_msg *done = nlmsg_alloc_simple(NLMSG_DONE, NLM_F_MULTI);
+	int zero = 0;
+
+	if (done) {
+		nlmsg_hdr(done)->nlmsg_seq = d->req->nlmsg_seq;
+		nlmsg_append(done, &zero, sizeof(zero), NLMSG_ALIGNTO);
+		dump_add(d, done);
+		nlmsg_free(done);
+	}
+	dump_flush(d);
+}
+
+static int find_dev(struct client *c, const struct nlmsghdr *req, struct nlattr **tb, struct dlh_dev **dev)
+{
+	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1], text[DLH_EXTACK_MSG_MAX];
+
+	if (!tb[DEVLINK_ATTR_BUS_NAME] || !tb[DEVLINK_ATTR_DEV_NAME]) {
+		reply_err(c, req, -EINVAL, "Bus and device names are required");
+		return -EINVAL;
+	}
+	snprintf(handle, sizeof(handle), "%s/%s", nla_get_string(tb[DEVLINK_ATTR_BUS_NAME]),
+		 nla_get_string(tb[DEVLINK_ATTR_DEV_NAME]));
+	*dev = dlh_dev_find(c->srv->ctx, handle);
+	if (!*dev) {
+		snprintf(text, sizeof(text), "%s: Device does not exist", handle);
+		reply_err(c, req, -ENODEV, text);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int find_port(struct client *c, const struct nlmsghdr *req, struct nlattr **tb, struct dlh_port **port)
+{
+	struct dlh_dev *dev;
+	char text[DLH_EXTACK_MSG_MAX];
+
+	if (find_dev(c, req, tb, &dev))
+		return -ENODEV;
+	if (!tb[DEVLINK_ATTR_PORT_INDEX]) {
+		reply_err(c, req, -EINVAL, "Port index is required");
+		return -EINVAL;
+	}
+	*port = dlh_port_find(dev, nla_get_u32(tb[DEVLINK_ATTR_PORT_INDEX]));
+	if (!*port) {
+		snprintf(text, sizeof(text), "%s/%u: Port does not exist", dlh_dev_handle(dev),
+			 nla_get_u32(tb[DEVLINK_ATTR_PORT_INDEX]));
+		reply_err(c, req, -ENODEV, text);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static void reply_result(struct client *c, const struct nlmsghdr *req, int err, const struct dlh_extack *ext)
+{
+	if (err)
+		reply_err(c, req, err, ext->msg);
+	else
+		reply_ack(c, req);
+}
+
+static bool may_write(struct client *c, const struct nlmsghdr *req)
+{
+	if (c->may_write)
+		return true;
+	reply_err(c, req, -EPERM, "Changes need root or the daemon's group");
+	return false;
+}
+
+static void cmd_get(struct client *c, const struct nlmsghdr *req, struct nlattr **tb, bool ports)
+{
+	struct dump d = {.c = c, .req = req};
+	bool all = req->nlmsg_flags & NLM_F_DUMP;
+	struct dlh_port *one = NULL;
+	struct dlh_dev *dev = NULL;
+	struct nl_msg *msg;
+
+	if (!all && (ports ? find_port(c, req, tb, &one) : find_dev(c, req, tb, &dev)))
+		return;
+	if (!all) {
+		msg = reply_new(req, ports ? DEVLINK_CMD_PORT_NEW : DEVLINK_CMD_NEW, 0);
+		if (msg && !(ports ? put_port(msg, one) : put_dev(msg, dev)))
+			client_send_msg(c, msg);
+		nlmsg_free(msg);
+		reply_ack(c, req);
+		return;
+	}
+	for (dev = dlh_dev_first(c->srv->ctx); dev; dev = dlh_dev_next(dev)) {
+		if (!ports) {
+			msg = reply_new(req, DEVLINK_CMD_NEW, NLM_F_MULTI);
+			if (msg && !put_dev(msg, dev))
+				dump_add(&d, msg);
+			nlmsg_free(msg);
+			continue;
+		}
+		for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+			msg = reply_new(req, DEVLINK_CMD_PORT_NEW, NLM_F_MULTI);
+			if (msg && !put_port(msg, p))
+				dump_add(&d, msg);
+			nlmsg_free(msg);
+		}
+	}
+	dump_done(&d);
+}
+
+static const char *sim_attr(const struct nlmsghdr *req, int type)
+{
+	struct genlmsghdr *g = nlmsg_data(req);
+	struct nlattr *a = nla_find(genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), type);
+
+	if (!a || nla_len(a) < 1 || ((const char *)nla_data(a))[nla_len(a) - 1])
+		return NULL;
+	return nla_data(a);
+}
+
+static void cmd_sim(struct client *c, const struct nlmsghdr *req, struct nlattr **tb, bool set)
+{
+	const char *key = sim_attr(req, DLHAL_ATTR_SIM_KEY), *value = sim_attr(req, DLHAL_ATTR_SIM_VALUE);
+	struct dlh_port *port = NULL;
+	struct dlh_extack ext;
+	struct dlh_dev *dev;
+	char buf[8192];
+	struct nl_msg *msg;
+	int err;
+
+	if (set && !may_write(c, req))
+		return;
+	if (tb[DEVLINK_ATTR_PORT_INDEX] ? find_port(c, req, tb, &port) : find_dev(c, req, tb, &dev))
+		return;
+	if (port)
+		dev = dlh_port_dev(port);
+	if (!key || (set && !value)) {
+		reply_err(c, req, -EINVAL, set ? "Emulator control needs a key and a value" : "Emulator control needs a key");
+		return;
+	}
+	if (set) {
+		err = dlh_dev_sim_set(dev, port, key, value, &ext);
+		reply_result(c, req, err, &ext);
+		return;
+	}
+	err = dlh_dev_sim_get(dev, port, key, buf, sizeof(buf), &ext);
+	if (err) {
+		reply_result(c, req, err, &ext);
+		return;
+	}
+	msg = reply_new(req, DLHAL_CMD_SIM_GET, 0);
+	if (msg && !put_dev(msg, dev) && !nla_put_string(msg, DLHAL_ATTR_SIM_VALUE, buf))
+		client_send_msg(c, msg);
+	nlmsg_free(msg);
+	reply_ack(c, req);
+}
+
+static void handle_one(struct client *c, const struct nlmsghdr *req)
+{
+	struct nlattr *tb[DEVLINK_ATTR_MAX + 1];
+	struct dlh_port *port;
+	struct dlh_extack ext;
+	char text[64];
+	uint8_t cmd;
+	int err;
+
+	if (req->nlmsg_type != DLHAL_FAMILY) {
+		snprintf(text, sizeof(text), "Unknown message type %u", req->nlmsg_type);
+		reply_err(c, req, -EOPNOTSUPP, text);
+		return;
+	}
+	if (req->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN) {
+		reply_err(c, req, -EINVAL, "Message too short for a generic netlink header");
+		return;
+	}
+	if (genlmsg_parse((struct nlmsghdr *)req, 0, tb, DEVLINK_ATTR_MAX, policy) < 0) {
+		reply_err(c, req, -EINVAL, "Malformed attribute");
+		return;
+	}
+	/* Strict, as newer generic-netlink families are: an attribute nobody knows is an error. */
+	{
+		struct genlmsghdr *g = nlmsg_data(req);
+		struct nlattr *a;
+		int rem;
+
+		nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+			int t = nla_type(a);
+
+			if (t > DEVLINK_ATTR_MAX && t != DLHAL_ATTR_SIM_KEY && t != DLHAL_ATTR_SIM_VALUE) {
+				snprintf(text, sizeof(text), "Unknown attribute %d", t);
+				reply_err(c, req, -EINVAL, text);
+				return;
+			}
+		}
+	}
+	cmd = ((struct genlmsghdr *)nlmsg_data(req))->cmd;
+	switch (cmd) {
+	case DEVLINK_CMD_GET:
+		cmd_get(c, req, tb, false);
+		return;
+	case DEVLINK_CMD_PORT_GET:
+		cmd_get(c, req, tb, true);
+		return;
+	case DLHAL_CMD_SUBSCRIBE:
+		c->subscribed = true;
+		reply_ack(c, req);
+		return;
+	case DLHAL_CMD_SIM_SET:
+	case DLHAL_CMD_SIM_GET:
+		cmd_sim(c, req, tb, cmd == DLHAL_CMD_SIM_SET);
+		return;
+	case DEVLINK_CMD_PORT_SET:
+	case DEVLINK_CMD_PORT_SPLIT:
+	case DEVLINK_CMD_PORT_UNSPLIT:
+		break;
+	default:
+		snprintf(text, sizeof(text), "Unknown command %u", cmd);
+		reply_err(c, req, -EOPNOTSUPP, text);
+		return;
+	}
+	if (!may_write(c, req) || find_port(c, req, tb, &port))
+		return;
+	memset(&ext, 0, sizeof(ext));
+	if (cmd == DEVLINK_CMD_PORT_SET) {
+		if (!tb[DEVLINK_ATTR_PORT_TYPE]) {
+			reply_err(c, req, -EINVAL, "Port type is required");
+			return;
+		}
+		err = dlh_port_type_set(port, (enum dlh_port_type)nla_get_u16(tb[DEVLINK_ATTR_PORT_TYPE]), &ext);
+	} else if (cmd == DEVLINK_CMD_PORT_SPLIT) {
+		if (!tb[DEVLINK_ATTR_PORT_SPLIT_COUNT]) {
+			reply_err(c, req, -EINVAL, "Split count is required");
+			return;
+		}
+		err = dlh_port_split(port, nla_get_u32(tb[DEVLINK_ATTR_PORT_SPLIT_COUNT]), &ext);
+	} else {
+		err = dlh_port_unsplit(port, &ext);
+	}
+	reply_result(c, req, err, &ext);
+}
+
+void proto_handle(struct client *c, const unsigned char *buf, size_t len)
+{
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	int rem = (int)len;
+
+	for (; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem))
+		handle_one(c, h);
+	if (rem > 0) {
+		/* Bytes that are no whole message: a truncated header or a length past the end. */
+		struct nlmsghdr bad = {.nlmsg_len = (uint32_t)rem, .nlmsg_type = NLMSG_NOOP};
+
+		if ((size_t)rem >= sizeof(bad))
+			bad.nlmsg_seq = h->nlmsg_seq;
+		reply_err(c, &bad, -EINVAL, "Malformed netlink message");
+	}
+}
+
+/* Model events as the kernel's notifications, to every subscribed client. */
+void proto_event(const struct dlh_event *ev, void *arg)
+{
+	static const uint8_t cmds[DLH_EVENT_COUNT] = {
+		[DLH_EVENT_DEV_NEW] = DEVLINK_CMD_NEW,		[DLH_EVENT_DEV_DEL] = DEVLINK_CMD_DEL,
+		[DLH_EVENT_PORT_NEW] = DEVLINK_CMD_PORT_NEW,	[DLH_EVENT_PORT_DEL] = DEVLINK_CMD_PORT_DEL,
+		[DLH_EVENT_PORT_CHANGE] = DEVLINK_CMD_PORT_NEW,
+	};
+	struct server *srv = arg;
+	struct nl_msg *msg = reply_new(NULL, cmds[ev->type], 0);
+
+	if (msg && !(ev->port ? put_port(msg, ev->port) : put_dev(msg, ev->dev)))
+		server_notify(srv, msg);
+	nlmsg_free(msg);
+}

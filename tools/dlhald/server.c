@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The listening socket and its clients. Each client's records are handled in
+ * order as they arrive. Replies and notifications are written at once; what
+ * a full socket refuses waits in a per-client queue written when the socket
+ * is writable, so a client that stops reading slows nobody else: past
+ * DLHALD_QUEUE_MAX queued bytes it is dropped, with a log line.
+ */
+#include "dlhald.h"
+
+#include <dlhal/protocol.h>
+#include <errno.h>
+#include <grp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <syslog.h>
+#include <unistd.h>
+
+static void client_free(struct client *c)
+{
+	struct server *srv = c->srv;
+
+	for (struct client **pp = &srv->clients; *pp; pp = &(*pp)->next) {
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	}
+	ev_io_stop(srv->loop, &c->rio);
+	ev_io_stop(srv->loop, &c->wio);
+	close(c->fd);
+	while (c->head) {
+		struct record *r = c->head;
+
+		c->head = r->next;
+		free(r);
+	}
+	free(c);
+}
+
+static void on_writable(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct client *c = w->data;
+
+	(void)loop;
+	(void)revents;
+	while (c->head) {
+		struct record *r = c->head;
+		ssize_t n = send(c->fd, r->data, r->len, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n < 0) {
+			dlhald_log(LOG_DEBUG, "client %d: %s", c->fd, strerror(errno));
+			client_free(c);
+			return;
+		}
+		c->head = r->next;
+		c->queued -= r->len;
+		free(r);
+	}
+	c->tail = NULL;
+	ev_io_stop(c->srv->loop, &c->wio);
+}
+
+void client_send(struct client *c, const void *data, size_t len)
+{
+	struct record *r;
+
+	if (c->dropped)
+		return;
+	if (c->queued + len > DLHALD_QUEUE_MAX) {
+		/* Freed by the write watcher on the next turn, not under a caller's feet. */
+		c->dropped = true;
+		dlhald_log(LOG_WARNING, "client %d (uid %u) does not read: dropped with %zu bytes queued", c->fd,
+			   (unsigned)c->uid, c->queued);
+		c->srv->drops++;
+		shutdown(c->fd, SHUT_RDWR);
+		ev_io_start(c->srv->loop, &c->wio);
+		return;
+	}
+	/* Nothing queued: write now. Notifications an operation causes are then
+	 * in the subscriber's socket before the operation's ack is in the
+	 * requester's, as the kernel delivers them. */
+	if (!c->head) {
+		ssize_t n = send(c->fd, data, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n == (ssize_t)len)
+			return;
+		if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+			/* SEQPACKET sends all or nothing; anything else is a dead peer. */
+			c->dropped = true;
+			shutdown(c->fd, SHUT_RDWR);
+			ev_io_start(c->srv->loop, &c->wio);
+			return;
+		}
+	}
+	r = malloc(sizeof(*r) + len);
+	if (!r)
+		return;
+	r->next = NULL;
+	r->len = len;
+	memcpy(r->data, data, len);
+	if (c->tail)
+		c->tail->next = r;
+	else
+		c->head = r;
+	c->tail = r;
+	c->queued += len;
+	ev_io_start(c->srv->loop, &c->wio);
+}
+
+void client_send_msg(struct client *c, struct nl_msg *msg)
+{
+	client_send(c, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len);
+}
+
+void server_notify(struct server *srv, struct nl_msg *msg)
+{
+	for (struct client *c = srv->clients, *next; c; c = next) {
+		next = c->next;
+		if (c->subscribed)
+			client_send_msg(c, msg);
+	}
+}
+
+static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
+{
+	static unsigned char buf[DLHAL_RECORD_MAX];
+	struct client *c = w->data;
+	ssize_t n;
+
+	(void)loop;
+	(void)revents;
+	n = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return;
+	if (n <= 0) {
+		/* closed (a zero-length record looks the same on SEQPACKET) */
+		client_free(c);
+		return;
+	}
+	if ((size_t)n > sizeof(buf)) {
+		dlhald_log(LOG_DEBUG, "client %d: %zd-byte record, more than %d", c->fd, n, DLHAL_RECORD_MAX);
+		n = (ssize_t)sizeof(buf); /* answered as malformed: its end is missing */
+	}
+	proto_handle(c, buf, (size_t)n);
+}
+
+static bool in_group(int fd, gid_t gid, gid_t want)
+{
+	gid_t groups[256];
+	socklen_t len = sizeof(groups);
+
+	if (gid == want)
+		return true;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len))
+		return false;
+	for (size_t i = 0; i < len / sizeof(gid_t); i++)
+		if (groups[i] == want)
+			return true;
+	return false;
+}
+
+static void on_accept(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct server *srv = w->data;
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	struct client *c;
+	int fd;
+
+	(void)revents;
+	fd = accept4(srv->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	c = calloc(1, sizeof(*c));
+	if (!c || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
+		free(c);
+		close(fd);
+		return;
+	}
+	c->srv = srv;
+	c->fd = fd;
+	c->uid = cred.uid;
+	/* As the kernel: anyone who can connect reads; changes need root or the group. */
+	c->may_write = cred.uid == 0 || (srv->group != (gid_t)-1 && in_group(fd, cred.gid, srv->group));
+	ev_io_init(&c->rio, on_readable, fd, EV_READ);
+	ev_io_init(&c->wio, on_writable, fd, EV_WRITE);
+	c->rio.data = c->wio.data = c;
+	ev_io_start(loop, &c->rio);
+	c->next = srv->clients;
+	srv->clients = c;
+	dlhald_log(LOG_DEBUG, "client %d: uid %u pid %d%s", fd, (unsigned)cred.uid, (int)cred.pid,
+		   c->may_write ? ", may change" : "");
+}
+
+/* A socket file left by a daemon that died is removed; a live one is not taken over. */
+static int stale_unlink(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET, 0), live;
+
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	live = fd >= 0 && !connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	if (fd >= 0)
+		close(fd);
+	if (live)
+		return -EADDRINUSE;
+	unlink(path);
+	return 0;
+}
+
+int server_open(struct server *srv, const char *path, gid_t group)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	char dir[sizeof(sa.sun_path)], *slash;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		dlhald_log(LOG_ERR, "socket path %s is longer than %zu bytes", path, sizeof(sa.sun_path) - 1);
+		return -ENAMETOOLONG;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	memcpy(dir, path, strlen(path) + 1);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST) {
+			dlhald_log(LOG_ERR, "cannot create %s: %s", dir, strerror(errno));
+			return -errno;
+		}
+	}
+	if (stale_unlink(path)) {
+		dlhald_log(LOG_ERR, "another dlhald serves %s", path);
+		return -EADDRINUSE;
+	}
+	srv->lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (srv->lfd < 0 || bind(srv->lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(srv->lfd, 128)) {
+		dlhald_log(LOG_ERR, "cannot listen on %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	/* Mode 0660: connecting at all needs root or the group. */
+	if (chmod(path, 0660) || (group != (gid_t)-1 && chown(path, 0, group))) {
+		dlhald_log(LOG_ERR, "cannot set the owner or mode of %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	srv->path = path;
+	srv->group = group;
+	ev_io_init(&srv->lio, on_accept, srv->lfd, EV_READ);
+	srv->lio.data = srv;
+	ev_io_start(srv->loop, &srv->lio);
+	return 0;
+}
+
+void server_close(struct server *srv)
+{
+	while (srv->clients)
+		client_free(srv->clients);
+	ev_io_stop(srv->loop, &srv->lio);
+	close(srv->lfd);
+	unlink(srv->path);
+}
