@@ -141,6 +141,12 @@ parsed:
 
 DLH_EXPORT int dlh_ctx_sim_load(struct dlh_ctx *ctx, const char *profile, struct dlh_extack *ext)
 {
+	return dlh_ctx_sim_load_state(ctx, profile, NULL, ext);
+}
+
+DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, const char *states,
+				      struct dlh_extack *ext)
+{
 	char src[4352], msg[DLH_EXTACK_MSG_MAX + 64];
 	const struct dlh_sdk_driver *drv;
 	const char *driver, *handle;
@@ -170,6 +176,20 @@ DLH_EXPORT int dlh_ctx_sim_load(struct dlh_ctx *ctx, const char *profile, struct
 	if (hw && !json_is_object(hw)) {
 		err = dlh__extack_set(ext, -EINVAL, NULL, "%s: field \"hw\": expected an object", src);
 		goto out_root;
+	}
+	if (states) {
+		json_t *all = json_loads(states, 0, NULL), *st;
+
+		if (!json_is_object(all)) {
+			json_decref(all);
+			err = dlh__extack_set(ext, -EINVAL, NULL, "saved state: expected an object of devices");
+			goto out_root;
+		}
+		st = json_object_get(all, handle);
+		/* The driver reads its saved hardware from hw.state. */
+		if (st && hw)
+			json_object_set(hw, "state", st);
+		json_decref(all);
 	}
 	drv = dlh__driver_find(ctx, driver);
 	if (!drv) {

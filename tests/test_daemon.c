@@ -38,7 +38,9 @@ static int sock_connect(void)
 	return fd;
 }
 
-static void daemon_start(const char *extra)
+static char state_path[64];
+
+static void daemon_start_with(const char *group, const char *const *more)
 {
 	char *argv[16];
 	int argc = 0, fd;
@@ -53,10 +55,12 @@ static void daemon_start(const char *extra)
 		argv[argc++] = sock;
 		argv[argc++] = "--sim";
 		argv[argc++] = "cx3-vpi,sn2700";
-		if (extra) {
+		if (group) {
 			argv[argc++] = "-g";
-			argv[argc++] = (char *)extra;
+			argv[argc++] = (char *)group;
 		}
+		for (; more && *more; more++)
+			argv[argc++] = (char *)*more;
 		argv[argc] = NULL;
 		execv(argv[0], argv);
 		_exit(127);
@@ -70,6 +74,11 @@ static void daemon_start(const char *extra)
 		usleep(10000);
 	}
 	cr_assert_fail("dlhald did not start listening on %s", sock);
+}
+
+static void daemon_start(const char *group)
+{
+	daemon_start_with(group, NULL);
 }
 
 static void daemon_stop(void)
@@ -557,6 +566,131 @@ Test(daemon, concurrent_clients_and_monitors)
 		}
 		cr_expect_eq(ports, 32);
 	}
+	run_free(&r);
+	daemon_stop();
+}
+
+static char *sorted_ports(void)
+{
+	struct run_result r;
+	char *lines[128], *save = NULL, *out = calloc(1, 16384);
+	int n = 0;
+
+	dl(&r, "port show");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	for (char *l = strtok_r(r.out, "\n", &save); l && n < 128; l = strtok_r(NULL, "\n", &save))
+		lines[n++] = l;
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (strcmp(lines[j], lines[i]) < 0) {
+				char *t = lines[i];
+
+				lines[i] = lines[j];
+				lines[j] = t;
+			}
+	for (int i = 0; i < n; i++) {
+		strcat(out, lines[i]);
+		strcat(out, "\n");
+	}
+	run_free(&r);
+	return out;
+}
+
+Test(daemon, sigkill_and_restart_restore_the_hardware)
+{
+	const char *more[] = {"--state", state_path, NULL};
+	struct run_result r;
+	char *before, *after, *fresh;
+	int st;
+
+	snprintf(state_path, sizeof(state_path), "/tmp/dlhald-state-%d.json", (int)getpid());
+	unlink(state_path);
+	daemon_start_with(NULL, more);
+	fresh = sorted_ports();
+	dl(&r, "port split eth0 2");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	dl(&r, "port split eth2 4");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	dl(&r, "port set pci/0000:01:00.0/1 type eth");
+	run_free(&r);
+	before = sorted_ports();
+	cr_assert_eq(kill(daemon_pid, SIGKILL), 0);
+	waitpid(daemon_pid, &st, 0);
+	daemon_start_with(NULL, more);
+	after = sorted_ports();
+	cr_expect_str_eq(after, before, "the same ports, types and names after SIGKILL");
+	cr_expect_not_null(strstr(after, SW "/2: type eth netdev eth32 split_group 16\n"));
+	/* and the board's wiring is known: unsplit brings the original ports back */
+	dl(&r, "port unsplit eth32");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	dl(&r, "port unsplit " SW "/8");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	dl(&r, "port show " SW "/7");
+	cr_expect_str_eq(r.out, SW "/7: type eth netdev eth3\n", "local port 7 back on its own module");
+	run_free(&r);
+	daemon_stop();
+
+	/* A corrupt state file is refused with its path and the reason; --fresh starts from the profiles. */
+	{
+		FILE *f = fopen(state_path, "w");
+		const char *argv[] = {getenv("DLHALD"), "-f", "-s", sock, "--sim", "cx3-vpi,sn2700", "--state",
+				      state_path, NULL};
+
+		fputs("{\"version\": 1, \"devices\": {\"pci/0000:03:00.0\": ", f);
+		fclose(f);
+		run_argv(&r, argv, NULL);
+		cr_expect_eq(r.status, 1);
+		cr_expect_not_null(strstr(r.err, state_path), "%s", r.err);
+		cr_expect_not_null(strstr(r.err, "refusing the state file"), "%s", r.err);
+		run_free(&r);
+		f = fopen(state_path, "w");
+		fputs("{\"version\": 1, \"devices\": {\"pci/0000:03:00.0\": {\"pmlp\": [[1, 4, 99, 0]]}}}", f);
+		fclose(f);
+		run_argv(&r, argv, NULL);
+		cr_expect_eq(r.status, 1, "a state the ASIC refuses");
+		cr_expect_not_null(strstr(r.err, "hw.state.pmlp[0]"), "%s", r.err);
+		run_free(&r);
+	}
+	{
+		const char *fresh_args[] = {"--state", state_path, "--fresh", NULL};
+
+		daemon_start_with(NULL, fresh_args);
+		after = sorted_ports();
+		cr_expect_str_eq(after, fresh, "--fresh: the profiles' ports");
+		daemon_stop();
+	}
+	unlink(state_path);
+	free(before);
+	free(after);
+	free(fresh);
+}
+
+Test(daemon, mlx4_sensing_runs_on_the_daemons_loop)
+{
+	struct run_result r;
+	bool ib = false;
+
+	daemon_start(NULL);
+	dl(&r, "port set pci/0000:01:00.0/1 type auto");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	dl(&r, "sim cable pci/0000:01:00.0/1 ib");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	/* the 3 s sense poll, on real time */
+	for (int i = 0; i < 100 && !ib; i++) {
+		usleep(100 * 1000);
+		dl(&r, "port show pci/0000:01:00.0/1");
+		ib = !strcmp(r.out, "pci/0000:01:00.0/1: type ib(auto) ibdev mlx4_0\n");
+		run_free(&r);
+	}
+	cr_expect(ib, "port 1 followed its cable to ib by itself");
+	dl(&r, "sim cable pci/0000:01:00.0/1 fc");
+	cr_expect_eq(r.status, 2);
 	run_free(&r);
 	daemon_stop();
 }

@@ -246,6 +246,30 @@ static int config_port(struct mlx4_priv *priv, json_t *e, int port, struct mlx4_
 	return 0;
 }
 
+/* hw.state: {"types": ["eth", "ib"], "cables": ["eth", "none"]}: what firmware and cables had. */
+static int state_apply(json_t *st, struct mlx4_dev_cap *board, enum mlx4_port_type *cable, struct dlh_extack *ext)
+{
+	json_t *types = json_object_get(st, "types"), *cables = json_object_get(st, "cables");
+	enum mlx4_port_type t;
+
+	if (!json_is_array(types) || !json_is_array(cables) || (int)json_array_size(types) != board->num_ports ||
+	    (int)json_array_size(cables) != board->num_ports)
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state\": expected {\"types\": [...], \"cables\": [...]} "
+				      "with one entry per port");
+	for (int p = 1; p <= board->num_ports; p++) {
+		const char *w = json_string_value(json_array_get(types, (size_t)p - 1));
+
+		if (!w || type_word(w, &t) || t == MLX4_PORT_TYPE_NONE || !(t & board->supported_type[p]))
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.types[%d]\": not a type port %d supports",
+					      p - 1, p);
+		board->port_type[p] = (uint8_t)t;
+		w = json_string_value(json_array_get(cables, (size_t)p - 1));
+		if (!w || type_word(w, &cable[p]))
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.cables[%d]\": expected eth, ib or none", p - 1);
+	}
+	return 0;
+}
+
 static int config_parse(struct mlx4_priv *priv, const char *config, struct mlx4_dev_cap *board,
 			enum mlx4_port_type *cable, struct dlh_extack *ext)
 {
@@ -286,6 +310,8 @@ static int config_parse(struct mlx4_priv *priv, const char *config, struct mlx4_
 	board->num_ports = (int)json_array_size(ports);
 	for (int p = 1; p <= board->num_ports && !err; p++)
 		err = config_port(priv, json_array_get(ports, (size_t)p - 1), p, board, &cable[p], ext);
+	if (!err && json_object_get(root, "state"))
+		err = state_apply(json_object_get(root, "state"), board, cable, ext);
 out:
 	json_decref(root);
 	return err;
@@ -414,9 +440,16 @@ static int mlx4_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *
 		n = snprintf(buf, len, "%lu", mlx4_emu_fail_pending(priv->emu));
 	else if (!port && !strcmp(key, "accesses"))
 		n = snprintf(buf, len, "%lu", mlx4_emu_accesses(priv->emu));
+	else if (!port && !strcmp(key, "state"))
+		n = priv->caps.num_ports == 2
+			    ? snprintf(buf, len, "{\"types\":[\"%s\",\"%s\"],\"cables\":[\"%s\",\"%s\"]}",
+				       type_str(mlx4_emu_port_type(priv->emu, 1)), type_str(mlx4_emu_port_type(priv->emu, 2)),
+				       type_str(mlx4_emu_cable(priv->emu, 1)), type_str(mlx4_emu_cable(priv->emu, 2)))
+			    : snprintf(buf, len, "{\"types\":[\"%s\"],\"cables\":[\"%s\"]}",
+				       type_str(mlx4_emu_port_type(priv->emu, 1)), type_str(mlx4_emu_cable(priv->emu, 1)));
 	else
 		return dlh_sdk_extack(ext, -EINVAL, "Unknown emulator control \"%s\" (ConnectX-3 has: cable and type "
-				      "on a port, fail_nth and accesses on the device)", key);
+				      "on a port, fail_nth, accesses and state on the device)", key);
 	return n < 0 || (size_t)n >= len ? dlh_sdk_extack(ext, -ENOSPC, "Buffer too small") : 0;
 }
 

@@ -80,6 +80,19 @@ int mlxsw_emu_board_map(struct mlxsw_emu *emu, uint8_t local_port, uint8_t modul
 	return pmlp_apply(emu, &p);
 }
 
+int mlxsw_emu_map(struct mlxsw_emu *emu, uint8_t local_port, uint8_t module, uint8_t width, uint8_t lane)
+{
+	struct mlxsw_reg_pmlp p = {.local_port = local_port, .width = width};
+
+	if (!port_ok(local_port) || width > MLXSW_PORT_MODULE_MAX_WIDTH)
+		return -EINVAL;
+	for (int i = 0; i < width; i++) {
+		p.module[i] = module;
+		p.lane[i] = (uint8_t)(lane + i);
+	}
+	return pmlp_apply(emu, &p);
+}
+
 static int access_begin(struct mlxsw_emu *emu)
 {
 	emu->accesses++;

@@ -38,6 +38,7 @@ struct mlxsw_sp {
 	uint8_t port_to_module[MLXSW_PORT_MAX_PORTS];	   /* as found at probe (seed 004) */
 	bool port_at_probe[MLXSW_PORT_MAX_PORTS];
 	char netdev_pattern[DLH_NETDEV_NAME_MAX];
+	char saved_netdev[MLXSW_PORT_MAX_PORTS][DLH_NETDEV_NAME_MAX]; /* from a saved state, for probe */
 };
 
 /* What a port is, in hardware terms: enough to take it down and bring it back. */
@@ -56,6 +57,19 @@ static struct mlxsw_sp *sp_of(const struct dlh_dev *dev)
 	return dlh_sdk_dev_priv(dev);
 }
 
+static int module_lane_get(struct mlxsw_sp *sp, uint8_t local_port, uint8_t *module, uint8_t *width, uint8_t *lane)
+{
+	struct mlxsw_reg_pmlp pmlp = {.local_port = local_port};
+	int err = mlxsw_reg_query(&sp->bus, MLXSW_REG_PMLP, &pmlp);
+
+	if (err)
+		return err;
+	*module = pmlp.module[0];
+	*width = pmlp.width;
+	*lane = pmlp.lane[0];
+	return 0;
+}
+
 static uint8_t cluster_base_port(uint8_t local_port)
 {
 	uint8_t offset = (uint8_t)((local_port - 1) % MLXSW_SP_PORTS_PER_CLUSTER_MAX);
@@ -65,14 +79,9 @@ static uint8_t cluster_base_port(uint8_t local_port)
 
 static int module_info_get(struct mlxsw_sp *sp, uint8_t local_port, uint8_t *module, uint8_t *width)
 {
-	struct mlxsw_reg_pmlp pmlp = {.local_port = local_port};
-	int err = mlxsw_reg_query(&sp->bus, MLXSW_REG_PMLP, &pmlp);
+	uint8_t lane;
 
-	if (err)
-		return err;
-	*module = pmlp.module[0];
-	*width = pmlp.width;
-	return 0;
+	return module_lane_get(sp, local_port, module, width, &lane);
 }
 
 static int module_map(struct mlxsw_sp *sp, uint8_t local_port, uint8_t module, uint8_t width, uint8_t lane)
@@ -388,6 +397,35 @@ static int config_int(json_t *obj, const char *key, int idx, long min, long max,
 	return 0;
 }
 
+/* hw.state: {"pmlp": [[local_port, width, module, first_lane], ...], "netdev": {"1": "eth0", ...}} */
+static int state_apply(struct mlxsw_sp *sp, json_t *st, struct dlh_extack *ext)
+{
+	json_t *pmlp = json_object_get(st, "pmlp"), *names = json_object_get(st, "netdev"), *e, *v;
+	const char *key;
+	size_t i;
+
+	if (!json_is_array(pmlp) || (names && !json_is_object(names)))
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state\": expected {\"pmlp\": [...], \"netdev\": {...}}");
+	json_array_foreach(pmlp, i, e) {
+		json_int_t lp, width, module, lane;
+
+		if (json_unpack(e, "[IIII]", &lp, &width, &module, &lane) || lp < 1 || lp >= MLXSW_PORT_MAX_PORTS ||
+		    width < 1 || width > MLXSW_PORT_MODULE_MAX_WIDTH || module < 0 || module >= MLXSW_MODULE_MAX ||
+		    lane < 0 || lane + width > MLXSW_PORT_MODULE_MAX_WIDTH ||
+		    mlxsw_emu_map(sp->emu, (uint8_t)lp, (uint8_t)module, (uint8_t)width, (uint8_t)lane))
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.pmlp[%zu]\": not a mapping the ASIC takes", i);
+	}
+	json_object_foreach(names, key, v) {
+		long lp = strtol(key, NULL, 10);
+
+		if (lp < 1 || lp >= MLXSW_PORT_MAX_PORTS || !json_is_string(v) ||
+		    json_string_length(v) >= DLH_NETDEV_NAME_MAX)
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.netdev.%s\": expected a netdev name", key);
+		snprintf(sp->saved_netdev[lp], sizeof(sp->saved_netdev[lp]), "%s", json_string_value(v));
+	}
+	return 0;
+}
+
 static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_extack *ext)
 {
 	json_error_t jerr;
@@ -451,6 +489,11 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 					     i);
 			goto out;
 		}
+		/* The board's wiring, which unsplit restores (seed 004 reads it at probe). */
+		sp->port_to_module[lp] = (uint8_t)module;
+		sp->port_at_probe[lp] = width == MLXSW_PORT_MODULE_MAX_WIDTH;
+		if (json_object_get(root, "state"))
+			continue;
 		err = mlxsw_emu_board_map(sp->emu, (uint8_t)lp, (uint8_t)module, (uint8_t)width);
 		if (err) {
 			err = dlh_sdk_extack(ext, -EINVAL,
@@ -459,6 +502,8 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 			goto out;
 		}
 	}
+	if (json_object_get(root, "state"))
+		err = state_apply(sp, json_object_get(root, "state"), ext);
 out:
 	json_decref(root);
 	return err;
@@ -477,7 +522,7 @@ static void ports_remove_all(struct mlxsw_sp *sp, bool unmap)
 static int mlxsw_sp_probe(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
 {
 	struct mlxsw_sp *sp = sp_of(dev);
-	uint8_t module, width;
+	uint8_t module, width, lane;
 	int err;
 
 	sp->dev = dev;
@@ -492,19 +537,25 @@ static int mlxsw_sp_probe(struct dlh_dev *dev, const char *config, struct dlh_ex
 	for (int lp = 1; lp < MLXSW_PORT_MAX_PORTS; lp++) {
 		struct port_spec ps = {.local_port = (uint8_t)lp};
 
-		err = module_info_get(sp, (uint8_t)lp, &module, &width);
+		err = module_lane_get(sp, (uint8_t)lp, &module, &width, &lane);
 		if (err) {
 			dlh_sdk_extack(ext, err, "Failed to get module info of local port %d", lp);
 			goto err_ports;
 		}
 		if (!width)
 			continue;
-		sp->port_to_module[lp] = module;
-		sp->port_at_probe[lp] = true;
+		if (width == MLXSW_PORT_MODULE_MAX_WIDTH) {
+			sp->port_to_module[lp] = module;
+			sp->port_at_probe[lp] = true;
+		}
 		ps.module = module;
 		ps.width = width;
 		ps.split = width < MLXSW_PORT_MODULE_MAX_WIDTH;
-		memcpy(ps.netdev, sp->netdev_pattern, sizeof(ps.netdev));
+		ps.lane = lane;
+		ps.subport = (uint8_t)(lane / width);
+		/* A restored port keeps its name; others take the pattern's next. */
+		memcpy(ps.netdev, sp->saved_netdev[lp][0] ? sp->saved_netdev[lp] : sp->netdev_pattern,
+		       sizeof(ps.netdev));
 		/* Firmware mapped the port at reset; probe only enables it. */
 		err = port_hw_up(sp, &ps, false);
 		if (err) {
@@ -563,6 +614,32 @@ static int mlxsw_sp_sim_set(struct dlh_dev *dev, struct dlh_port *port, const ch
 	return 0;
 }
 
+/* The hardware as hw.state restores it: the lane map, and each port's netdev name. */
+static int state_get(struct mlxsw_sp *sp, char *buf, size_t len, struct dlh_extack *ext)
+{
+	json_t *st = json_object(), *pmlp = json_array(), *names = json_object();
+	char key[8];
+	size_t n;
+
+	for (int lp = 1; lp < MLXSW_PORT_MAX_PORTS; lp++) {
+		struct mlxsw_sp_port *p = sp->ports[lp];
+
+		if (!p)
+			continue;
+		json_array_append_new(pmlp, json_pack("[iiii]", lp, p->width, p->module, p->lane));
+		snprintf(key, sizeof(key), "%d", lp);
+		json_object_set_new(names, key, json_string(p->netdev));
+	}
+	json_object_set_new(st, "pmlp", pmlp);
+	json_object_set_new(st, "netdev", names);
+	n = json_dumpb(st, buf, len - 1, JSON_COMPACT);
+	json_decref(st);
+	if (!n || n >= len)
+		return dlh_sdk_extack(ext, -ENOSPC, "Buffer too small");
+	buf[n] = '\0';
+	return 0;
+}
+
 static int mlxsw_sp_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *key, char *buf, size_t len,
 			    struct dlh_extack *ext)
 {
@@ -577,9 +654,11 @@ static int mlxsw_sp_sim_get(struct dlh_dev *dev, struct dlh_port *port, const ch
 		n = snprintf(buf, len, "%lu", mlxsw_emu_accesses(sp->emu));
 	else if (!strcmp(key, "pmlp"))
 		return mlxsw_emu_dump(sp->emu, buf, len) ? dlh_sdk_extack(ext, -ENOSPC, "Buffer too small") : 0;
+	else if (!strcmp(key, "state"))
+		return state_get(sp, buf, len, ext);
 	else
 		return dlh_sdk_extack(ext, -EINVAL, "Unknown emulator control \"%s\" (Spectrum has: fail_nth, "
-				      "accesses, pmlp)", key);
+				      "accesses, pmlp, state)", key);
 	return n < 0 || (size_t)n >= len ? dlh_sdk_extack(ext, -ENOSPC, "Buffer too small") : 0;
 }
 

@@ -182,6 +182,16 @@ DLH_EXPORT void dlh_ctx_free(struct dlh_ctx *ctx);
 DLH_EXPORT int dlh_ctx_sim_load(struct dlh_ctx *ctx, const char *profile, struct dlh_extack *ext);
 
 /**
+ * @brief As dlh_ctx_sim_load(), restoring the emulated hardware's saved state.
+ * @param states a JSON object mapping device handles to the states that
+ *        dlh_dev_sim_get(dev, NULL, "state", ...) returned; the profile's device
+ *        starts from its entry, or from the profile if it has none. NULL: none.
+ * @return as dlh_ctx_sim_load(); -EINVAL also for a malformed state.
+ */
+DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, const char *states,
+				      struct dlh_extack *ext);
+
+/**
  * @brief Load a driver module (a shared object built against <dlhal/sdk.h>).
  * @return 0; -ENOENT if it cannot be opened; -ENOEXEC if it is not a dlhal
  *         module or its ABI version differs (the message names the module and

@@ -31,6 +31,8 @@ static void usage(FILE *f)
 		   "  -g, --group GROUP   members of GROUP may change ports too (default: root only)\n"
 		   "      --sim PROFILE[,PROFILE...]  host emulated devices of these board profiles\n"
 		   "      --kernel        also serve the kernel's devlink devices\n"
+		   "      --state FILE    keep the emulated hardware's state in FILE across restarts\n"
+		   "      --fresh         with --state: start from the profiles, not from FILE\n"
 		   "  -f, --foreground    stay in the foreground and log to stderr (default: daemon, syslog)\n"
 		   "  -v, --verbose       log each client and driver detail\n"
 		   "  -V, --version       print the version\n"
@@ -44,7 +46,33 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
-static int load(struct dlh_ctx *ctx, const char *sim, bool kernel)
+/* Saving the state: events mark it dirty; it is written before the loop next waits. */
+struct saver {
+	const char *path;
+	bool dirty;
+	ev_prepare prepare;
+	struct dlh_ctx *ctx;
+};
+
+static void on_change(const struct dlh_event *ev, void *arg)
+{
+	(void)ev;
+	((struct saver *)arg)->dirty = true;
+}
+
+static void on_save(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+	struct saver *s = w->data;
+
+	(void)loop;
+	(void)revents;
+	if (s->dirty) {
+		s->dirty = false;
+		state_write(s->ctx, s->path);
+	}
+}
+
+static int load(struct dlh_ctx *ctx, const char *sim, bool kernel, const char *states, const char *state_path)
 {
 	struct dlh_extack ext;
 	char list[1024], *save = NULL, buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX];
@@ -64,8 +92,12 @@ static int load(struct dlh_ctx *ctx, const char *sim, bool kernel)
 	}
 	snprintf(list, sizeof(list), "%s", sim);
 	for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		if (dlh_ctx_sim_load(ctx, p, &ext)) {
-			dlhald_log(LOG_ERR, "--sim %s: %s", p, dlh_extack_str(&ext, buf, sizeof(buf)));
+		if (dlh_ctx_sim_load_state(ctx, p, states, &ext)) {
+			if (states)
+				dlhald_log(LOG_ERR, "--sim %s with the state in %s: %s (--fresh starts from the profile)", p,
+					   state_path, dlh_extack_str(&ext, buf, sizeof(buf)));
+			else
+				dlhald_log(LOG_ERR, "--sim %s: %s", p, dlh_extack_str(&ext, buf, sizeof(buf)));
 			return -EINVAL;
 		}
 	}
@@ -98,15 +130,19 @@ static int daemonize(void)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_SIM = 256, OPT_KERNEL };
+	enum { OPT_SIM = 256, OPT_KERNEL, OPT_STATE, OPT_FRESH };
 	static const struct option opts[] = {
 		{"socket", required_argument, NULL, 's'}, {"group", required_argument, NULL, 'g'},
 		{"sim", required_argument, NULL, OPT_SIM}, {"kernel", no_argument, NULL, OPT_KERNEL},
 		{"foreground", no_argument, NULL, 'f'},   {"verbose", no_argument, NULL, 'v'},
 		{"version", no_argument, NULL, 'V'},      {"help", no_argument, NULL, 'h'},
+		{"state", required_argument, NULL, OPT_STATE}, {"fresh", no_argument, NULL, OPT_FRESH},
 		{NULL, 0, NULL, 0},
 	};
-	const char *path = DLHAL_SOCKET_DEFAULT, *sim = NULL, *group = NULL;
+	const char *path = DLHAL_SOCKET_DEFAULT, *sim = NULL, *group = NULL, *state = NULL;
+	struct saver saver = {0};
+	char *states = NULL, why[512];
+	bool fresh = false;
 	struct server srv = {.lfd = -1};
 	bool foreground = false, kernel = false;
 	int opt, verbose = 0, ret = 1;
@@ -128,6 +164,12 @@ int main(int argc, char **argv)
 			break;
 		case OPT_KERNEL:
 			kernel = true;
+			break;
+		case OPT_STATE:
+			state = optarg;
+			break;
+		case OPT_FRESH:
+			fresh = true;
 			break;
 		case 'f':
 			foreground = true;
@@ -164,6 +206,16 @@ int main(int argc, char **argv)
 		}
 		gid = gr->gr_gid;
 	}
+	if (fresh && !state) {
+		fprintf(stderr, "dlhald: --fresh needs --state FILE\n");
+		return 2;
+	}
+	/* A state file that cannot be read stops the start: starting from the
+	 * profiles would silently overwrite it. --fresh says to. */
+	if (state && !fresh && state_read(state, &states, why, sizeof(why))) {
+		fprintf(stderr, "dlhald: refusing the state file %s (--fresh starts from the profiles)\n", why);
+		return 1;
+	}
 	log_init(foreground, verbose);
 	if (!foreground && daemonize()) {
 		fprintf(stderr, "dlhald: cannot become a daemon: %s\n", strerror(errno));
@@ -173,7 +225,7 @@ int main(int argc, char **argv)
 	if (dlh_ctx_new(&srv.ctx, &ext))
 		return 1;
 	dlh_ctx_log_set(srv.ctx, dlhald_log_driver, NULL);
-	if (load(srv.ctx, sim, kernel))
+	if (load(srv.ctx, sim, kernel, states, state))
 		goto out_ctx;
 	srv.loop = ev_default_loop(EVFLAG_AUTO);
 	if (!srv.loop || server_open(&srv, path, gid))
@@ -188,6 +240,13 @@ int main(int argc, char **argv)
 	ev_signal_start(srv.loop, &sigint);
 	ev_signal_start(srv.loop, &sigterm);
 	evhost_start(&host, srv.loop, srv.ctx);
+	if (state) {
+		saver = (struct saver){.path = state, .dirty = true, .ctx = srv.ctx};
+		ev_prepare_init(&saver.prepare, on_save);
+		saver.prepare.data = &saver;
+		ev_prepare_start(srv.loop, &saver.prepare);
+		dlh_ctx_subscribe(srv.ctx, on_change, &saver, NULL);
+	}
 	dlhald_log(LOG_INFO, "serving on %s", path);
 	ev_run(srv.loop, 0);
 	evhost_stop(&host);
@@ -197,5 +256,6 @@ out_server:
 	server_close(&srv);
 out_ctx:
 	dlh_ctx_free(srv.ctx);
+	free(states);
 	return ret;
 }

@@ -54,6 +54,10 @@ void server_notify(struct server *srv, struct nl_msg *msg);
 void proto_handle(struct client *c, const unsigned char *buf, size_t len);
 void proto_event(const struct dlh_event *ev, void *arg);
 
+/* state.c */
+int state_read(const char *path, char **devices, char *why, size_t whylen);
+int state_write(struct dlh_ctx *ctx, const char *path);
+
 /* log.c */
 void log_init(bool foreground, int verbosity);
 void dlhald_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
