@@ -659,6 +659,7 @@ Test(daemon, sigkill_and_restart_restore_the_hardware)
 		const char *fresh_args[] = {"--state", state_path, "--fresh", NULL};
 
 		daemon_start_with(NULL, fresh_args);
+		free(after);
 		after = sorted_ports();
 		cr_expect_str_eq(after, fresh, "--fresh: the profiles' ports");
 		daemon_stop();
