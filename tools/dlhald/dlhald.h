@@ -29,6 +29,9 @@ struct client {
 	bool dropped;
 	struct record *head, *tail;
 	size_t queued;
+	/* What the request in hand (or a timer) produced for this client, sent as one record. */
+	unsigned char *pend;
+	size_t pend_len;
 };
 
 struct server {
@@ -49,6 +52,8 @@ void server_close(struct server *srv);
 void client_send(struct client *c, const void *data, size_t len);
 void client_send_msg(struct client *c, struct nl_msg *msg);
 void server_notify(struct server *srv, struct nl_msg *msg);
+/* Sends what is pending: every other client's first, then @first's (may be NULL). */
+void server_flush(struct server *srv, struct client *last);
 
 /* proto.c */
 void proto_handle(struct client *c, const unsigned char *buf, size_t len);

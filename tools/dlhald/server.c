@@ -32,6 +32,7 @@ static void client_free(struct client *c)
 	ev_io_stop(srv->loop, &c->rio);
 	ev_io_stop(srv->loop, &c->wio);
 	close(c->fd);
+	free(c->pend);
 	while (c->head) {
 		struct record *r = c->head;
 
@@ -66,7 +67,52 @@ static void on_writable(struct ev_loop *loop, ev_io *w, int revents)
 	ev_io_stop(c->srv->loop, &c->wio);
 }
 
+static void record_send(struct client *c, const void *data, size_t len);
+
+/*
+ * Replies and notifications collect per client while a request is handled
+ * and leave as one record each: a get's reply travels with its ack, and one
+ * operation's notifications reach a monitor in one read.
+ */
 void client_send(struct client *c, const void *data, size_t len)
+{
+	if (c->dropped)
+		return;
+	if (c->pend_len + len > DLHAL_RECORD_MAX / 2 && c->pend_len) {
+		record_send(c, c->pend, c->pend_len);
+		c->pend_len = 0;
+	}
+	if (len > DLHAL_RECORD_MAX / 2) {
+		record_send(c, data, len);
+		return;
+	}
+	if (!c->pend && !(c->pend = malloc(DLHAL_RECORD_MAX / 2)))
+		return;
+	memcpy(c->pend + c->pend_len, data, len);
+	c->pend_len += len;
+}
+
+static void client_flush(struct client *c)
+{
+	if (c->pend_len && !c->dropped)
+		record_send(c, c->pend, c->pend_len);
+	c->pend_len = 0;
+}
+
+void server_flush(struct server *srv, struct client *last)
+{
+	/* Others first: a subscriber has an operation's notifications before
+	 * the requester has its ack, as the kernel delivers them. */
+	for (struct client *c = srv->clients, *next; c; c = next) {
+		next = c->next;
+		if (c != last)
+			client_flush(c);
+	}
+	if (last)
+		client_flush(last);
+}
+
+static void record_send(struct client *c, const void *data, size_t len)
 {
 	struct record *r;
 
@@ -148,6 +194,7 @@ static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
 		n = (ssize_t)sizeof(buf); /* answered as malformed: its end is missing */
 	}
 	proto_handle(c, buf, (size_t)n);
+	server_flush(c->srv, c);
 }
 
 static bool in_group(int fd, gid_t gid, gid_t want)
