@@ -510,3 +510,36 @@ Test(backends, kernel_without_a_devlink_family)
 	cr_expect_not_null(strstr(r.err, "Backends:"), "%s", r.err);
 	run_free(&r);
 }
+
+Test(sim, emulator_controls_in_process)
+{
+	struct run_result r;
+
+	run_dl(&r, "--sim cx3-vpi,sn2700 -b -", "sim show pci/0000:01:00.0/1 cable\nsim cable pci/0000:01:00.0/1 ib\n"
+						"sim show pci/0000:01:00.0/1 cable\nsim fail " SW " 1\n"
+						"port split eth0 2\n");
+	cr_expect_eq(r.status, 1, "the injected failure fails the split");
+	cr_expect_str_eq(r.out, "eth\nib\n");
+	cr_expect_not_null(strstr(r.err, "Error: " SW "/1: Failed to get port's width.\ndl answers: Input/output error"),
+			   "%s", r.err);
+	run_free(&r);
+	static const struct bad cases[] = {
+		{"sim", 2, "Usage: dl sim cable"},
+		{"sim bogus " SW, 2, "Command \"bogus\" not found"},
+		{"sim cable pci/0000:01:00.0/1 fc", 2, "Unknown link partner \"fc\""},
+		{"sim cable pci/0000:01:00.0/1", 2, "missing argument"},
+		{"sim cable pci/0000:01:00.0/9 ib", 2, "Port does not exist"},
+		{"sim fail " SW " x", 1, "fail_nth: expected a number of register accesses, got \"x\""},
+		{"sim show " SW " nonsense", 1, "Unknown emulator control \"nonsense\""},
+		{"sim set " SW " a b c", 2, "Unexpected argument \"c\""},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char args[256];
+
+		snprintf(args, sizeof(args), "--sim cx3-vpi,sn2700 %s", cases[i].cmd);
+		run_dl(&r, args, NULL);
+		cr_expect_eq(r.status, cases[i].status, "%s: %d %s", cases[i].cmd, r.status, r.err);
+		cr_expect_not_null(strstr(r.err, cases[i].err), "%s: %s", cases[i].cmd, r.err);
+		run_free(&r);
+	}
+}

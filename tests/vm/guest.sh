@@ -119,4 +119,42 @@ else
 	nok "--kernel with --sim" "$(dl --kernel --sim sn2700 dev show 2>&1)"
 fi
 
+# --- dlhald serving the kernel's devices beside emulated ones, on the default socket -----------
+dlhald -f --kernel --sim sn2700 > $T/dlhald.log 2>&1 &
+dmn=$!
+i=0
+until [ -S /run/dlhal/dlhald.sock ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+# plain dl (no backend option) goes through the daemon's socket
+if dl dev show > $T/ddev && grep -q "^pci/0000:03:00.0$" $T/ddev &&
+	[ "$(grep -c netdevsim $T/ddev)" = "$(devlink dev show | grep -c netdevsim)" ]; then
+	ok "dl finds dlhald's socket; one daemon serves emulated and kernel devices"
+else
+	nok "daemon with --kernel" "$(cat $T/ddev $T/dlhald.log)"
+fi
+if [ "$(dl port show netdevsim/netdevsim11/1)" = "$(dl --kernel port show netdevsim/netdevsim11/1)" ]; then
+	ok "a kernel port through the daemon as through the kernel"
+else
+	nok "kernel port through the daemon" "$(dl port show netdevsim/netdevsim11/1)"
+fi
+dl port split netdevsim/netdevsim11/0 2 > /dev/null 2> $T/de; r=$?
+if [ $r = 1 ] && grep -q "dl answers: Operation not supported" $T/de; then
+	ok "the kernel's refusal through the daemon"
+else
+	nok "the kernel's refusal through the daemon" "rc=$r $(cat $T/de)"
+fi
+dl -v monitor port > $T/dmon 2> $T/dmon.err &
+mon=$!
+ready $T/dmon.err
+echo 9 > /sys/bus/netdevsim/devices/netdevsim10/new_port
+sleep 1
+kill -TERM $mon; wait $mon
+if grep -q "\[port,new\] netdevsim/netdevsim10/9: type eth netdev" $T/dmon; then
+	ok "kernel port events reach a monitor through the daemon"
+else
+	nok "kernel events through the daemon" "$(cat $T/dmon $T/dmon.err)"
+fi
+kill -TERM $dmn; wait $dmn; r=$?
+if [ $r = 0 ] && [ ! -e /run/dlhal/dlhald.sock ]; then ok "dlhald stops on SIGTERM and removes its socket"
+else nok "dlhald stop" "rc=$r $(cat $T/dlhald.log)"; fi
+
 echo "$pass passed, $fail failed"

@@ -54,7 +54,7 @@ fi
 root=$(mktemp -d)
 out=$(mktemp)
 trap 'rm -rf "$root" "$out"' EXIT
-mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/etc" "$root/proc" "$root/sys" \
+mkdir -p "$root/run" "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/etc" "$root/proc" "$root/sys" \
 	"$root/dev" "$root/tmp" "$root/modules" "$root/root"
 
 # A binary and every library ldd resolves for it: the loader at its own path,
@@ -73,6 +73,7 @@ copy_bin() { # path dest
 }
 cp /bin/busybox "$root/bin/busybox"
 copy_bin "$dl" /usr/bin/dl
+copy_bin "$(dirname "$dl")/../dlhald/dlhald" /usr/sbin/dlhald
 copy_bin /usr/sbin/devlink /usr/sbin/devlink
 copy_bin "$jsoncmp" /usr/bin/jsoncmp
 copy_bin "$timeit" /usr/bin/timeit
