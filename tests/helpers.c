@@ -199,3 +199,41 @@ char *profile_tmp(const char *json)
 	close(fd);
 	return path;
 }
+
+pid_t monitor_spawn(const char *const *args, int *out)
+{
+	const char *argv[16] = {getenv("DL"), "-v"};
+	int o[2], e[2], n = 2;
+	char buf[256] = "";
+	size_t len = 0;
+	pid_t pid;
+
+	for (; *args && n < 14; args++)
+		argv[n++] = *args;
+	argv[n++] = "monitor";
+	argv[n] = NULL;
+	cr_assert(!pipe(o) && !pipe(e));
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (!pid) {
+		dup2(o[1], 1);
+		dup2(e[1], 2);
+		close(o[0]);
+		close(e[0]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	/* -v says when the monitor is watching: signal or change things only then. */
+	while (!strstr(buf, "watching")) {
+		ssize_t r = read(e[0], buf + len, sizeof(buf) - 1 - len);
+
+		cr_assert_gt(r, 0, "monitor did not start: %s", buf);
+		len += (size_t)r;
+		buf[len] = '\0';
+	}
+	close(e[0]);
+	*out = o[0];
+	return pid;
+}

@@ -5,6 +5,7 @@
 
 #include <dlhal/dlhal.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct run_result {
 	int status; /* exit code, or 128 + signal */
@@ -17,6 +18,10 @@ void run_argv(struct run_result *r, const char *const *argv, const char *input);
 /* Runs the dl under test (from $DL) with words split on spaces. */
 void run_dl(struct run_result *r, const char *args, const char *input);
 void run_free(struct run_result *r);
+
+/* Starts "dl -v ARGS... monitor" (argv without the program), returns once it says it is
+ * watching; *out reads its standard output. */
+pid_t monitor_spawn(const char *const *args, int *out);
 
 /* Events recorded as "port,new pci/0000:03:00.0/1 eth0" lines. */
 struct recorder {

@@ -146,36 +146,9 @@ Test(daemon, seed_walkthroughs_as_separate_processes)
 /* Starts "dl -v -s SOCK [-j] monitor"; returns once it watches. */
 static pid_t monitor_start(bool json, int *out)
 {
-	int o[2], e[2];
-	char buf[256] = "";
-	size_t len = 0;
-	pid_t pid;
+	const char *args[] = {"-s", sock, json ? "-j" : NULL, NULL};
 
-	cr_assert(!pipe(o) && !pipe(e));
-	pid = fork();
-	if (!pid) {
-		dup2(o[1], 1);
-		dup2(e[1], 2);
-		close(o[0]);
-		close(e[0]);
-		if (json)
-			execl(getenv("DL"), "dl", "-v", "-j", "-s", sock, "monitor", (char *)NULL);
-		else
-			execl(getenv("DL"), "dl", "-v", "-s", sock, "monitor", (char *)NULL);
-		_exit(127);
-	}
-	close(o[1]);
-	close(e[1]);
-	while (!strstr(buf, "watching")) {
-		ssize_t n = read(e[0], buf + len, sizeof(buf) - 1 - len);
-
-		cr_assert_gt(n, 0, "monitor did not start: %s", buf);
-		len += (size_t)n;
-		buf[len] = '\0';
-	}
-	close(e[0]);
-	*out = o[0];
-	return pid;
+	return monitor_spawn(args, out);
 }
 
 static char *monitor_stop(pid_t pid, int fd)
