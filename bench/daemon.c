@@ -173,7 +173,8 @@ static void latency(int monitors, double *median, double *p99)
 	struct req r;
 
 	for (int m = 0; m < monitors; m++) {
-		struct req s = {.n = {.nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN, .nlmsg_type = DLHAL_FAMILY,
+		struct req s = {.n = {.nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN,
+				      .nlmsg_type = DLHAL_FAMILY,
 				      .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK},
 				.g = {.cmd = DLHAL_CMD_SUBSCRIBE, .version = 1}};
 
@@ -210,9 +211,10 @@ static void latency(int monitors, double *median, double *p99)
 			}
 		}
 		/* the op's ack, then what remains of its notifications */
-		if (call(op, &(struct req){.n = {.nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN, .nlmsg_type = DLHAL_FAMILY,
-						  .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK},
-					    .g = {.cmd = DLHAL_CMD_SUBSCRIBE, .version = 1}}) < -1000)
+		if (call(op, &(struct req){.n = {.nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN,
+						 .nlmsg_type = DLHAL_FAMILY,
+						 .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK},
+					   .g = {.cmd = DLHAL_CMD_SUBSCRIBE, .version = 1}}) < -1000)
 			exit(1);
 		usleep(2000);
 		for (int m = 0; m < monitors; m++)
@@ -261,8 +263,8 @@ int main(int argc, char **argv)
 		double med, p99;
 
 		latency(m, &med, &p99);
-		printf("op -> event, %3d monitor%s     median %6.1f us   p99 %6.1f us\n", m, m > 1 ? "s" : " ", med * 1e6,
-		       p99 * 1e6);
+		printf("op -> event, %3d monitor%s     median %6.1f us   p99 %6.1f us\n", m, m > 1 ? "s" : " ",
+		       med * 1e6, p99 * 1e6);
 	}
 	printf("reproduce: build/bench/bench-daemon build/tools/dlhald/dlhald %.1f\n", seconds);
 	kill(daemon, SIGTERM);

@@ -41,8 +41,8 @@ static int bench_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 
 static const struct dlh_sdk_ops bench_ops = {.bus_attach = bench_attach};
 static const struct dlh_sdk_driver bench_driver = {
-	DLH_SDK_DRIVER_INIT("bench", &bench_ops),
-	.bus_priv_size = sizeof(struct bench_bus),
+    DLH_SDK_DRIVER_INIT("bench", &bench_ops),
+    .bus_priv_size = sizeof(struct bench_bus),
 };
 
 static double now_ns(void)

@@ -9,15 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config,
-		    struct dlh_extack *ext)
+int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config, struct dlh_extack *ext)
 {
 	int (*attach)(struct dlh_sdk_bus *, struct dlh_extack *) = DLH__OP(drv, bus_attach);
 	struct dlh_sdk_bus *bus;
 	int err;
 
 	if (!attach)
-		return dlh__extack_set(ext, -EOPNOTSUPP, drv->name, "Driver does not find devices itself; give it a profile");
+		return dlh__extack_set(ext, -EOPNOTSUPP, drv->name,
+				       "Driver does not find devices itself; give it a profile");
 	for (struct dlh__list *it = ctx->buses.next; it != &ctx->buses; it = it->next)
 		if (dlh__container_of(it, struct dlh_sdk_bus, node)->drv == drv)
 			return dlh__extack_set(ext, -EEXIST, drv->name, "Already attached");

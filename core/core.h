@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DLH__ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define DLH__ARRAY_SIZE(a)		     (sizeof(a) / sizeof((a)[0]))
 #define dlh__container_of(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
 
 /* Intrusive doubly-linked list with a sentinel head. */
@@ -165,13 +165,13 @@ const char *dlh__quote(char *buf, size_t size, const char *s, size_t len);
 #define DLH__QUOTE(s, len) dlh__quote((char[DLH__QUOTE_MAX + 4]){0}, DLH__QUOTE_MAX + 4, (s), (len))
 int dlh__extack_obj(struct dlh_extack *ext, const char *obj);
 int dlh__extack_set(struct dlh_extack *ext, int err, const char *obj, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 void dlh__extack_clear(struct dlh_extack *ext);
 
 /* ctx.c */
 void dlh__event_emit(struct dlh_ctx *ctx, enum dlh_event_type type, struct dlh_dev *dev, struct dlh_port *port);
 void dlh__log(const struct dlh_ctx *ctx, enum dlh_log_level level, const struct dlh_dev *dev, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 const struct dlh_sdk_driver *dlh__driver_find(const struct dlh_ctx *ctx, const char *name);
 int dlh__driver_add(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, void *dl_handle, const char *origin,
 		    struct dlh_extack *ext);
@@ -182,8 +182,8 @@ struct dlh_port *dlh__port_find_netdev(const struct dlh_ctx *ctx, const char *ne
 int dlh__dev_handle_parse(const char *s, size_t len, char *bus, char *name, struct dlh_extack *ext);
 int dlh__dev_add(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv, const char *config,
 		 struct dlh_extack *ext);
-int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv,
-		    struct dlh_sdk_bus *bus, struct dlh_dev **out, struct dlh_extack *ext);
+int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv, struct dlh_sdk_bus *bus,
+		    struct dlh_dev **out, struct dlh_extack *ext);
 void dlh__dev_remove(struct dlh_dev *dev);
 
 /* port.c */
@@ -193,8 +193,7 @@ void dlh__port_free_all(struct dlh_dev *dev);
 int dlh__netdev_name_valid(const char *name);
 
 /* bus.c */
-int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config,
-		    struct dlh_extack *ext);
+int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config, struct dlh_extack *ext);
 void dlh__buses_detach(struct dlh_ctx *ctx);
 void dlh__fill(const struct dlh_ctx *ctx, unsigned int what);
 
@@ -202,7 +201,6 @@ void dlh__fill(const struct dlh_ctx *ctx, unsigned int what);
 void dlh__timers_free_dev(struct dlh_dev *dev);
 
 /* Calls an op if the driver's table is long enough to hold it. */
-#define DLH__OP(drv, op) \
-	((drv)->ops && offsetof(struct dlh_sdk_ops, op) < (drv)->ops_size ? (drv)->ops->op : NULL)
+#define DLH__OP(drv, op) ((drv)->ops && offsetof(struct dlh_sdk_ops, op) < (drv)->ops_size ? (drv)->ops->op : NULL)
 
 #endif /* DLHAL_CORE_H */

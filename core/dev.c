@@ -111,8 +111,7 @@ int dlh__dev_handle_parse(const char *s, size_t len, char *bus, char *name, stru
 	return 0;
 }
 
-DLH_EXPORT int dlh_dev_lookup(const struct dlh_ctx *ctx, const char *what, struct dlh_dev **out,
-			      struct dlh_extack *ext)
+DLH_EXPORT int dlh_dev_lookup(const struct dlh_ctx *ctx, const char *what, struct dlh_dev **out, struct dlh_extack *ext)
 {
 	char bus[DLH_BUS_NAME_MAX], name[DLH_DEV_NAME_MAX];
 	struct dlh_dev *dev;
@@ -139,8 +138,8 @@ static void dev_free(struct dlh_dev *dev)
 	free(dev);
 }
 
-int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv,
-		    struct dlh_sdk_bus *bus, struct dlh_dev **out, struct dlh_extack *ext)
+int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv, struct dlh_sdk_bus *bus,
+		    struct dlh_dev **out, struct dlh_extack *ext)
 {
 	struct dlh_dev *dev;
 	int err;
@@ -250,7 +249,7 @@ DLH_EXPORT int dlh_dev_sim_set(struct dlh_dev *dev, struct dlh_port *port, const
 			       struct dlh_extack *ext)
 {
 	int (*op)(struct dlh_dev *, struct dlh_port *, const char *, const char *, struct dlh_extack *) =
-		DLH__OP(dev->drv, sim_set);
+	    DLH__OP(dev->drv, sim_set);
 	const char *obj = port ? port->handle : dev->handle;
 	int err = sim_check(dev, port, key, ext);
 
@@ -270,7 +269,7 @@ DLH_EXPORT int dlh_dev_sim_get(struct dlh_dev *dev, struct dlh_port *port, const
 			       struct dlh_extack *ext)
 {
 	int (*op)(struct dlh_dev *, struct dlh_port *, const char *, char *, size_t, struct dlh_extack *) =
-		DLH__OP(dev->drv, sim_get);
+	    DLH__OP(dev->drv, sim_get);
 	int err = sim_check(dev, port, key, ext);
 
 	if (err)

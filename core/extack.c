@@ -90,7 +90,7 @@ static const struct {
 	const char *name;
 } port_types[] = {
 #define DLH_X(s, n, v) {v, n},
-	DLH_PORT_TYPE_MAP(DLH_X)
+    DLH_PORT_TYPE_MAP(DLH_X)
 #undef DLH_X
 };
 
@@ -99,19 +99,19 @@ static const struct {
 	const char *name;
 } flavours[] = {
 #define DLH_X(s, n, v) {v, n},
-	DLH_PORT_FLAVOUR_MAP(DLH_X)
+    DLH_PORT_FLAVOUR_MAP(DLH_X)
 #undef DLH_X
 };
 
 static const char *const event_objects[] = {
 #define DLH_X(s, o, a) o,
-	DLH_EVENT_MAP(DLH_X)
+    DLH_EVENT_MAP(DLH_X)
 #undef DLH_X
 };
 
 static const char *const event_actions[] = {
 #define DLH_X(s, o, a) a,
-	DLH_EVENT_MAP(DLH_X)
+    DLH_EVENT_MAP(DLH_X)
 #undef DLH_X
 };
 

@@ -13,7 +13,6 @@ struct index_key {
 
 static struct dlh_port *port_find(const struct dlh_dev *dev, const struct index_key *key);
 
-
 static int index_match(const struct dlh__hnode *n, const void *key)
 {
 	return dlh__container_of(n, struct dlh_port, index_node)->index == ((const struct index_key *)key)->index;
@@ -60,8 +59,7 @@ DLH_EXPORT struct dlh_port *dlh_port_first(const struct dlh_dev *dev)
 
 DLH_EXPORT struct dlh_port *dlh_port_next(const struct dlh_port *port)
 {
-	return port->node.next == &port->dev->ports ? NULL
-						     : dlh__container_of(port->node.next, struct dlh_port, node);
+	return port->node.next == &port->dev->ports ? NULL : dlh__container_of(port->node.next, struct dlh_port, node);
 }
 
 static int parse_index(const char *s, uint32_t *out)
@@ -380,8 +378,7 @@ DLH_EXPORT int dlh_sdk_port_type_ib(struct dlh_port *port, const char *ibdev, st
 	size_t len = ibdev ? strlen(ibdev) : 0;
 
 	if (ibdev && (!len || len >= DLH_IBDEV_NAME_MAX || strchr(ibdev, '/')))
-		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid ibdev name \"%s\"",
-				       DLH__QUOTE(ibdev, len));
+		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid ibdev name \"%s\"", DLH__QUOTE(ibdev, len));
 	if (port->type == DLH_PORT_TYPE_IB && !strcmp(port->ibdev, ibdev ? ibdev : ""))
 		return 0;
 	netdev_unlink(port);

@@ -352,8 +352,7 @@ static struct nl_msg *port_msg(struct kdl *k, struct dlh_port *port, uint8_t cmd
 	return msg;
 }
 
-static int port_request(struct dlh_port *port, uint8_t cmd, int attr, uint32_t val, int width,
-			struct dlh_extack *ext)
+static int port_request(struct dlh_port *port, uint8_t cmd, int attr, uint32_t val, int width, struct dlh_extack *ext)
 {
 	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dlh_port_dev(port)));
 	struct nl_msg *msg = port_msg(k, port, cmd);
@@ -430,7 +429,8 @@ static int on_family(struct nl_msg *msg, void *arg)
 		return NL_SKIP;
 	f->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
 	if (tb[CTRL_ATTR_MCAST_GROUPS]) {
-		nla_for_each_nested(g, tb[CTRL_ATTR_MCAST_GROUPS], rem) {
+		nla_for_each_nested(g, tb[CTRL_ATTR_MCAST_GROUPS], rem)
+		{
 			struct nlattr *gb[CTRL_ATTR_MCAST_GRP_MAX + 1];
 			const char *name;
 
@@ -626,7 +626,8 @@ static struct nl_msg *sim_msg(struct dlh_dev *dev, struct dlh_port *port, uint8_
 	if (nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
 	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev)) ||
 	    (port && nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, dlh_port_index(port))) ||
-	    nla_put_string(msg, DLHAL_ATTR_SIM_KEY, key) || (value && nla_put_string(msg, DLHAL_ATTR_SIM_VALUE, value))) {
+	    nla_put_string(msg, DLHAL_ATTR_SIM_KEY, key) ||
+	    (value && nla_put_string(msg, DLHAL_ATTR_SIM_VALUE, value))) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -665,31 +666,31 @@ static int daemon_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char
 }
 
 static const struct dlh_sdk_ops daemon_ops = {
-	.port_type_set = kernel_port_type_set,
-	.port_split = kernel_port_split,
-	.port_unsplit = kernel_port_unsplit,
-	.sim_set = daemon_sim_set,
-	.sim_get = daemon_sim_get,
-	.bus_attach = daemon_bus_attach,
-	.bus_detach = daemon_bus_detach,
-	.bus_fill = kernel_bus_fill,
+    .port_type_set = kernel_port_type_set,
+    .port_split = kernel_port_split,
+    .port_unsplit = kernel_port_unsplit,
+    .sim_set = daemon_sim_set,
+    .sim_get = daemon_sim_get,
+    .bus_attach = daemon_bus_attach,
+    .bus_detach = daemon_bus_detach,
+    .bus_fill = kernel_bus_fill,
 };
 
 const struct dlh_sdk_driver daemon_driver = {
-	DLH_SDK_DRIVER_INIT("daemon", &daemon_ops),
-	.bus_priv_size = sizeof(struct kdl),
+    DLH_SDK_DRIVER_INIT("daemon", &daemon_ops),
+    .bus_priv_size = sizeof(struct kdl),
 };
 
 static const struct dlh_sdk_ops kernel_ops = {
-	.port_type_set = kernel_port_type_set,
-	.port_split = kernel_port_split,
-	.port_unsplit = kernel_port_unsplit,
-	.bus_attach = kernel_bus_attach,
-	.bus_detach = kernel_bus_detach,
-	.bus_fill = kernel_bus_fill,
+    .port_type_set = kernel_port_type_set,
+    .port_split = kernel_port_split,
+    .port_unsplit = kernel_port_unsplit,
+    .bus_attach = kernel_bus_attach,
+    .bus_detach = kernel_bus_detach,
+    .bus_fill = kernel_bus_fill,
 };
 
 const struct dlh_sdk_driver kernel_driver = {
-	DLH_SDK_DRIVER_INIT("kernel", &kernel_ops),
-	.bus_priv_size = sizeof(struct kdl),
+    DLH_SDK_DRIVER_INIT("kernel", &kernel_ops),
+    .bus_priv_size = sizeof(struct kdl),
 };

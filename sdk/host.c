@@ -72,8 +72,7 @@ static int driver_autoload(struct dlh_ctx *ctx, const char *name, struct dlh_ext
 			       name, name);
 }
 
-DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, const char *config,
-				  struct dlh_extack *ext)
+DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, const char *config, struct dlh_extack *ext)
 {
 	const struct dlh_sdk_driver *drv;
 	int err;
@@ -128,8 +127,7 @@ static int profile_open(const char *profile, json_t **root, char *src, size_t sr
 		*root = json_loads(dlh__profile_texts[i], JSON_REJECT_DUPLICATES, &jerr);
 		goto parsed;
 	}
-	return dlh__extack_set(ext, -ENOENT, NULL, "Unknown profile \"%s\"",
-			       DLH__QUOTE(profile, strlen(profile)));
+	return dlh__extack_set(ext, -ENOENT, NULL, "Unknown profile \"%s\"", DLH__QUOTE(profile, strlen(profile)));
 parsed:
 	if (!*root) {
 		if (jerr.line < 0)

@@ -124,9 +124,9 @@ static void rec_fn(const struct dlh_event *ev, void *arg)
 	int n;
 
 	if (ev->port)
-		n = snprintf(line, sizeof(line), "%s,%s %s %s\n", dlh_event_object(ev->type), dlh_event_action(ev->type),
-			     dlh_port_handle(ev->port),
-			     dlh_port_netdev(ev->port)  ? dlh_port_netdev(ev->port)
+		n = snprintf(line, sizeof(line), "%s,%s %s %s\n", dlh_event_object(ev->type),
+			     dlh_event_action(ev->type), dlh_port_handle(ev->port),
+			     dlh_port_netdev(ev->port)	? dlh_port_netdev(ev->port)
 			     : dlh_port_ibdev(ev->port) ? dlh_port_ibdev(ev->port)
 							: dlh_port_type_name(dlh_port_type(ev->port)));
 	else

@@ -62,13 +62,13 @@ static int fake_split(struct dlh_port *port, unsigned int count, struct dlh_exta
 }
 
 static const struct dlh_sdk_ops fake_ops = {
-	.probe = fake_probe,
-	.port_type_set = fake_type_set,
-	.port_split = fake_split,
+    .probe = fake_probe,
+    .port_type_set = fake_type_set,
+    .port_split = fake_split,
 };
 
 static const struct dlh_sdk_driver fake_driver = {
-	DLH_SDK_DRIVER_INIT("fake", &fake_ops),
+    DLH_SDK_DRIVER_INIT("fake", &fake_ops),
 };
 
 static char profile_path[64];
@@ -104,17 +104,17 @@ Test(lookup, malformed_handles_are_einval_and_say_why)
 	static const struct {
 		const char *what, *msg;
 	} cases[] = {
-		{"pci/", "Port handle \"pci/\" is not of the form bus/dev/index"},
-		{"pci//1", "Device name missing after \"pci/\""},
-		{"/1", "is not of the form bus/dev/index"},
-		{"test/fake0/x", "Port index \"x\" is not a number"},
-		{"test/fake0/", "Port index \"\" is not a number"},
-		{"test/fake0/99999999999", "is not a number from 0 to 4294967295"},
-		{"//1", "Bus name missing"},
-		{"test/fa ke0/1", "invalid character"},
-		{"this-netdev-name-is-too-long", "neither DEV/PORT_INDEX nor a netdev name"},
-		{"", "neither DEV/PORT_INDEX nor a netdev name"},
-		{"bus-name-that-is-much-too-long-for-devlink/x/1", "Bus name is longer than 31"},
+	    {"pci/", "Port handle \"pci/\" is not of the form bus/dev/index"},
+	    {"pci//1", "Device name missing after \"pci/\""},
+	    {"/1", "is not of the form bus/dev/index"},
+	    {"test/fake0/x", "Port index \"x\" is not a number"},
+	    {"test/fake0/", "Port index \"\" is not a number"},
+	    {"test/fake0/99999999999", "is not a number from 0 to 4294967295"},
+	    {"//1", "Bus name missing"},
+	    {"test/fa ke0/1", "invalid character"},
+	    {"this-netdev-name-is-too-long", "neither DEV/PORT_INDEX nor a netdev name"},
+	    {"", "neither DEV/PORT_INDEX nor a netdev name"},
+	    {"bus-name-that-is-much-too-long-for-devlink/x/1", "Bus name is longer than 31"},
 	};
 	struct dlh_extack ext;
 	struct dlh_port *port;
@@ -347,7 +347,7 @@ Test(registry, many_ports_keep_order_and_lookups)
 	cr_expect_eq(dlh_dev_port_count(dev), 1000);
 	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
 		expect += expect % 2 ? 2 : 1;
-		cr_expect_eq(dlh_port_index(p), (expect) * 7, "registration order");
+		cr_expect_eq(dlh_port_index(p), (expect)*7, "registration order");
 		cr_expect_eq(dlh_port_find(dev, dlh_port_index(p)), p);
 		cr_expect_eq(dlh_port_find_netdev(ctx, dlh_port_netdev(p)), p);
 	}
@@ -464,7 +464,8 @@ static int lazy_fill(struct dlh_sdk_bus *bus, unsigned int what, struct dlh_exta
 	}
 	if (what & DLH_SDK_FILL_PORTS) {
 		fills_ports++;
-		if (!(dev = dlh_dev_find(ctx, "lazy/withports")) && dlh_sdk_bus_dev_add(bus, "lazy/withports", &dev, ext))
+		if (!(dev = dlh_dev_find(ctx, "lazy/withports")) &&
+		    dlh_sdk_bus_dev_add(bus, "lazy/withports", &dev, ext))
 			return -EIO;
 		if (dlh_sdk_port_register(dev, 7, NULL, &port, ext) || dlh_sdk_port_type_eth(port, "lazy7", ext))
 			return -EIO;

@@ -107,18 +107,20 @@ static void dl(struct run_result *r, const char *fmt, ...)
 Test(daemon, seed_walkthroughs_as_separate_processes)
 {
 	static const char *const cx3[][2] = {
-		{"dev show pci/0000:01:00.0", "pci/0000:01:00.0\n"},
-		{"port show pci/0000:01:00.0", "pci/0000:01:00.0/1: type ib ibdev mlx4_0\npci/0000:01:00.0/2: type ib ibdev mlx4_0\n"},
-		{"port set pci/0000:01:00.0/1 type eth", ""},
-		{"port show pci/0000:01:00.0", "pci/0000:01:00.0/1: type eth netdev ens4\npci/0000:01:00.0/2: type ib ibdev mlx4_0\n"},
-		{"port set ens4 type auto", ""},
-		{"port show pci/0000:01:00.0",
-		 "pci/0000:01:00.0/1: type eth(auto) netdev ens4\npci/0000:01:00.0/2: type ib ibdev mlx4_0\n"},
-		{"port split " SW "/1 2", ""},
-		{"port show " SW "/1", SW "/1: type eth netdev eth0 split_group 16\n"},
-		{"port show eth32", SW "/2: type eth netdev eth32 split_group 16\n"},
-		{"port unsplit " SW "/1", ""},
-		{"port show eth0", SW "/1: type eth netdev eth0\n"},
+	    {"dev show pci/0000:01:00.0", "pci/0000:01:00.0\n"},
+	    {"port show pci/0000:01:00.0",
+	     "pci/0000:01:00.0/1: type ib ibdev mlx4_0\npci/0000:01:00.0/2: type ib ibdev mlx4_0\n"},
+	    {"port set pci/0000:01:00.0/1 type eth", ""},
+	    {"port show pci/0000:01:00.0",
+	     "pci/0000:01:00.0/1: type eth netdev ens4\npci/0000:01:00.0/2: type ib ibdev mlx4_0\n"},
+	    {"port set ens4 type auto", ""},
+	    {"port show pci/0000:01:00.0",
+	     "pci/0000:01:00.0/1: type eth(auto) netdev ens4\npci/0000:01:00.0/2: type ib ibdev mlx4_0\n"},
+	    {"port split " SW "/1 2", ""},
+	    {"port show " SW "/1", SW "/1: type eth netdev eth0 split_group 16\n"},
+	    {"port show eth32", SW "/2: type eth netdev eth32 split_group 16\n"},
+	    {"port unsplit " SW "/1", ""},
+	    {"port show eth0", SW "/1: type eth netdev eth0\n"},
 	};
 	struct run_result r;
 
@@ -131,11 +133,13 @@ Test(daemon, seed_walkthroughs_as_separate_processes)
 	}
 	/* The listing order of the seed: the split's new ports last, then the re-created one. */
 	dl(&r, "port show " SW);
-	cr_expect(strstr(r.out, SW "/63: type eth netdev eth31\n" SW "/1: type eth netdev eth0\n") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, SW "/63: type eth netdev eth31\n" SW "/1: type eth netdev eth0\n") != NULL, "%s",
+		  r.out);
 	run_free(&r);
 	dl(&r, "port split eth0 3");
 	cr_expect_eq(r.status, 1);
-	cr_expect_str_eq(r.err, "Error: " SW "/1: Port can only be split into 2 or 4 ports.\ndl answers: Invalid argument\n");
+	cr_expect_str_eq(r.err,
+			 "Error: " SW "/1: Port can only be split into 2 or 4 ports.\ndl answers: Invalid argument\n");
 	run_free(&r);
 	dl(&r, "port split pci/0000:03:00.0/2 2");
 	cr_expect_eq(r.status, 2);
@@ -198,9 +202,10 @@ Test(daemon, monitor_in_another_process_sees_every_event_in_order)
 			       "[port,new] pci/0000:01:00.0/2: type notset\n"
 			       "[port,new] pci/0000:01:00.0/2: type eth netdev ens4d1\n"
 			       "[port,new] pci/0000:01:00.0/2: type eth netdev ens4d1\n");
-	cr_expect_not_null(strstr(json, "{\"event\":\"del\",\"port\":{\"" SW "/1\":{\"type\":\"eth\",\"netdev\":\"eth0\"}}}\n"
-					"{\"event\":\"new\",\"port\":{\"" SW "/1\":{\"type\":\"notset\",\"split_group\":16}}}\n"),
-			   "%s", json);
+	cr_expect_not_null(
+	    strstr(json, "{\"event\":\"del\",\"port\":{\"" SW "/1\":{\"type\":\"eth\",\"netdev\":\"eth0\"}}}\n"
+			 "{\"event\":\"new\",\"port\":{\"" SW "/1\":{\"type\":\"notset\",\"split_group\":16}}}\n"),
+	    "%s", json);
 	cr_expect_eq(strlen(json) - strlen(json) + (size_t)(strchr(json, 0) - json) > 0, 1);
 	{
 		size_t lines = 0;
@@ -290,10 +295,11 @@ Test(daemon, permissions_as_the_kernel_has_them)
 	for (const char *cmd = "port split eth0 2";; cmd = "sim cable pci/0000:01:00.0/1 ib") {
 		run_as_nobody(&r, cmd, false);
 		cr_expect_eq(r.status, 1, "%s", cmd);
-		cr_expect_str_eq(r.err, strstr(cmd, "sim") ? "Error: pci/0000:01:00.0/1: Changes need root or the daemon's group.\n"
-							     "dl answers: Operation not permitted\n"
-							   : "Error: " SW "/1: Changes need root or the daemon's group.\n"
-							     "dl answers: Operation not permitted\n");
+		cr_expect_str_eq(r.err, strstr(cmd, "sim")
+					    ? "Error: pci/0000:01:00.0/1: Changes need root or the daemon's group.\n"
+					      "dl answers: Operation not permitted\n"
+					    : "Error: " SW "/1: Changes need root or the daemon's group.\n"
+					      "dl answers: Operation not permitted\n");
 		run_free(&r);
 		if (strstr(cmd, "sim"))
 			break;
@@ -610,8 +616,8 @@ Test(daemon, sigkill_and_restart_restore_the_hardware)
 	/* A corrupt state file is refused with its path and the reason; --fresh starts from the profiles. */
 	{
 		FILE *f = fopen(state_path, "w");
-		const char *argv[] = {getenv("DLHALD"), "-f", "-s", sock, "--sim", "cx3-vpi,sn2700", "--state",
-				      state_path, NULL};
+		const char *argv[] = {getenv("DLHALD"), "-f",	   "-s",       sock, "--sim",
+				      "cx3-vpi,sn2700", "--state", state_path, NULL};
 
 		fputs("{\"version\": 1, \"devices\": {\"pci/0000:03:00.0\": ", f);
 		fclose(f);

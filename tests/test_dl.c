@@ -208,7 +208,8 @@ static void compare_json_text(const char *opts, const char *profile, const char 
 			off++;
 		ports = json_object_get(doc, "port");
 		cr_assert(json_is_object(ports), "iproute2 layout {\"port\": {...}}");
-		json_object_foreach(ports, key, (json_t *){0}) {
+		json_object_foreach(ports, key, (json_t *){0})
+		{
 			char handle[128];
 			json_t *want;
 
@@ -216,7 +217,8 @@ static void compare_json_text(const char *opts, const char *profile, const char 
 			want = text_port(line, handle);
 			cr_assert_str_eq(key, handle, "same order");
 			cr_assert(json_equal(json_object_get(ports, key), want), "%s: json %s vs text %s", key,
-				  json_dumps(json_object_get(ports, key), JSON_COMPACT), json_dumps(want, JSON_COMPACT));
+				  json_dumps(json_object_get(ports, key), JSON_COMPACT),
+				  json_dumps(want, JSON_COMPACT));
 			json_decref(want);
 			line = strtok_r(NULL, "\n", &save);
 		}
@@ -253,8 +255,9 @@ Test(json, layout_and_keys)
 				"\"netdev\":\"ens4\"}}}\n{\"dev\":{\"pci/0000:01:00.0\":{}}}\n");
 	run_free(&r);
 	run_dl(&r, "-j -d --sim sn2700 port show eth0", NULL);
-	cr_expect_str_eq(r.out, "{\"port\":{\"" SW "/1\":{\"type\":\"eth\",\"netdev\":\"eth0\",\"flavour\":\"physical\","
-				"\"port\":17,\"splittable\":true,\"lanes\":4,\"speed\":100000,\"module\":16,\"lane\":0}}}\n");
+	cr_expect_str_eq(r.out,
+			 "{\"port\":{\"" SW "/1\":{\"type\":\"eth\",\"netdev\":\"eth0\",\"flavour\":\"physical\","
+			 "\"port\":17,\"splittable\":true,\"lanes\":4,\"speed\":100000,\"module\":16,\"lane\":0}}}\n");
 	run_free(&r);
 	run_dl(&r, "-jp --sim sn2700 dev", NULL);
 	cr_expect_str_eq(r.out, "{\n    \"dev\": {\n        \"" SW "\": {}\n    }\n}\n");
@@ -282,41 +285,41 @@ struct bad {
 Test(bad_input, each_class_is_named_and_changes_nothing)
 {
 	static const struct bad cases[] = {
-		{"frob", 2, "Object \"frob\" not found"},
-		{"port frob", 2, "Command \"frob\" not found"},
-		{"dev frob", 2, "Command \"frob\" not found"},
-		{"port set eth0 tpye eth", 2, "unknown option \"tpye\""},
-		{"port set eth0", 2, "nothing to set"},
-		{"port set eth0 type", 2, "type expects eth, ib or auto"},
-		{"port set eth0 type fc", 2, "Unknown port type \"fc\""},
-		{"port set eth0 type notset", 2, "Unknown port type \"notset\""},
-		{"port split eth0", 2, "count expected"},
-		{"port split", 2, "DEV/PORT_INDEX expected"},
-		{"port split eth0 two", 2, "Split count \"two\" is not a number"},
-		{"port split eth0 count", 2, "count expected"},
-		{"port split eth0 -2", 2, "is not a number"},
-		{"port split eth0 1", 2, "out of range"},
-		{"port split eth0 0", 2, "out of range"},
-		{"port split eth0 99999999999", 2, "out of range"},
-		{"port split eth0 2 extra", 2, "Unexpected argument \"extra\""},
-		{"port split pci/ 2", 2, "is not of the form bus/dev/index"},
-		{"port split pci/0000:03:00.0/x 2", 2, "Port index \"x\" is not a number"},
-		{"port split /1 2", 2, "is not of the form bus/dev/index"},
-		{"port split pci/0000:03:00.0/2 2", 2, "pci/0000:03:00.0/2: Port does not exist"},
-		{"port split pci/0000:09:00.0/1 2", 2, "pci/0000:09:00.0: Device does not exist"},
-		{"port split eth99 2", 2, "eth99: No port has this netdev"},
-		{"port show eth99", 2, "No port has this netdev"},
-		{"port unsplit eth77 x", 2, "No port has this netdev"},
-		{"port show averyveryverylongname", 2, "neither DEV/PORT_INDEX nor a netdev name"},
-		{"dev show pci/0000:03:00.1", 2, "Device does not exist"},
-		{"dev show pci", 2, "not of the form bus/dev"},
-		{"port split eth0 3", 1,
-		 "Error: " SW "/1: Port can only be split into 2 or 4 ports.\ndl answers: Invalid argument"},
-		{"port split eth0 8", 1, "Port can only be split into 2 or 4 ports."},
-		{"port unsplit eth0", 1, "Error: " SW "/1: Port wasn't split.\ndl answers: Invalid argument"},
-		{"port set eth0 type ib", 1, "Port type setting is not supported.\ndl answers: Operation not supported"},
-		{"monitor bogus", 2, "Unknown monitor object \"bogus\""},
-		{"monitor port extra", 2, "Unexpected argument \"extra\""},
+	    {"frob", 2, "Object \"frob\" not found"},
+	    {"port frob", 2, "Command \"frob\" not found"},
+	    {"dev frob", 2, "Command \"frob\" not found"},
+	    {"port set eth0 tpye eth", 2, "unknown option \"tpye\""},
+	    {"port set eth0", 2, "nothing to set"},
+	    {"port set eth0 type", 2, "type expects eth, ib or auto"},
+	    {"port set eth0 type fc", 2, "Unknown port type \"fc\""},
+	    {"port set eth0 type notset", 2, "Unknown port type \"notset\""},
+	    {"port split eth0", 2, "count expected"},
+	    {"port split", 2, "DEV/PORT_INDEX expected"},
+	    {"port split eth0 two", 2, "Split count \"two\" is not a number"},
+	    {"port split eth0 count", 2, "count expected"},
+	    {"port split eth0 -2", 2, "is not a number"},
+	    {"port split eth0 1", 2, "out of range"},
+	    {"port split eth0 0", 2, "out of range"},
+	    {"port split eth0 99999999999", 2, "out of range"},
+	    {"port split eth0 2 extra", 2, "Unexpected argument \"extra\""},
+	    {"port split pci/ 2", 2, "is not of the form bus/dev/index"},
+	    {"port split pci/0000:03:00.0/x 2", 2, "Port index \"x\" is not a number"},
+	    {"port split /1 2", 2, "is not of the form bus/dev/index"},
+	    {"port split pci/0000:03:00.0/2 2", 2, "pci/0000:03:00.0/2: Port does not exist"},
+	    {"port split pci/0000:09:00.0/1 2", 2, "pci/0000:09:00.0: Device does not exist"},
+	    {"port split eth99 2", 2, "eth99: No port has this netdev"},
+	    {"port show eth99", 2, "No port has this netdev"},
+	    {"port unsplit eth77 x", 2, "No port has this netdev"},
+	    {"port show averyveryverylongname", 2, "neither DEV/PORT_INDEX nor a netdev name"},
+	    {"dev show pci/0000:03:00.1", 2, "Device does not exist"},
+	    {"dev show pci", 2, "not of the form bus/dev"},
+	    {"port split eth0 3", 1,
+	     "Error: " SW "/1: Port can only be split into 2 or 4 ports.\ndl answers: Invalid argument"},
+	    {"port split eth0 8", 1, "Port can only be split into 2 or 4 ports."},
+	    {"port unsplit eth0", 1, "Error: " SW "/1: Port wasn't split.\ndl answers: Invalid argument"},
+	    {"port set eth0 type ib", 1, "Port type setting is not supported.\ndl answers: Operation not supported"},
+	    {"monitor bogus", 2, "Unknown monitor object \"bogus\""},
+	    {"monitor port extra", 2, "Unexpected argument \"extra\""},
 	};
 	struct run_result before, r;
 	char input[512];
@@ -380,9 +383,10 @@ Test(bad_input, backends_and_options)
 
 Test(bad_input, garbage_never_crashes)
 {
-	static const char *words[] = {"port", "dev", "p", "d", "show", "set", "split", "unsplit", "type", "count",
-				      "eth", "ib", "auto", "eth0", "eth32", "pci/0000:03:00.0/1", "2", "4", "0",
-				      "-1", "x", "/", "//", "pci//", "%s%n", "help", "monitor", "-j", "-d"};
+	static const char *words[] = {"port", "dev",   "p",	  "d",	"show", "set",	"split", "unsplit",
+				      "type", "count", "eth",	  "ib", "auto", "eth0", "eth32", "pci/0000:03:00.0/1",
+				      "2",    "4",     "0",	  "-1", "x",	"/",	"//",	 "pci//",
+				      "%s%n", "help",  "monitor", "-j", "-d"};
 	unsigned seed = 7;
 
 	for (int i = 0; i < 150; i++) {
@@ -432,22 +436,24 @@ Test(monitor, batch_prints_the_events_of_later_lines)
 
 	run_dl(&r, "--sim sn2700 -b -", "port show eth0\nmonitor port\nport split eth0 2\nport unsplit eth32\n");
 	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect_str_eq(r.out, SW "/1: type eth netdev eth0\n"
-				"[port,del] " SW "/1: type eth netdev eth0\n"
-				"[port,new] " SW "/1: type notset split_group 16\n"
-				"[port,new] " SW "/1: type eth netdev eth0 split_group 16\n"
-				"[port,new] " SW "/2: type notset split_group 16\n"
-				"[port,new] " SW "/2: type eth netdev eth32 split_group 16\n"
-				"[port,del] " SW "/1: type eth netdev eth0 split_group 16\n"
-				"[port,del] " SW "/2: type eth netdev eth32 split_group 16\n"
-				"[port,new] " SW "/1: type notset\n"
-				"[port,new] " SW "/1: type eth netdev eth0\n",
+	cr_expect_str_eq(r.out,
+			 SW "/1: type eth netdev eth0\n"
+			    "[port,del] " SW "/1: type eth netdev eth0\n"
+			    "[port,new] " SW "/1: type notset split_group 16\n"
+			    "[port,new] " SW "/1: type eth netdev eth0 split_group 16\n"
+			    "[port,new] " SW "/2: type notset split_group 16\n"
+			    "[port,new] " SW "/2: type eth netdev eth32 split_group 16\n"
+			    "[port,del] " SW "/1: type eth netdev eth0 split_group 16\n"
+			    "[port,del] " SW "/2: type eth netdev eth32 split_group 16\n"
+			    "[port,new] " SW "/1: type notset\n"
+			    "[port,new] " SW "/1: type eth netdev eth0\n",
 			 "no events for the devices going away at exit");
 	run_free(&r);
 	run_dl(&r, "-j --sim cx3-vpi -b -", "monitor\nport set pci/0000:01:00.0/2 type eth\n");
-	cr_expect_str_eq(r.out, "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"notset\"}}}\n"
-				"{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"}}}\n"
-				"{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"}}}\n");
+	cr_expect_str_eq(
+	    r.out, "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"notset\"}}}\n"
+		   "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"}}}\n"
+		   "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"}}}\n");
 	run_free(&r);
 	run_dl(&r, "--sim sn2700 -b -", "monitor dev\nport split eth0 2\n");
 	cr_expect_str_eq(r.out, "", "dev only");
@@ -482,7 +488,8 @@ Test(backends, kernel_without_a_devlink_family)
 		cr_skip_test("this kernel has a devlink family: the VM tests cover it");
 	}
 	cr_expect_eq(r.status, 2);
-	cr_expect_str_eq(r.err, "dl --kernel: The kernel has no devlink family (not built with CONFIG_NET_DEVLINK?).\n");
+	cr_expect_str_eq(r.err,
+			 "dl --kernel: The kernel has no devlink family (not built with CONFIG_NET_DEVLINK?).\n");
 	run_free(&r);
 	run_dl(&r, "dev", NULL);
 	cr_expect_eq(r.status, 2);
@@ -494,23 +501,24 @@ Test(sim, emulator_controls_in_process)
 {
 	struct run_result r;
 
-	run_dl(&r, "--sim cx3-vpi,sn2700 -b -", "sim show pci/0000:01:00.0/1 cable\nsim cable pci/0000:01:00.0/1 ib\n"
-						"sim show pci/0000:01:00.0/1 cable\nsim fail " SW " 1\n"
-						"port split eth0 2\n");
+	run_dl(&r, "--sim cx3-vpi,sn2700 -b -",
+	       "sim show pci/0000:01:00.0/1 cable\nsim cable pci/0000:01:00.0/1 ib\n"
+	       "sim show pci/0000:01:00.0/1 cable\nsim fail " SW " 1\n"
+	       "port split eth0 2\n");
 	cr_expect_eq(r.status, 1, "the injected failure fails the split");
 	cr_expect_str_eq(r.out, "eth\nib\n");
-	cr_expect_not_null(strstr(r.err, "Error: " SW "/1: Failed to get port's width.\ndl answers: Input/output error"),
-			   "%s", r.err);
+	cr_expect_not_null(
+	    strstr(r.err, "Error: " SW "/1: Failed to get port's width.\ndl answers: Input/output error"), "%s", r.err);
 	run_free(&r);
 	static const struct bad cases[] = {
-		{"sim", 2, "Usage: dl sim cable"},
-		{"sim bogus " SW, 2, "Command \"bogus\" not found"},
-		{"sim cable pci/0000:01:00.0/1 fc", 2, "Unknown link partner \"fc\""},
-		{"sim cable pci/0000:01:00.0/1", 2, "missing argument"},
-		{"sim cable pci/0000:01:00.0/9 ib", 2, "Port does not exist"},
-		{"sim fail " SW " x", 1, "fail_nth: expected a number of register accesses, got \"x\""},
-		{"sim show " SW " nonsense", 1, "Unknown emulator control \"nonsense\""},
-		{"sim set " SW " a b c", 2, "Unexpected argument \"c\""},
+	    {"sim", 2, "Usage: dl sim cable"},
+	    {"sim bogus " SW, 2, "Command \"bogus\" not found"},
+	    {"sim cable pci/0000:01:00.0/1 fc", 2, "Unknown link partner \"fc\""},
+	    {"sim cable pci/0000:01:00.0/1", 2, "missing argument"},
+	    {"sim cable pci/0000:01:00.0/9 ib", 2, "Port does not exist"},
+	    {"sim fail " SW " x", 1, "fail_nth: expected a number of register accesses, got \"x\""},
+	    {"sim show " SW " nonsense", 1, "Unknown emulator control \"nonsense\""},
+	    {"sim set " SW " a b c", 2, "Unexpected argument \"c\""},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char args[256];

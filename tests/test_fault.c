@@ -19,7 +19,7 @@
 struct scenario {
 	const char *name;
 	unsigned setup_split_port, setup_count; /* 0: none */
-	int op_split;				 /* 1: split, 0: unsplit */
+	int op_split;				/* 1: split, 0: unsplit */
 	unsigned port, count;
 };
 
@@ -75,7 +75,8 @@ static void scenario_run(const struct scenario *s)
 			cr_assert_gt(n, 3, "%s: too few accesses", s->name);
 			after = model_dump(ctx);
 			after_hw = hw_dump(ctx);
-			cr_assert_str_eq(after, clean_model ? clean_model : "", "%s: same result as unfaulted", s->name);
+			cr_assert_str_eq(after, clean_model ? clean_model : "", "%s: same result as unfaulted",
+					 s->name);
 			cr_assert_str_eq(after_hw, clean_hw ? clean_hw : "");
 			free(after);
 			free(after_hw);
@@ -111,11 +112,11 @@ static void scenario_run(const struct scenario *s)
 Test(fault, split)
 {
 	static const struct scenario s[] = {
-		{"split 1 by 2", 0, 0, 1, 1, 2},
-		{"split 1 by 4", 0, 0, 1, 1, 4},
-		{"split 3 by 4", 0, 0, 1, 3, 4},
-		{"split 63 by 2", 0, 0, 1, 63, 2},
-		{"split 3 by 2 next to a split", 1, 2, 1, 3, 2},
+	    {"split 1 by 2", 0, 0, 1, 1, 2},
+	    {"split 1 by 4", 0, 0, 1, 1, 4},
+	    {"split 3 by 4", 0, 0, 1, 3, 4},
+	    {"split 63 by 2", 0, 0, 1, 63, 2},
+	    {"split 3 by 2 next to a split", 1, 2, 1, 3, 2},
 	};
 
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
@@ -125,8 +126,8 @@ Test(fault, split)
 Test(fault, unsplit)
 {
 	static const struct scenario s[] = {
-		{"unsplit 1 of 2", 1, 2, 0, 1, 0}, {"unsplit 2 of 2", 1, 2, 0, 2, 0}, {"unsplit 1 of 4", 1, 4, 0, 1, 0},
-		{"unsplit 2 of 4", 1, 4, 0, 2, 0}, {"unsplit 3 of 4", 3, 4, 0, 3, 0}, {"unsplit 4 of 4", 3, 4, 0, 4, 0},
+	    {"unsplit 1 of 2", 1, 2, 0, 1, 0}, {"unsplit 2 of 2", 1, 2, 0, 2, 0}, {"unsplit 1 of 4", 1, 4, 0, 1, 0},
+	    {"unsplit 2 of 4", 1, 4, 0, 2, 0}, {"unsplit 3 of 4", 3, 4, 0, 3, 0}, {"unsplit 4 of 4", 3, 4, 0, 4, 0},
 	};
 
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)

@@ -15,41 +15,45 @@ struct bad {
 	const char *msg;
 };
 
-#define SW(hw) "{\"driver\": \"mlxsw\", \"handle\": \"pci/0000:03:00.0\", \"hw\": " hw "}"
-#define P(lp, m, w) "{\"local_port\": " #lp ", \"module\": " #m ", \"width\": " #w "}"
-#define HCA(hw) "{\"driver\": \"mlx4\", \"handle\": \"pci/0000:01:00.0\", \"hw\": " hw "}"
+#define SW(hw)	       "{\"driver\": \"mlxsw\", \"handle\": \"pci/0000:03:00.0\", \"hw\": " hw "}"
+#define P(lp, m, w)    "{\"local_port\": " #lp ", \"module\": " #m ", \"width\": " #w "}"
+#define HCA(hw)	       "{\"driver\": \"mlx4\", \"handle\": \"pci/0000:01:00.0\", \"hw\": " hw "}"
 #define HP(sup, t, nd) "{\"supported\": " sup ", \"type\": \"" t "\", \"netdev\": \"" nd "\"}"
 
 static const struct bad cases[] = {
-	{"{\"driver\": ", -EINVAL, ":1:"},
-	{"[1, 2]", -EINVAL, "expected a JSON object"},
-	{"{\"handle\": \"pci/x\"}", -EINVAL, "field \"driver\": expected a driver name"},
-	{"{\"driver\": \"mlxsw\"}", -EINVAL, "field \"handle\": expected a string \"bus/dev\""},
-	{"{\"driver\": \"mlxsw\", \"handle\": \"pci\", \"hw\": {}}", -EINVAL, "is not of the form bus/dev"},
-	{"{\"driver\": \"mlxsw\", \"handle\": \"pci/a\", \"hw\": 3}", -EINVAL, "field \"hw\": expected an object"},
-	{"{\"driver\": \"nosuch\", \"handle\": \"pci/a\"}", -ENOENT, "No driver \"nosuch\""},
-	{"{\"driver\": \"mlxsw\", \"handle\": \"pci/a\", \"driver\": \"mlx4\"}", -EINVAL, "duplicate object key"},
-	{SW("{\"ports\": []}"), -EINVAL, "field \"hw.ports\": expected a non-empty array"},
-	{SW("{\"ports\": [" P(0, 1, 4) "]}"), -EINVAL, "field \"hw.ports[0].local_port\": expected an integer from 1 to 64"},
-	{SW("{\"ports\": [" P(1, 64, 4) "]}"), -EINVAL, "field \"hw.ports[0].module\": expected an integer from 0 to 63"},
-	{SW("{\"ports\": [" P(1, 1, 4) "," P(5, 2, 3) "]}"), -EINVAL, "field \"hw.ports[1].width\": expected 1, 2 or 4"},
-	{SW("{\"ports\": [" P(2, 1, 4) "]}"), -EINVAL, "field \"hw.ports[0].local_port\": a 4-lane port must be"},
-	{SW("{\"ports\": [" P(1, 1, 4) "," P(3, 1, 4) "]}"), -EINVAL, "field \"hw.ports[1]\": local port 3 or lanes of module 1"},
-	{SW("{\"ports\": [\"x\"]}"), -EINVAL, "field \"hw.ports[0]\": expected an object"},
-	{SW("{\"netdev\": \"swp\", \"ports\": [" P(1, 1, 4) "]}"), -EINVAL, "field \"hw.netdev\": expected a pattern with %d"},
-	{SW("{\"fail_nth\": -1, \"ports\": [" P(1, 1, 4) "]}"), -EINVAL, "field \"hw.fail_nth\""},
-	{"{\"driver\": \"mlxsw\", \"handle\": \"pci/a\"}", -EINVAL, "field \"hw\": missing"},
-	{HCA("{\"ports\": [" HP("[\"eth\"]", "eth", "a") "]}"), -EINVAL, "field \"hw.ibdev\""},
-	{HCA("{\"ibdev\": \"m\", \"dpdp\": 1, \"ports\": []}"), -EINVAL, "field \"hw.dpdp\": expected true or false"},
-	{HCA("{\"ibdev\": \"m\", \"ports\": []}"), -EINVAL, "field \"hw.ports\": expected an array of 1 or 2 ports"},
-	{HCA("{\"ibdev\": \"m\", \"ports\": [" HP("[\"eth\", \"fc\"]", "eth", "a") "]}"), -EINVAL,
-	 "field \"hw.ports[0].supported[1]\": expected \"eth\" or \"ib\""},
-	{HCA("{\"ibdev\": \"m\", \"ports\": [" HP("[\"eth\"]", "ib", "a") "]}"), -EINVAL,
-	 "field \"hw.ports[0].type\": expected a supported type"},
-	{HCA("{\"ibdev\": \"m\", \"ports\": [" HP("[\"eth\"]", "eth", "a-very-long-netdev") "]}"), -EINVAL,
-	 "field \"hw.ports[0].netdev\""},
-	{HCA("{\"ibdev\": \"m\", \"ports\": [{\"supported\": [\"ib\"], \"type\": \"ib\", \"netdev\": \"a\", \"cable\": \"fc\"}]}"),
-	 -EINVAL, "field \"hw.ports[0].cable\": expected \"eth\", \"ib\" or \"none\""},
+    {"{\"driver\": ", -EINVAL, ":1:"},
+    {"[1, 2]", -EINVAL, "expected a JSON object"},
+    {"{\"handle\": \"pci/x\"}", -EINVAL, "field \"driver\": expected a driver name"},
+    {"{\"driver\": \"mlxsw\"}", -EINVAL, "field \"handle\": expected a string \"bus/dev\""},
+    {"{\"driver\": \"mlxsw\", \"handle\": \"pci\", \"hw\": {}}", -EINVAL, "is not of the form bus/dev"},
+    {"{\"driver\": \"mlxsw\", \"handle\": \"pci/a\", \"hw\": 3}", -EINVAL, "field \"hw\": expected an object"},
+    {"{\"driver\": \"nosuch\", \"handle\": \"pci/a\"}", -ENOENT, "No driver \"nosuch\""},
+    {"{\"driver\": \"mlxsw\", \"handle\": \"pci/a\", \"driver\": \"mlx4\"}", -EINVAL, "duplicate object key"},
+    {SW("{\"ports\": []}"), -EINVAL, "field \"hw.ports\": expected a non-empty array"},
+    {SW("{\"ports\": [" P(0, 1, 4) "]}"), -EINVAL,
+     "field \"hw.ports[0].local_port\": expected an integer from 1 to 64"},
+    {SW("{\"ports\": [" P(1, 64, 4) "]}"), -EINVAL, "field \"hw.ports[0].module\": expected an integer from 0 to 63"},
+    {SW("{\"ports\": [" P(1, 1, 4) "," P(5, 2, 3) "]}"), -EINVAL, "field \"hw.ports[1].width\": expected 1, 2 or 4"},
+    {SW("{\"ports\": [" P(2, 1, 4) "]}"), -EINVAL, "field \"hw.ports[0].local_port\": a 4-lane port must be"},
+    {SW("{\"ports\": [" P(1, 1, 4) "," P(3, 1, 4) "]}"), -EINVAL,
+     "field \"hw.ports[1]\": local port 3 or lanes of module 1"},
+    {SW("{\"ports\": [\"x\"]}"), -EINVAL, "field \"hw.ports[0]\": expected an object"},
+    {SW("{\"netdev\": \"swp\", \"ports\": [" P(1, 1, 4) "]}"), -EINVAL,
+     "field \"hw.netdev\": expected a pattern with %d"},
+    {SW("{\"fail_nth\": -1, \"ports\": [" P(1, 1, 4) "]}"), -EINVAL, "field \"hw.fail_nth\""},
+    {"{\"driver\": \"mlxsw\", \"handle\": \"pci/a\"}", -EINVAL, "field \"hw\": missing"},
+    {HCA("{\"ports\": [" HP("[\"eth\"]", "eth", "a") "]}"), -EINVAL, "field \"hw.ibdev\""},
+    {HCA("{\"ibdev\": \"m\", \"dpdp\": 1, \"ports\": []}"), -EINVAL, "field \"hw.dpdp\": expected true or false"},
+    {HCA("{\"ibdev\": \"m\", \"ports\": []}"), -EINVAL, "field \"hw.ports\": expected an array of 1 or 2 ports"},
+    {HCA("{\"ibdev\": \"m\", \"ports\": [" HP("[\"eth\", \"fc\"]", "eth", "a") "]}"), -EINVAL,
+     "field \"hw.ports[0].supported[1]\": expected \"eth\" or \"ib\""},
+    {HCA("{\"ibdev\": \"m\", \"ports\": [" HP("[\"eth\"]", "ib", "a") "]}"), -EINVAL,
+     "field \"hw.ports[0].type\": expected a supported type"},
+    {HCA("{\"ibdev\": \"m\", \"ports\": [" HP("[\"eth\"]", "eth", "a-very-long-netdev") "]}"), -EINVAL,
+     "field \"hw.ports[0].netdev\""},
+    {HCA("{\"ibdev\": \"m\", \"ports\": [{\"supported\": [\"ib\"], \"type\": \"ib\", \"netdev\": \"a\", \"cable\": "
+	 "\"fc\"}]}"),
+     -EINVAL, "field \"hw.ports[0].cable\": expected \"eth\", \"ib\" or \"none\""},
 };
 
 Test(profile, malformed_profiles_name_file_field_and_reason)

@@ -20,7 +20,7 @@ enum mlx4_port_type {
 	MLX4_PORT_TYPE_AUTO = 3,
 };
 
-#define MLX4_DEV_CAP_FLAG_DPDP (1u << 0)	  /* dual-port, different protocols */
+#define MLX4_DEV_CAP_FLAG_DPDP		(1u << 0) /* dual-port, different protocols */
 #define MLX4_DEV_CAP_FLAG_SENSE_SUPPORT (1u << 1) /* firmware can sense the link partner */
 
 struct mlx4_dev_cap {

@@ -24,7 +24,8 @@ int mlx4_check_port_params(struct mlx4_priv *priv, const enum mlx4_port_type *po
 	if (!(priv->caps.flags & MLX4_DEV_CAP_FLAG_DPDP)) {
 		for (int i = 0; i < priv->caps.num_ports - 1; i++) {
 			if (port_type[i] != port_type[i + 1]) {
-				dlh_sdk_log(priv->dev, DLH_LOG_ERR, "Only same port types supported on this HCA, aborting");
+				dlh_sdk_log(priv->dev, DLH_LOG_ERR,
+					    "Only same port types supported on this HCA, aborting");
 				return dlh_sdk_extack(ext, -EOPNOTSUPP, "Only same port types supported on this HCA");
 			}
 		}
@@ -223,26 +224,35 @@ static int config_port(struct mlx4_priv *priv, json_t *e, int port, struct mlx4_
 	if (!json_is_object(e))
 		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d]\": expected an object", port - 1);
 	if (!json_is_array(sup) || !json_array_size(sup))
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d].supported\": expected [\"eth\"], [\"ib\"] or "
-				      "[\"eth\", \"ib\"]", port - 1);
-	json_array_foreach(sup, i, w) {
+		return dlh_sdk_extack(ext, -EINVAL,
+				      "field \"hw.ports[%d].supported\": expected [\"eth\"], [\"ib\"] or "
+				      "[\"eth\", \"ib\"]",
+				      port - 1);
+	json_array_foreach(sup, i, w)
+	{
 		if (!json_is_string(w) || type_word(json_string_value(w), &t) || t == MLX4_PORT_TYPE_NONE)
-			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d].supported[%zu]\": expected \"eth\" or "
-					      "\"ib\"", port - 1, i);
+			return dlh_sdk_extack(ext, -EINVAL,
+					      "field \"hw.ports[%d].supported[%zu]\": expected \"eth\" or "
+					      "\"ib\"",
+					      port - 1, i);
 		board->supported_type[port] |= (uint8_t)t;
 	}
 	if (!type || type_word(type, &t) || t == MLX4_PORT_TYPE_NONE || !(t & board->supported_type[port]))
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d].type\": expected a supported type, \"eth\" or "
-				      "\"ib\"", port - 1);
+		return dlh_sdk_extack(ext, -EINVAL,
+				      "field \"hw.ports[%d].type\": expected a supported type, \"eth\" or "
+				      "\"ib\"",
+				      port - 1);
 	board->port_type[port] = (uint8_t)t;
 	if (!netdev || !netdev[0] || strlen(netdev) >= DLH_NETDEV_NAME_MAX || strchr(netdev, '/'))
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d].netdev\": expected a netdev name of 1 to %d "
-				      "characters", port - 1, DLH_NETDEV_NAME_MAX - 1);
+		return dlh_sdk_extack(ext, -EINVAL,
+				      "field \"hw.ports[%d].netdev\": expected a netdev name of 1 to %d "
+				      "characters",
+				      port - 1, DLH_NETDEV_NAME_MAX - 1);
 	snprintf(priv->netdev[port], sizeof(priv->netdev[port]), "%s", netdev);
 	*cable = MLX4_PORT_TYPE_NONE;
 	if (json_object_get(e, "cable") && (!cab || type_word(cab, cable)))
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d].cable\": expected \"eth\", \"ib\" or \"none\"",
-				      port - 1);
+		return dlh_sdk_extack(ext, -EINVAL,
+				      "field \"hw.ports[%d].cable\": expected \"eth\", \"ib\" or \"none\"", port - 1);
 	return 0;
 }
 
@@ -254,7 +264,8 @@ static int state_apply(json_t *st, struct mlx4_dev_cap *board, enum mlx4_port_ty
 
 	if (!json_is_array(types) || !json_is_array(cables) || (int)json_array_size(types) != board->num_ports ||
 	    (int)json_array_size(cables) != board->num_ports)
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state\": expected {\"types\": [...], \"cables\": [...]} "
+		return dlh_sdk_extack(ext, -EINVAL,
+				      "field \"hw.state\": expected {\"types\": [...], \"cables\": [...]} "
 				      "with one entry per port");
 	for (int p = 1; p <= board->num_ports; p++) {
 		const char *w = json_string_value(json_array_get(types, (size_t)p - 1));
@@ -265,7 +276,8 @@ static int state_apply(json_t *st, struct mlx4_dev_cap *board, enum mlx4_port_ty
 		board->port_type[p] = (uint8_t)t;
 		w = json_string_value(json_array_get(cables, (size_t)p - 1));
 		if (!w || type_word(w, &cable[p]))
-			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.cables[%d]\": expected eth, ib or none", p - 1);
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.cables[%d]\": expected eth, ib or none",
+					      p - 1);
 	}
 	return 0;
 }
@@ -416,8 +428,10 @@ static int mlx4_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *
 		mlx4_emu_fail_nth(priv->emu, n);
 		return 0;
 	}
-	return dlh_sdk_extack(ext, -EINVAL, "Unknown emulator control \"%s\" (ConnectX-3 has: cable on a port, "
-			      "fail_nth on the device)", key);
+	return dlh_sdk_extack(ext, -EINVAL,
+			      "Unknown emulator control \"%s\" (ConnectX-3 has: cable on a port, "
+			      "fail_nth on the device)",
+			      key);
 }
 
 static const char *type_str(enum mlx4_port_type t)
@@ -442,26 +456,29 @@ static int mlx4_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *
 		n = snprintf(buf, len, "%lu", mlx4_emu_accesses(priv->emu));
 	else if (!port && !strcmp(key, "state"))
 		n = priv->caps.num_ports == 2
-			    ? snprintf(buf, len, "{\"types\":[\"%s\",\"%s\"],\"cables\":[\"%s\",\"%s\"]}",
-				       type_str(mlx4_emu_port_type(priv->emu, 1)), type_str(mlx4_emu_port_type(priv->emu, 2)),
-				       type_str(mlx4_emu_cable(priv->emu, 1)), type_str(mlx4_emu_cable(priv->emu, 2)))
-			    : snprintf(buf, len, "{\"types\":[\"%s\"],\"cables\":[\"%s\"]}",
-				       type_str(mlx4_emu_port_type(priv->emu, 1)), type_str(mlx4_emu_cable(priv->emu, 1)));
+			? snprintf(buf, len, "{\"types\":[\"%s\",\"%s\"],\"cables\":[\"%s\",\"%s\"]}",
+				   type_str(mlx4_emu_port_type(priv->emu, 1)),
+				   type_str(mlx4_emu_port_type(priv->emu, 2)), type_str(mlx4_emu_cable(priv->emu, 1)),
+				   type_str(mlx4_emu_cable(priv->emu, 2)))
+			: snprintf(buf, len, "{\"types\":[\"%s\"],\"cables\":[\"%s\"]}",
+				   type_str(mlx4_emu_port_type(priv->emu, 1)), type_str(mlx4_emu_cable(priv->emu, 1)));
 	else
-		return dlh_sdk_extack(ext, -EINVAL, "Unknown emulator control \"%s\" (ConnectX-3 has: cable and type "
-				      "on a port, fail_nth, accesses and state on the device)", key);
+		return dlh_sdk_extack(ext, -EINVAL,
+				      "Unknown emulator control \"%s\" (ConnectX-3 has: cable and type "
+				      "on a port, fail_nth, accesses and state on the device)",
+				      key);
 	return n < 0 || (size_t)n >= len ? dlh_sdk_extack(ext, -ENOSPC, "Buffer too small") : 0;
 }
 
 static const struct dlh_sdk_ops mlx4_ops = {
-	.probe = mlx4_probe,
-	.remove = mlx4_remove,
-	.port_type_set = mlx4_devlink_port_type_set,
-	.sim_set = mlx4_sim_set,
-	.sim_get = mlx4_sim_get,
+    .probe = mlx4_probe,
+    .remove = mlx4_remove,
+    .port_type_set = mlx4_devlink_port_type_set,
+    .sim_set = mlx4_sim_set,
+    .sim_get = mlx4_sim_get,
 };
 
 const struct dlh_sdk_driver mlx4_driver = {
-	DLH_SDK_DRIVER_INIT("mlx4", &mlx4_ops),
-	.dev_priv_size = sizeof(struct mlx4_priv),
+    DLH_SDK_DRIVER_INIT("mlx4", &mlx4_ops),
+    .dev_priv_size = sizeof(struct mlx4_priv),
 };

@@ -10,11 +10,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define MLXSW_PORT_MAX_PORTS 65 /* local ports 1..64 */
-#define MLXSW_PORT_MODULE_MAX_WIDTH 4
+#define MLXSW_PORT_MAX_PORTS	       65 /* local ports 1..64 */
+#define MLXSW_PORT_MODULE_MAX_WIDTH    4
 #define MLXSW_SP_PORTS_PER_CLUSTER_MAX 4
-#define MLXSW_SP_PORT_BASE_SPEED 25000 /* Mb/s per lane */
-#define MLXSW_MODULE_MAX 64
+#define MLXSW_SP_PORT_BASE_SPEED       25000 /* Mb/s per lane */
+#define MLXSW_MODULE_MAX	       64
 
 enum mlxsw_reg_id {
 	MLXSW_REG_PMLP, /* Port Module Lane map: which module lanes a local port uses */

@@ -176,17 +176,17 @@ static void port_spec_of(const struct mlxsw_sp_port *p, struct port_spec *ps)
 static int port_model_add(struct mlxsw_sp *sp, const struct port_spec *ps, struct dlh_extack *ext)
 {
 	struct dlh_sdk_port_attrs attrs = {
-		.flavour = DLH_PORT_FLAVOUR_PHYSICAL,
-		.number = ps->module + 1u,
-		.split = ps->split,
-		.split_group = ps->module,
-		.split_subport = ps->subport,
-		.lanes = ps->width,
-		.splittable = ps->width == MLXSW_PORT_MODULE_MAX_WIDTH && !ps->split,
-		.speed = (uint32_t)MLXSW_SP_PORT_BASE_SPEED * ps->width,
-		.has_module = true,
-		.module = ps->module,
-		.lane = ps->lane,
+	    .flavour = DLH_PORT_FLAVOUR_PHYSICAL,
+	    .number = ps->module + 1u,
+	    .split = ps->split,
+	    .split_group = ps->module,
+	    .split_subport = ps->subport,
+	    .lanes = ps->width,
+	    .splittable = ps->width == MLXSW_PORT_MODULE_MAX_WIDTH && !ps->split,
+	    .speed = (uint32_t)MLXSW_SP_PORT_BASE_SPEED * ps->width,
+	    .has_module = true,
+	    .module = ps->module,
+	    .lane = ps->lane,
 	};
 	struct mlxsw_sp_port *p = calloc(1, sizeof(*p));
 	int err;
@@ -321,12 +321,12 @@ static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct
 	nold = collect_old(sp, base_port, count, old);
 	for (unsigned int i = 0; i < count; i++) {
 		new[i] = (struct port_spec){
-			.local_port = (uint8_t)(base_port + i),
-			.split = true,
-			.module = module,
-			.width = width,
-			.lane = (uint8_t)(i * width),
-			.subport = (uint8_t)i,
+		    .local_port = (uint8_t)(base_port + i),
+		    .split = true,
+		    .module = module,
+		    .width = width,
+		    .lane = (uint8_t)(i * width),
+		    .subport = (uint8_t)i,
 		};
 		memcpy(new[i].netdev, sp->netdev_pattern, sizeof(new[i].netdev));
 	}
@@ -369,9 +369,9 @@ static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 		if (!sp->port_at_probe[lp])
 			continue;
 		new[nnew] = (struct port_spec){
-			.local_port = lp,
-			.module = sp->port_to_module[lp],
-			.width = MLXSW_PORT_MODULE_MAX_WIDTH,
+		    .local_port = lp,
+		    .module = sp->port_to_module[lp],
+		    .width = MLXSW_PORT_MODULE_MAX_WIDTH,
 		};
 		memcpy(new[nnew].netdev, sp->netdev_pattern, sizeof(new[nnew].netdev));
 		nnew++;
@@ -391,8 +391,8 @@ static int config_int(json_t *obj, const char *key, int idx, long min, long max,
 	json_t *v = json_object_get(obj, key);
 
 	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d].%s\": expected an integer from %ld to %ld", idx,
-				      key, min, max);
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d].%s\": expected an integer from %ld to %ld",
+				      idx, key, min, max);
 	*out = (long)json_integer_value(v);
 	return 0;
 }
@@ -405,22 +405,27 @@ static int state_apply(struct mlxsw_sp *sp, json_t *st, struct dlh_extack *ext)
 	size_t i;
 
 	if (!json_is_array(pmlp) || (names && !json_is_object(names)))
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state\": expected {\"pmlp\": [...], \"netdev\": {...}}");
-	json_array_foreach(pmlp, i, e) {
+		return dlh_sdk_extack(ext, -EINVAL,
+				      "field \"hw.state\": expected {\"pmlp\": [...], \"netdev\": {...}}");
+	json_array_foreach(pmlp, i, e)
+	{
 		json_int_t lp, width, module, lane;
 
 		if (json_unpack(e, "[IIII]", &lp, &width, &module, &lane) || lp < 1 || lp >= MLXSW_PORT_MAX_PORTS ||
 		    width < 1 || width > MLXSW_PORT_MODULE_MAX_WIDTH || module < 0 || module >= MLXSW_MODULE_MAX ||
 		    lane < 0 || lane + width > MLXSW_PORT_MODULE_MAX_WIDTH ||
 		    mlxsw_emu_map(sp->emu, (uint8_t)lp, (uint8_t)module, (uint8_t)width, (uint8_t)lane))
-			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.pmlp[%zu]\": not a mapping the ASIC takes", i);
+			return dlh_sdk_extack(ext, -EINVAL,
+					      "field \"hw.state.pmlp[%zu]\": not a mapping the ASIC takes", i);
 	}
-	json_object_foreach(names, key, v) {
+	json_object_foreach(names, key, v)
+	{
 		long lp = strtol(key, NULL, 10);
 
 		if (lp < 1 || lp >= MLXSW_PORT_MAX_PORTS || !json_is_string(v) ||
 		    json_string_length(v) >= DLH_NETDEV_NAME_MAX)
-			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.netdev.%s\": expected a netdev name", key);
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.netdev.%s\": expected a netdev name",
+					      key);
 		snprintf(sp->saved_netdev[lp], sizeof(sp->saved_netdev[lp]), "%s", json_string_value(v));
 	}
 	return 0;
@@ -463,7 +468,8 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports\": expected a non-empty array");
 		goto out;
 	}
-	json_array_foreach(ports, i, e) {
+	json_array_foreach(ports, i, e)
+	{
 		long lp, module, width;
 
 		if (!json_is_object(e)) {
@@ -483,10 +489,11 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 		}
 		/* The split logic assumes 4-lane ports at the first or third local port of a cluster. */
 		if (width == MLXSW_PORT_MODULE_MAX_WIDTH && (lp - 1) % 2) {
-			err = dlh_sdk_extack(ext, -EINVAL,
-					     "field \"hw.ports[%zu].local_port\": a 4-lane port must be at the first or "
-					     "third local port of a cluster",
-					     i);
+			err =
+			    dlh_sdk_extack(ext, -EINVAL,
+					   "field \"hw.ports[%zu].local_port\": a 4-lane port must be at the first or "
+					   "third local port of a cluster",
+					   i);
 			goto out;
 		}
 		/* The board's wiring, which unsplit restores (seed 004 reads it at probe). */
@@ -496,9 +503,10 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 			continue;
 		err = mlxsw_emu_board_map(sp->emu, (uint8_t)lp, (uint8_t)module, (uint8_t)width);
 		if (err) {
-			err = dlh_sdk_extack(ext, -EINVAL,
-					     "field \"hw.ports[%zu]\": local port %ld or lanes of module %ld already mapped",
-					     i, lp, module);
+			err = dlh_sdk_extack(
+			    ext, -EINVAL,
+			    "field \"hw.ports[%zu]\": local port %ld or lanes of module %ld already mapped", i, lp,
+			    module);
 			goto out;
 		}
 	}
@@ -657,21 +665,23 @@ static int mlxsw_sp_sim_get(struct dlh_dev *dev, struct dlh_port *port, const ch
 	else if (!strcmp(key, "state"))
 		return state_get(sp, buf, len, ext);
 	else
-		return dlh_sdk_extack(ext, -EINVAL, "Unknown emulator control \"%s\" (Spectrum has: fail_nth, "
-				      "accesses, pmlp, state)", key);
+		return dlh_sdk_extack(ext, -EINVAL,
+				      "Unknown emulator control \"%s\" (Spectrum has: fail_nth, "
+				      "accesses, pmlp, state)",
+				      key);
 	return n < 0 || (size_t)n >= len ? dlh_sdk_extack(ext, -ENOSPC, "Buffer too small") : 0;
 }
 
 static const struct dlh_sdk_ops mlxsw_sp_ops = {
-	.probe = mlxsw_sp_probe,
-	.remove = mlxsw_sp_remove,
-	.port_split = mlxsw_sp_port_split,
-	.port_unsplit = mlxsw_sp_port_unsplit,
-	.sim_set = mlxsw_sp_sim_set,
-	.sim_get = mlxsw_sp_sim_get,
+    .probe = mlxsw_sp_probe,
+    .remove = mlxsw_sp_remove,
+    .port_split = mlxsw_sp_port_split,
+    .port_unsplit = mlxsw_sp_port_unsplit,
+    .sim_set = mlxsw_sp_sim_set,
+    .sim_get = mlxsw_sp_sim_get,
 };
 
 const struct dlh_sdk_driver mlxsw_driver = {
-	DLH_SDK_DRIVER_INIT("mlxsw", &mlxsw_sp_ops),
-	.dev_priv_size = sizeof(struct mlxsw_sp),
+    DLH_SDK_DRIVER_INIT("mlxsw", &mlxsw_sp_ops),
+    .dev_priv_size = sizeof(struct mlxsw_sp),
 };

@@ -49,13 +49,13 @@ static int example_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 }
 
 static const struct dlh_sdk_ops example_ops = {
-	.probe = example_probe,
-	.port_type_set = example_port_type_set,
+    .probe = example_probe,
+    .port_type_set = example_port_type_set,
 };
 
 static const struct dlh_sdk_driver example_driver = {
-	DLH_SDK_DRIVER_INIT("example", &example_ops),
-	.dev_priv_size = sizeof(struct example_priv),
+    DLH_SDK_DRIVER_INIT("example", &example_ops),
+    .dev_priv_size = sizeof(struct example_priv),
 };
 
 DLH_SDK_MODULE(example_driver);

@@ -56,14 +56,14 @@ extern "C" {
  */
 
 /** Port types: X(SUFFIX, name, value). */
-#define DLH_PORT_TYPE_MAP(X) \
+#define DLH_PORT_TYPE_MAP(X)   \
 	X(NOTSET, "notset", 0) \
 	X(AUTO, "auto", 1)     \
 	X(ETH, "eth", 2)       \
 	X(IB, "ib", 3)
 
 /** Port flavours: X(SUFFIX, name, value). */
-#define DLH_PORT_FLAVOUR_MAP(X)  \
+#define DLH_PORT_FLAVOUR_MAP(X)    \
 	X(PHYSICAL, "physical", 0) \
 	X(CPU, "cpu", 1)           \
 	X(DSA, "dsa", 2)           \
@@ -74,11 +74,11 @@ extern "C" {
 	X(PCI_SF, "pcisf", 7)
 
 /** Events: X(SUFFIX, object, action); object and action as `devlink monitor` prints them. */
-#define DLH_EVENT_MAP(X)               \
-	X(DEV_NEW, "dev", "new")       \
-	X(DEV_DEL, "dev", "del")       \
-	X(PORT_NEW, "port", "new")     \
-	X(PORT_DEL, "port", "del")     \
+#define DLH_EVENT_MAP(X)           \
+	X(DEV_NEW, "dev", "new")   \
+	X(DEV_DEL, "dev", "del")   \
+	X(PORT_NEW, "port", "new") \
+	X(PORT_DEL, "port", "del") \
 	X(PORT_CHANGE, "port", "new")
 
 /** Port type (devlink's `enum devlink_port_type`). */
@@ -100,7 +100,7 @@ enum dlh_event_type {
 #define DLH_X(s, o, a) DLH_EVENT_##s,
 	DLH_EVENT_MAP(DLH_X)
 #undef DLH_X
-	DLH_EVENT_COUNT
+	    DLH_EVENT_COUNT
 };
 
 /**
@@ -209,8 +209,7 @@ DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct
  *         driver's error otherwise (the kernel backend: -EPROTONOSUPPORT when
  *         the kernel has no devlink family).
  */
-DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, const char *config,
-				  struct dlh_extack *ext);
+DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, const char *config, struct dlh_extack *ext);
 
 /**
  * @brief File descriptors the host's event loop should watch for reading.

@@ -74,18 +74,18 @@ struct dlh_sdk_ops {
 	int (*bus_fill)(struct dlh_sdk_bus *bus, unsigned int what, struct dlh_extack *ext);
 };
 
-#define DLH_SDK_FILL_DEVS 1u  /**< Every device, including those without ports. */
+#define DLH_SDK_FILL_DEVS  1u /**< Every device, including those without ports. */
 #define DLH_SDK_FILL_PORTS 2u /**< Every port (and the devices that have ports). */
 
 /** @brief A driver's identity. Define one as `static const` (or `const` for linking in). */
 struct dlh_sdk_driver {
-	uint32_t abi_version;		/**< Always ::DLH_SDK_ABI_VERSION. */
-	const char *name;		/**< Driver name, as profiles name it ("mlxsw"). */
-	size_t dev_priv_size;		/**< Bytes of private storage per device, zeroed. */
-	size_t port_priv_size;		/**< Bytes of private storage per port, zeroed. */
-	size_t bus_priv_size;		/**< Bytes of private storage per bus attachment, zeroed. */
-	const struct dlh_sdk_ops *ops;	/**< Operations. */
-	size_t ops_size;		/**< sizeof(struct dlh_sdk_ops) as the driver saw it. */
+	uint32_t abi_version;	       /**< Always ::DLH_SDK_ABI_VERSION. */
+	const char *name;	       /**< Driver name, as profiles name it ("mlxsw"). */
+	size_t dev_priv_size;	       /**< Bytes of private storage per device, zeroed. */
+	size_t port_priv_size;	       /**< Bytes of private storage per port, zeroed. */
+	size_t bus_priv_size;	       /**< Bytes of private storage per bus attachment, zeroed. */
+	const struct dlh_sdk_ops *ops; /**< Operations. */
+	size_t ops_size;	       /**< sizeof(struct dlh_sdk_ops) as the driver saw it. */
 };
 
 /** Initialiser for the fixed fields of a ::dlh_sdk_driver. */
@@ -94,18 +94,18 @@ struct dlh_sdk_driver {
 
 /** Module entry: what dlh_ctx_module_load() looks for. */
 struct dlh_sdk_module {
-	uint32_t abi_version;			/**< ::DLH_SDK_ABI_VERSION of the module's build. */
-	const struct dlh_sdk_driver *driver;	/**< The driver. */
+	uint32_t abi_version;		     /**< ::DLH_SDK_ABI_VERSION of the module's build. */
+	const struct dlh_sdk_driver *driver; /**< The driver. */
 };
 
 /** Name of the symbol a module exports. */
 #define DLH_SDK_MODULE_SYMBOL "dlh_sdk_module_entry"
 
 /** Make this shared object a dlhal driver module for @p drv. Use once per module. */
-#define DLH_SDK_MODULE(drv)                                                                   \
-	DLH_EXPORT const struct dlh_sdk_module dlh_sdk_module_entry = {                        \
-		.abi_version = DLH_SDK_ABI_VERSION,                                            \
-		.driver = &(drv),                                                              \
+#define DLH_SDK_MODULE(drv)                                             \
+	DLH_EXPORT const struct dlh_sdk_module dlh_sdk_module_entry = { \
+	    .abi_version = DLH_SDK_ABI_VERSION,                         \
+	    .driver = &(drv),                                           \
 	}
 
 /**
@@ -159,17 +159,17 @@ DLH_EXPORT void dlh_sdk_dev_remove(struct dlh_dev *dev);
 
 /** @brief Attributes given at registration; fields a driver does not know stay zero. */
 struct dlh_sdk_port_attrs {
-	enum dlh_port_flavour flavour;	/**< Usually physical. */
-	uint32_t number;		/**< Front-panel port number, 0 if unknown. */
-	bool split;			/**< The port results from a split. */
-	uint32_t split_group;		/**< Group of ports split together (if split). */
-	uint32_t split_subport;		/**< Index within the split (if split). */
-	uint32_t lanes;			/**< Lanes, 0 if unknown. */
-	bool splittable;		/**< Whether a split may be asked for. */
-	uint32_t speed;			/**< Maximum speed in Mb/s, 0 if unknown. */
-	bool has_module;		/**< @c module and @c lane are meaningful. */
-	uint32_t module;		/**< Module (cage) the port is mapped to. */
-	uint32_t lane;			/**< First lane within the module. */
+	enum dlh_port_flavour flavour; /**< Usually physical. */
+	uint32_t number;	       /**< Front-panel port number, 0 if unknown. */
+	bool split;		       /**< The port results from a split. */
+	uint32_t split_group;	       /**< Group of ports split together (if split). */
+	uint32_t split_subport;	       /**< Index within the split (if split). */
+	uint32_t lanes;		       /**< Lanes, 0 if unknown. */
+	bool splittable;	       /**< Whether a split may be asked for. */
+	uint32_t speed;		       /**< Maximum speed in Mb/s, 0 if unknown. */
+	bool has_module;	       /**< @c module and @c lane are meaningful. */
+	uint32_t module;	       /**< Module (cage) the port is mapped to. */
+	uint32_t lane;		       /**< First lane within the module. */
 };
 
 /**
@@ -275,11 +275,11 @@ DLH_EXPORT void dlh_sdk_io_free(struct dlh_sdk_io *io);
 
 /** @brief Put a formatted reason in @p ext (NULL allowed). @return @p err, for `return dlh_sdk_extack(...)`. */
 DLH_EXPORT int dlh_sdk_extack(struct dlh_extack *ext, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /** @brief Log a line to the host's sink, like the kernel's dev_err(). */
 DLH_EXPORT void dlh_sdk_log(const struct dlh_dev *dev, enum dlh_log_level level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /** @} */
 

@@ -47,24 +47,29 @@ int main(int argc, char **argv)
 		fprintf(stderr, "jsoncmp: dl has %zu ports, devlink %zu\n", json_object_size(pa), json_object_size(pb));
 		diffs++;
 	}
-	json_object_foreach(pb, handle, vb) {
+	json_object_foreach(pb, handle, vb)
+	{
 		va = json_object_get(pa, handle);
 		if (!va) {
 			fprintf(stderr, "jsoncmp: %s: missing in dl\n", handle);
 			diffs++;
 			continue;
 		}
-		json_object_foreach(vb, key, x) {
+		json_object_foreach(vb, key, x)
+		{
 			if (!json_equal(json_object_get(va, key), x)) {
-				char *s = json_dumps(x, JSON_ENCODE_ANY), *t = json_dumps(json_object_get(va, key), JSON_ENCODE_ANY);
+				char *s = json_dumps(x, JSON_ENCODE_ANY),
+				     *t = json_dumps(json_object_get(va, key), JSON_ENCODE_ANY);
 
-				fprintf(stderr, "jsoncmp: %s: %s: devlink %s, dl %s\n", handle, key, s, t ? t : "(none)");
+				fprintf(stderr, "jsoncmp: %s: %s: devlink %s, dl %s\n", handle, key, s,
+					t ? t : "(none)");
 				free(s);
 				free(t);
 				diffs++;
 			}
 		}
-		json_object_foreach(va, key, x) {
+		json_object_foreach(va, key, x)
+		{
 			if (!json_object_get(vb, key) && !extra(key)) {
 				fprintf(stderr, "jsoncmp: %s: dl has %s, devlink does not\n", handle, key);
 				diffs++;

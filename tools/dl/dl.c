@@ -107,11 +107,12 @@ static void log_line(void *arg, enum dlh_log_level level, const struct dlh_dev *
 
 static void backends_usage(const struct dlh_extack *ext)
 {
-	fprintf(stderr, "dl: no devices to work on: %s.\n"
-			"Backends:\n"
-			"  -s PATH                     a dlhald's devices (the default when " DLHAL_SOCKET_DEFAULT " exists)\n"
-			"  --kernel                    the kernel's devlink family (the default when it exists)\n"
-			"  --sim PROFILE[,PROFILE...]  emulated devices in this process (try: dl --sim sn2700 port)\n",
+	fprintf(stderr,
+		"dl: no devices to work on: %s.\n"
+		"Backends:\n"
+		"  -s PATH                     a dlhald's devices (the default when " DLHAL_SOCKET_DEFAULT " exists)\n"
+		"  --kernel                    the kernel's devlink family (the default when it exists)\n"
+		"  --sim PROFILE[,PROFILE...]  emulated devices in this process (try: dl --sim sn2700 port)\n",
 		ext->msg);
 }
 
@@ -131,7 +132,8 @@ int dl_ctx(struct dl *dl, struct dlh_ctx **out)
 	dlh_ctx_log_set(dl->ctx, log_line, dl);
 	if (dlh_sdk_driver_register(dl->ctx, &mlxsw_driver, &ext) ||
 	    dlh_sdk_driver_register(dl->ctx, &mlx4_driver, &ext) ||
-	    dlh_sdk_driver_register(dl->ctx, &kernel_driver, &ext) || dlh_sdk_driver_register(dl->ctx, &daemon_driver, &ext))
+	    dlh_sdk_driver_register(dl->ctx, &kernel_driver, &ext) ||
+	    dlh_sdk_driver_register(dl->ctx, &daemon_driver, &ext))
 		return dl_op_err(-EINVAL, &ext);
 	/* A daemon when asked for, or when nothing was asked for and one is running. */
 	if (dl->socket || (!dl->sim && !dl->kernel && !access(DLHAL_SOCKET_DEFAULT, F_OK))) {
@@ -281,13 +283,12 @@ int main(int argc, char **argv)
 {
 	enum { OPT_SIM = 256, OPT_KERNEL };
 	static const struct option opts[] = {
-		{"verbose", no_argument, NULL, 'v'}, {"details", no_argument, NULL, 'd'},
-		{"json", no_argument, NULL, 'j'},    {"pretty", no_argument, NULL, 'p'},
-		{"force", no_argument, NULL, 'f'},   {"batch", required_argument, NULL, 'b'},
-		{"version", no_argument, NULL, 'V'}, {"help", no_argument, NULL, 'h'},
-		{"sim", required_argument, NULL, OPT_SIM}, {"kernel", no_argument, NULL, OPT_KERNEL},
-		{"socket", required_argument, NULL, 's'},
-		{NULL, 0, NULL, 0},
+	    {"verbose", no_argument, NULL, 'v'},       {"details", no_argument, NULL, 'd'},
+	    {"json", no_argument, NULL, 'j'},	       {"pretty", no_argument, NULL, 'p'},
+	    {"force", no_argument, NULL, 'f'},	       {"batch", required_argument, NULL, 'b'},
+	    {"version", no_argument, NULL, 'V'},       {"help", no_argument, NULL, 'h'},
+	    {"sim", required_argument, NULL, OPT_SIM}, {"kernel", no_argument, NULL, OPT_KERNEL},
+	    {"socket", required_argument, NULL, 's'},  {NULL, 0, NULL, 0},
 	};
 	struct dl dl = {0};
 	int opt, ret;

@@ -73,7 +73,9 @@ static int run_loop(struct monitor *m)
 	/* Scripts wait for this line before changing anything or signalling. */
 	if (m->dl->verbose)
 		fprintf(stderr, "dl monitor: watching %s events; SIGINT or SIGTERM stops\n",
-			m->dev && m->port ? "device and port" : m->dev ? "device" : "port");
+			m->dev && m->port ? "device and port"
+			: m->dev	  ? "device"
+					  : "port");
 	ev_run(m->loop, 0);
 	evhost_stop(&host);
 	ev_loop_destroy(m->loop);

@@ -103,7 +103,6 @@ void out_end(struct dl *dl)
 	dl->jobj = NULL;
 }
 
-
 /*
  * Where one object's fields go: a text line, a jansson object (pretty
  * output, monitor lines), or the compact stream. In the stream, values are

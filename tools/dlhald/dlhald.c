@@ -102,7 +102,8 @@ static int load(struct dlh_ctx *ctx, const char *sim, bool kernel, const char *s
 	for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (dlh_ctx_sim_load_state(ctx, p, states, &ext)) {
 			if (states)
-				dlhald_log(LOG_ERR, "--sim %s with the state in %s: %s (--fresh starts from the profile)", p,
+				dlhald_log(LOG_ERR,
+					   "--sim %s with the state in %s: %s (--fresh starts from the profile)", p,
 					   state_path, dlh_extack_str(&ext, buf, sizeof(buf)));
 			else
 				dlhald_log(LOG_ERR, "--sim %s: %s", p, dlh_extack_str(&ext, buf, sizeof(buf)));
@@ -140,12 +141,17 @@ int main(int argc, char **argv)
 {
 	enum { OPT_SIM = 256, OPT_KERNEL, OPT_STATE, OPT_FRESH };
 	static const struct option opts[] = {
-		{"socket", required_argument, NULL, 's'}, {"group", required_argument, NULL, 'g'},
-		{"sim", required_argument, NULL, OPT_SIM}, {"kernel", no_argument, NULL, OPT_KERNEL},
-		{"foreground", no_argument, NULL, 'f'},   {"verbose", no_argument, NULL, 'v'},
-		{"version", no_argument, NULL, 'V'},      {"help", no_argument, NULL, 'h'},
-		{"state", required_argument, NULL, OPT_STATE}, {"fresh", no_argument, NULL, OPT_FRESH},
-		{NULL, 0, NULL, 0},
+	    {"socket", required_argument, NULL, 's'},
+	    {"group", required_argument, NULL, 'g'},
+	    {"sim", required_argument, NULL, OPT_SIM},
+	    {"kernel", no_argument, NULL, OPT_KERNEL},
+	    {"foreground", no_argument, NULL, 'f'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"version", no_argument, NULL, 'V'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"state", required_argument, NULL, OPT_STATE},
+	    {"fresh", no_argument, NULL, OPT_FRESH},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *path = DLHAL_SOCKET_DEFAULT, *sim = NULL, *group = NULL, *state = NULL;
 	struct saver saver = {0};

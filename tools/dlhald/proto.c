@@ -17,11 +17,11 @@
 
 /* Anything else in a request is ignored, as the kernel ignores unknown attributes. */
 static struct nla_policy policy[DEVLINK_ATTR_MAX + 1] = {
-	[DEVLINK_ATTR_BUS_NAME] = {.type = NLA_NUL_STRING, .maxlen = DLH_BUS_NAME_MAX},
-	[DEVLINK_ATTR_DEV_NAME] = {.type = NLA_NUL_STRING, .maxlen = DLH_DEV_NAME_MAX},
-	[DEVLINK_ATTR_PORT_INDEX] = {.type = NLA_U32},
-	[DEVLINK_ATTR_PORT_TYPE] = {.type = NLA_U16},
-	[DEVLINK_ATTR_PORT_SPLIT_COUNT] = {.type = NLA_U32},
+    [DEVLINK_ATTR_BUS_NAME] = {.type = NLA_NUL_STRING, .maxlen = DLH_BUS_NAME_MAX},
+    [DEVLINK_ATTR_DEV_NAME] = {.type = NLA_NUL_STRING, .maxlen = DLH_DEV_NAME_MAX},
+    [DEVLINK_ATTR_PORT_INDEX] = {.type = NLA_U32},
+    [DEVLINK_ATTR_PORT_TYPE] = {.type = NLA_U16},
+    [DEVLINK_ATTR_PORT_SPLIT_COUNT] = {.type = NLA_U32},
 };
 
 static struct nl_msg *reply_new(const struct nlmsghdr *req, uint8_t cmd, int flags)
@@ -255,7 +255,8 @@ static void cmd_sim(struct client *c, const struct nlmsghdr *req, struct nlattr 
 	if (port)
 		dev = dlh_port_dev(port);
 	if (!key || (set && !value)) {
-		reply_err(c, req, -EINVAL, set ? "Emulator control needs a key and a value" : "Emulator control needs a key");
+		reply_err(c, req, -EINVAL,
+			  set ? "Emulator control needs a key and a value" : "Emulator control needs a key");
 		return;
 	}
 	if (set) {
@@ -303,7 +304,8 @@ static void handle_one(struct client *c, const struct nlmsghdr *req)
 		struct nlattr *a;
 		int rem;
 
-		nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+		nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem)
+		{
 			int t = nla_type(a);
 
 			if (t > DEVLINK_ATTR_MAX && t != DLHAL_ATTR_SIM_KEY && t != DLHAL_ATTR_SIM_VALUE) {
@@ -380,9 +382,9 @@ void proto_handle(struct client *c, const unsigned char *buf, size_t len)
 void proto_event(const struct dlh_event *ev, void *arg)
 {
 	static const uint8_t cmds[DLH_EVENT_COUNT] = {
-		[DLH_EVENT_DEV_NEW] = DEVLINK_CMD_NEW,		[DLH_EVENT_DEV_DEL] = DEVLINK_CMD_DEL,
-		[DLH_EVENT_PORT_NEW] = DEVLINK_CMD_PORT_NEW,	[DLH_EVENT_PORT_DEL] = DEVLINK_CMD_PORT_DEL,
-		[DLH_EVENT_PORT_CHANGE] = DEVLINK_CMD_PORT_NEW,
+	    [DLH_EVENT_DEV_NEW] = DEVLINK_CMD_NEW,	    [DLH_EVENT_DEV_DEL] = DEVLINK_CMD_DEL,
+	    [DLH_EVENT_PORT_NEW] = DEVLINK_CMD_PORT_NEW,    [DLH_EVENT_PORT_DEL] = DEVLINK_CMD_PORT_DEL,
+	    [DLH_EVENT_PORT_CHANGE] = DEVLINK_CMD_PORT_NEW,
 	};
 	struct server *srv = arg;
 	struct nl_msg *msg = reply_new(NULL, cmds[ev->type], 0);
