@@ -285,13 +285,21 @@ int server_open(struct server *srv, const char *path, gid_t group)
 		return -EADDRINUSE;
 	}
 	srv->lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (srv->lfd < 0 || bind(srv->lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(srv->lfd, 128)) {
-		dlhald_log(LOG_ERR, "cannot listen on %s: %s", path, strerror(errno));
+	if (srv->lfd < 0 || bind(srv->lfd, (struct sockaddr *)&sa, sizeof(sa))) {
+		dlhald_log(LOG_ERR, "cannot bind %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	/* Mode 0660: connecting at all needs root or the group. */
+	/* Mode 0660 (connecting at all needs root or the group), set before
+	 * listen(): until then nobody can connect, so there is no moment when
+	 * the socket is open to all. */
 	if (chmod(path, 0660) || (group != (gid_t)-1 && chown(path, 0, group))) {
 		dlhald_log(LOG_ERR, "cannot set the owner or mode of %s: %s", path, strerror(errno));
+		unlink(path);
+		return -errno;
+	}
+	if (listen(srv->lfd, 128)) {
+		dlhald_log(LOG_ERR, "cannot listen on %s: %s", path, strerror(errno));
+		unlink(path);
 		return -errno;
 	}
 	srv->path = path;
