@@ -292,15 +292,12 @@ int server_open(struct server *srv, const char *path, gid_t group)
 	/* Mode 0660 (connecting at all needs root or the group), set before
 	 * listen(): until then nobody can connect, so there is no moment when
 	 * the socket is open to all. */
-	if (chmod(path, 0660) || (group != (gid_t)-1 && chown(path, 0, group))) {
-		dlhald_log(LOG_ERR, "cannot set the owner or mode of %s: %s", path, strerror(errno));
-		unlink(path);
-		return -errno;
-	}
-	if (listen(srv->lfd, 128)) {
-		dlhald_log(LOG_ERR, "cannot listen on %s: %s", path, strerror(errno));
-		unlink(path);
-		return -errno;
+	if (chmod(path, 0660) || (group != (gid_t)-1 && chown(path, 0, group)) || listen(srv->lfd, 128)) {
+		int err = errno;
+
+		dlhald_log(LOG_ERR, "cannot set up %s: %s", sa.sun_path, strerror(err));
+		unlink(sa.sun_path);
+		return -err;
 	}
 	srv->path = path;
 	srv->group = group;
