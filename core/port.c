@@ -57,6 +57,31 @@ DLH_EXPORT struct dlh_port *dlh_port_first(const struct dlh_dev *dev)
 	return dlh__list_empty(&dev->ports) ? NULL : dlh__container_of(dev->ports.next, struct dlh_port, node);
 }
 
+/* The device list as it stands: a port listing needs no device without ports. */
+static struct dlh_port *first_from(const struct dlh_ctx *ctx, const struct dlh__list *dev_node)
+{
+	for (; dev_node != &ctx->devs; dev_node = dev_node->next) {
+		const struct dlh_dev *dev = dlh__container_of(dev_node, struct dlh_dev, node);
+
+		if (!dlh__list_empty(&dev->ports))
+			return dlh__container_of(dev->ports.next, struct dlh_port, node);
+	}
+	return NULL;
+}
+
+DLH_EXPORT struct dlh_port *dlh_port_first_all(const struct dlh_ctx *ctx)
+{
+	dlh__fill(ctx, DLH_SDK_FILL_PORTS);
+	return first_from(ctx, ctx->devs.next);
+}
+
+DLH_EXPORT struct dlh_port *dlh_port_next_all(const struct dlh_port *port)
+{
+	struct dlh_port *next = dlh_port_next(port);
+
+	return next ? next : first_from(port->dev->ctx, port->dev->node.next);
+}
+
 DLH_EXPORT struct dlh_port *dlh_port_next(const struct dlh_port *port)
 {
 	return port->node.next == &port->dev->ports ? NULL : dlh__container_of(port->node.next, struct dlh_port, node);

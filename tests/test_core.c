@@ -498,10 +498,16 @@ Test(bus, lazy_fill_once_and_only_what_is_needed)
 	cr_assert_eq(dlh_ctx_bus_attach(ctx, "lazy", "some config", &ext), 0, "%s", ext.msg);
 	cr_expect_eq(dlh_ctx_bus_attach(ctx, "lazy", NULL, &ext), -EEXIST);
 	cr_expect_eq(fills_devs + fills_ports, 0, "nothing read at attach");
+	/* Listing every port needs the ports, not the device list. */
+	port = dlh_port_first_all(ctx);
+	cr_expect_str_eq(dlh_port_handle(port), "lazy/withports/7");
+	cr_expect_null(dlh_port_next_all(port));
+	cr_expect_eq(fills_ports, 1);
+	cr_expect_eq(fills_devs, 0);
 	/* A port by netdev name needs the ports only. */
 	cr_assert_eq(dlh_port_lookup(ctx, "lazy7", &port, &ext), 0, "%s", ext.msg);
 	cr_expect_str_eq(dlh_port_handle(port), "lazy/withports/7");
-	cr_expect_eq(fills_ports, 1);
+	cr_expect_eq(fills_ports, 1, "still once");
 	cr_expect_eq(fills_devs, 0);
 	/* A device without ports needs the device list. */
 	cr_expect_eq(dlh_port_lookup(ctx, "lazy/noports/0", &port, &ext), -ENODEV);
@@ -514,5 +520,21 @@ Test(bus, lazy_fill_once_and_only_what_is_needed)
 	cr_expect_eq(fills_ports, 1, "once");
 	cr_expect_eq(dlh_sdk_driver_register(ctx, &fake_driver, &ext), 0);
 	cr_expect_eq(dlh_ctx_bus_attach(ctx, "fake", NULL, &ext), -EOPNOTSUPP, "a profile driver does not attach");
+	dlh_ctx_free(ctx);
+}
+
+Test(registry, all_ports_across_devices_in_order)
+{
+	struct dlh_ctx *ctx = ctx_with("cx3-vpi,sn2700");
+	struct dlh_port *p;
+	int n = 0;
+
+	for (p = dlh_port_first_all(ctx); p; p = dlh_port_next_all(p), n++) {
+		if (n == 0)
+			cr_expect_str_eq(dlh_port_handle(p), "pci/0000:01:00.0/1");
+		if (n == 2)
+			cr_expect_str_eq(dlh_port_handle(p), "pci/0000:03:00.0/1", "then the next device's");
+	}
+	cr_expect_eq(n, 34);
 	dlh_ctx_free(ctx);
 }

@@ -330,6 +330,15 @@ DLH_EXPORT struct dlh_port *dlh_port_first(const struct dlh_dev *dev);
 /** @brief Next port of the same device, or NULL. */
 DLH_EXPORT struct dlh_port *dlh_port_next(const struct dlh_port *port);
 
+/**
+ * @brief First port of the context: devices in order, each device's ports in
+ *        order. Needs only the ports, not the device list (a lazy backend
+ *        then reads less). @return the port or NULL.
+ */
+DLH_EXPORT struct dlh_port *dlh_port_first_all(const struct dlh_ctx *ctx);
+/** @brief Next port after @p port across devices, or NULL. */
+DLH_EXPORT struct dlh_port *dlh_port_next_all(const struct dlh_port *port);
+
 /** @brief Find a port by index, O(1) on average. @return the port or NULL. */
 DLH_EXPORT struct dlh_port *dlh_port_find(const struct dlh_dev *dev, uint32_t index);
 

@@ -2,7 +2,7 @@
 # Runs inside the test VM: dl against iproute2's devlink on a 1024-port
 # netdevsim device; prints one "BENCH name dl_us devlink_us" line per case,
 # the median wall-clock time of RUNS runs of each whole command, alternated.
-RUNS=31
+RUNS=61
 echo "12 1024" > /sys/bus/netdevsim/new_device
 i=0
 until [ "$(devlink port show 2>/dev/null | grep -c '^netdevsim/netdevsim12/')" = 1024 ]; do

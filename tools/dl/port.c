@@ -65,10 +65,12 @@ static int port_show(struct dl *dl)
 	out_begin(dl, "port");
 	if (port) {
 		out_port(dl, port);
+	} else if (only) {
+		for (port = dlh_port_first(only); port; port = dlh_port_next(port))
+			out_port(dl, port);
 	} else {
-		for (struct dlh_dev *dev = only ? only : dlh_dev_first(ctx); dev; dev = only ? NULL : dlh_dev_next(dev))
-			for (port = dlh_port_first(dev); port; port = dlh_port_next(port))
-				out_port(dl, port);
+		for (port = dlh_port_first_all(ctx); port; port = dlh_port_next_all(port))
+			out_port(dl, port);
 	}
 	out_end(dl);
 	return DL_OK;
