@@ -99,12 +99,12 @@ void dlh__fill(const struct dlh_ctx *cctx, unsigned int what)
 	for (struct dlh__list *it = ctx->buses.next; it != &ctx->buses; it = it->next) {
 		struct dlh_sdk_bus *bus = dlh__container_of(it, struct dlh_sdk_bus, node);
 		int (*fill)(struct dlh_sdk_bus *, unsigned int, struct dlh_extack *) = DLH__OP(bus->drv, bus_fill);
-		unsigned int todo = bus->fill_pending & what;
+		unsigned int wanted = bus->fill_pending & what;
 
-		bus->fill_pending &= ~todo;
-		if (todo && fill) {
+		bus->fill_pending &= ~wanted;
+		if (wanted && fill) {
 			dlh__extack_clear(&ext);
-			if (fill(bus, todo, &ext))
+			if (fill(bus, wanted, &ext))
 				dlh__log(ctx, DLH_LOG_ERR, NULL, "%s: %s", bus->drv->name, ext.msg);
 		}
 		ctx->fill_pending |= bus->fill_pending;
