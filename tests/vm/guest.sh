@@ -54,7 +54,8 @@ same_error() { # name, dl args..., --, devlink args...
 	want=$(sed -n 's/^Error: \(.*\)/\1/p' $T/e2 | sed 's/\.$//')
 	errno=$(sed -n 's/^\(devlink\|kernel\) answers: //p' $T/e2)
 	if [ $r1 = 1 ] && [ $r2 != 0 ] && grep -q "dl answers: $errno" $T/e1 &&
-		{ [ -z "$want" ] || grep -q "$want" $T/e1; }; then
+		{ [ -z "$want" ] || grep -q "$want" $T/e1; } &&
+		{ [ -n "$want" ] || ! grep -q "^Error:" $T/e1; }; then
 		ok "$name: $errno${want:+ ($want)}"
 	else
 		nok "$name" "dl($r1): $(cat $T/e1) / devlink($r2): $(cat $T/e2)"

@@ -80,9 +80,10 @@ int dl_op_err(int err, const struct dlh_extack *ext)
 	char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 4];
 	size_t n;
 
+	/* No message (the kernel often sends none): only the errno line, as iproute2. */
 	dlh_extack_str(ext, buf, sizeof(buf));
 	n = strlen(buf);
-	if (n)
+	if (ext && ext->msg[0])
 		fprintf(stderr, "Error: %s%s\n", buf, buf[n - 1] == '.' ? "" : ".");
 	fprintf(stderr, "dl answers: %s\n", strerror(-err));
 	return DL_EOP;
