@@ -13,6 +13,19 @@ struct run_result {
 	char *err;
 };
 
+/* What dl monitor prints for "port split eth0 2" then "port unsplit eth32" on sn2700,
+ * in process or through dlhald alike. */
+#define SPLIT_UNSPLIT_EVENTS                                                    \
+	"[port,del] pci/0000:03:00.0/1: type eth netdev eth0\n"                 \
+	"[port,new] pci/0000:03:00.0/1: type notset split_group 16\n"           \
+	"[port,new] pci/0000:03:00.0/1: type eth netdev eth0 split_group 16\n"  \
+	"[port,new] pci/0000:03:00.0/2: type notset split_group 16\n"           \
+	"[port,new] pci/0000:03:00.0/2: type eth netdev eth32 split_group 16\n" \
+	"[port,del] pci/0000:03:00.0/1: type eth netdev eth0 split_group 16\n"  \
+	"[port,del] pci/0000:03:00.0/2: type eth netdev eth32 split_group 16\n" \
+	"[port,new] pci/0000:03:00.0/1: type notset\n"                          \
+	"[port,new] pci/0000:03:00.0/1: type eth netdev eth0\n"
+
 /* Runs argv[0] with argv, feeding @input (may be NULL) on stdin. */
 void run_argv(struct run_result *r, const char *const *argv, const char *input);
 /* Runs the dl under test (from $DL) with words split on spaces. */

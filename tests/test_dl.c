@@ -436,17 +436,7 @@ Test(monitor, batch_prints_the_events_of_later_lines)
 
 	run_dl(&r, "--sim sn2700 -b -", "port show eth0\nmonitor port\nport split eth0 2\nport unsplit eth32\n");
 	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect_str_eq(r.out,
-			 SW "/1: type eth netdev eth0\n"
-			    "[port,del] " SW "/1: type eth netdev eth0\n"
-			    "[port,new] " SW "/1: type notset split_group 16\n"
-			    "[port,new] " SW "/1: type eth netdev eth0 split_group 16\n"
-			    "[port,new] " SW "/2: type notset split_group 16\n"
-			    "[port,new] " SW "/2: type eth netdev eth32 split_group 16\n"
-			    "[port,del] " SW "/1: type eth netdev eth0 split_group 16\n"
-			    "[port,del] " SW "/2: type eth netdev eth32 split_group 16\n"
-			    "[port,new] " SW "/1: type notset\n"
-			    "[port,new] " SW "/1: type eth netdev eth0\n",
+	cr_expect_str_eq(r.out, SW "/1: type eth netdev eth0\n" SPLIT_UNSPLIT_EVENTS,
 			 "no events for the devices going away at exit");
 	run_free(&r);
 	run_dl(&r, "-j --sim cx3-vpi -b -", "monitor\nport set pci/0000:01:00.0/2 type eth\n");
