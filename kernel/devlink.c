@@ -8,6 +8,7 @@
  * The kernel's errno and extack message reach the caller unchanged.
  */
 #include "kernel.h"
+#include "nlattr.h"
 
 #include <dlhal/protocol.h>
 #include <stdlib.h>
@@ -49,17 +50,55 @@ struct req {
 	char msg[DLH_EXTACK_MSG_MAX];
 };
 
-static const char *attr_str(struct nlattr *a)
-{
-	/* The kernel NUL-terminates its strings; check rather than trust. */
-	if (!a || nla_len(a) < 1 || ((const char *)nla_data(a))[nla_len(a) - 1])
-		return NULL;
-	return nla_data(a);
-}
+/*
+ * What the codec reads of a device or port message, each attribute checked
+ * (nlattr.c) before use: a reply with a malformed one is dropped whole, as
+ * from a hostile peer. Attributes not named here (params, functions...) are
+ * skipped.
+ */
+enum {
+	A_BUS,
+	A_DEV,
+	A_INDEX,
+	A_TYPE,
+	A_DESIRED,
+	A_NETDEV,
+	A_IBDEV,
+	A_FLAVOUR,
+	A_NUMBER,
+	A_GROUP,
+	A_SUBPORT,
+	A_LANES,
+	A_SPLITTABLE,
+	A_SIM_VALUE,
+	A_COUNT_
+};
+
+static const struct dlh__attr_rule rules[A_COUNT_] = {
+    [A_BUS] = {DEVLINK_ATTR_BUS_NAME, DLH__ATTR_STR, DLH_BUS_NAME_MAX, "bus name"},
+    [A_DEV] = {DEVLINK_ATTR_DEV_NAME, DLH__ATTR_STR, DLH_DEV_NAME_MAX, "device name"},
+    [A_INDEX] = {DEVLINK_ATTR_PORT_INDEX, DLH__ATTR_U32, 0, "port index"},
+    [A_TYPE] = {DEVLINK_ATTR_PORT_TYPE, DLH__ATTR_U16, 0, "port type"},
+    [A_DESIRED] = {DEVLINK_ATTR_PORT_DESIRED_TYPE, DLH__ATTR_U16, 0, "desired type"},
+    [A_NETDEV] = {DEVLINK_ATTR_PORT_NETDEV_NAME, DLH__ATTR_STR, DLH_NETDEV_NAME_MAX, "netdev name"},
+    [A_IBDEV] = {DEVLINK_ATTR_PORT_IBDEV_NAME, DLH__ATTR_STR, DLH_IBDEV_NAME_MAX, "ibdev name"},
+    [A_FLAVOUR] = {DEVLINK_ATTR_PORT_FLAVOUR, DLH__ATTR_U16, 0, "flavour"},
+    [A_NUMBER] = {DEVLINK_ATTR_PORT_NUMBER, DLH__ATTR_U32, 0, "port number"},
+    [A_GROUP] = {DEVLINK_ATTR_PORT_SPLIT_GROUP, DLH__ATTR_U32, 0, "split group"},
+    [A_SUBPORT] = {DEVLINK_ATTR_PORT_SPLIT_SUBPORT_NUMBER, DLH__ATTR_U32, 0, "split subport"},
+    [A_LANES] = {DEVLINK_ATTR_PORT_LANES, DLH__ATTR_U32, 0, "lanes"},
+    [A_SPLITTABLE] = {DEVLINK_ATTR_PORT_SPLITTABLE, DLH__ATTR_U8, 0, "splittable"},
+    [A_SIM_VALUE] = {DLHAL_ATTR_SIM_VALUE, DLH__ATTR_STR, 0, "emulator value"},
+};
+
+/* The extack of an error (any length: it is cut to fit). */
+static const struct dlh__attr_rule err_rules[] = {
+    {NLMSGERR_ATTR_MSG, DLH__ATTR_STR, 0, "extack message"},
+};
 
 static int attr_u32(struct nlattr *a, uint32_t *v)
 {
-	if (!a || nla_len(a) < 4)
+	if (!a)
 		return 0;
 	*v = nla_get_u32(a);
 	return 1;
@@ -67,7 +106,7 @@ static int attr_u32(struct nlattr *a, uint32_t *v)
 
 static int attr_u16(struct nlattr *a, uint32_t *v)
 {
-	if (!a || nla_len(a) < 2)
+	if (!a)
 		return 0;
 	*v = nla_get_u16(a);
 	return 1;
@@ -75,7 +114,7 @@ static int attr_u16(struct nlattr *a, uint32_t *v)
 
 static struct dlh_dev *dev_of(struct kdl *k, struct nlattr **tb, bool create)
 {
-	const char *bus = attr_str(tb[DEVLINK_ATTR_BUS_NAME]), *name = attr_str(tb[DEVLINK_ATTR_DEV_NAME]);
+	const char *bus = dlh__attr_str(tb[A_BUS]), *name = dlh__attr_str(tb[A_DEV]);
 	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1];
 	struct dlh_dev *dev;
 
@@ -105,16 +144,15 @@ static void port_apply(struct kdl *k, struct nlattr **tb)
 	struct dlh_port *port;
 	const char *netdev;
 
-	if (!dev || !attr_u32(tb[DEVLINK_ATTR_PORT_INDEX], &index))
+	if (!dev || !attr_u32(tb[A_INDEX], &index))
 		return;
-	if (attr_u16(tb[DEVLINK_ATTR_PORT_FLAVOUR], &v))
+	if (attr_u16(tb[A_FLAVOUR], &v))
 		attrs.flavour = (enum dlh_port_flavour)v;
-	attr_u32(tb[DEVLINK_ATTR_PORT_NUMBER], &attrs.number);
-	attrs.split = attr_u32(tb[DEVLINK_ATTR_PORT_SPLIT_GROUP], &attrs.split_group);
-	attr_u32(tb[DEVLINK_ATTR_PORT_SPLIT_SUBPORT_NUMBER], &attrs.split_subport);
-	attr_u32(tb[DEVLINK_ATTR_PORT_LANES], &attrs.lanes);
-	attrs.splittable = tb[DEVLINK_ATTR_PORT_SPLITTABLE] && nla_len(tb[DEVLINK_ATTR_PORT_SPLITTABLE]) >= 1 &&
-			   nla_get_u8(tb[DEVLINK_ATTR_PORT_SPLITTABLE]);
+	attr_u32(tb[A_NUMBER], &attrs.number);
+	attrs.split = attr_u32(tb[A_GROUP], &attrs.split_group);
+	attr_u32(tb[A_SUBPORT], &attrs.split_subport);
+	attr_u32(tb[A_LANES], &attrs.lanes);
+	attrs.splittable = tb[A_SPLITTABLE] && nla_get_u8(tb[A_SPLITTABLE]);
 
 	port = dlh_port_find(dev, index);
 	if (!port) {
@@ -123,11 +161,11 @@ static void port_apply(struct kdl *k, struct nlattr **tb)
 	} else {
 		dlh_sdk_port_attrs_set(port, &attrs);
 	}
-	attr_u16(tb[DEVLINK_ATTR_PORT_TYPE], &type);
-	attr_u16(tb[DEVLINK_ATTR_PORT_DESIRED_TYPE], &desired);
+	attr_u16(tb[A_TYPE], &type);
+	attr_u16(tb[A_DESIRED], &desired);
 	switch (type_of(type)) {
 	case DLH_PORT_TYPE_ETH:
-		netdev = attr_str(tb[DEVLINK_ATTR_PORT_NETDEV_NAME]);
+		netdev = dlh__attr_str(tb[A_NETDEV]);
 		if (netdev && dlh_sdk_port_type_eth(port, netdev, NULL) == -EEXIST) {
 			/* A rename whose other half is still in the socket: the
 			 * stale holder gets its own notification next. */
@@ -138,7 +176,7 @@ static void port_apply(struct kdl *k, struct nlattr **tb)
 		}
 		break;
 	case DLH_PORT_TYPE_IB:
-		dlh_sdk_port_type_ib(port, attr_str(tb[DEVLINK_ATTR_PORT_IBDEV_NAME]), NULL);
+		dlh_sdk_port_type_ib(port, dlh__attr_str(tb[A_IBDEV]), NULL);
 		break;
 	default:
 		dlh_sdk_port_type_clear(port);
@@ -150,26 +188,26 @@ static void port_apply(struct kdl *k, struct nlattr **tb)
 /* Devices and ports, from a dump or a notification. */
 static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 {
-	struct nlattr *tb[DEVLINK_ATTR_MAX + 1];
+	struct nlattr *tb[A_COUNT_];
 	struct dlh_port *port;
 	struct dlh_dev *dev;
 	uint32_t index;
+	char why[128];
 	uint8_t cmd;
 
-	if (nlh->nlmsg_type != k->family || genlmsg_parse(nlh, 0, tb, DEVLINK_ATTR_MAX, NULL) < 0)
+	if (nlh->nlmsg_type != k->family || !genlmsg_valid_hdr(nlh, 0) ||
+	    dlh__attrs_parse(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rules,
+			     A_COUNT_, tb, false, why, sizeof(why)))
 		return;
 	cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
 	if (cmd == DLHAL_CMD_SIM_GET) {
-		struct nlattr *v = nla_find(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0),
-					    DLHAL_ATTR_SIM_VALUE);
-
-		if (k->sim_value && attr_str(v))
-			snprintf(k->sim_value, k->sim_len, "%s", attr_str(v));
+		if (k->sim_value && tb[A_SIM_VALUE])
+			snprintf(k->sim_value, k->sim_len, "%s", dlh__attr_str(tb[A_SIM_VALUE]));
 		return;
 	}
 	/* Linux fills port dump replies with DEVLINK_CMD_NEW (not PORT_NEW): a
 	 * message with a port index is about a port whatever its command says. */
-	if (cmd == DEVLINK_CMD_NEW && tb[DEVLINK_ATTR_PORT_INDEX])
+	if (cmd == DEVLINK_CMD_NEW && tb[A_INDEX])
 		cmd = DEVLINK_CMD_PORT_NEW;
 	switch (cmd) {
 	case DEVLINK_CMD_NEW:
@@ -187,7 +225,7 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 		break;
 	case DEVLINK_CMD_PORT_DEL:
 		dev = dev_of(k, tb, false);
-		if (dev && attr_u32(tb[DEVLINK_ATTR_PORT_INDEX], &index) && (port = dlh_port_find(dev, index)))
+		if (dev && attr_u32(tb[A_INDEX], &index) && (port = dlh_port_find(dev, index)))
 			dlh_sdk_port_unregister(port);
 		break;
 	default: /* params, health, traps...: not in the model */
@@ -208,13 +246,14 @@ static void on_err(struct req *r, struct nlmsghdr *nlh)
 	r->err = e->error;
 	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
 		size_t off = sizeof(*e) + ((nlh->nlmsg_flags & NLM_F_CAPPED) ? 0 : e->msg.nlmsg_len - NLMSG_HDRLEN);
-		struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+		struct nlattr *tb[1];
+		char why[128];
 
 		if (NLMSG_HDRLEN + off <= nlh->nlmsg_len &&
-		    !nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((char *)e + off),
-			       (int)(nlh->nlmsg_len - NLMSG_HDRLEN - off), NULL) &&
-		    attr_str(tb[NLMSGERR_ATTR_MSG]))
-			snprintf(r->msg, sizeof(r->msg), "%s", attr_str(tb[NLMSGERR_ATTR_MSG]));
+		    !dlh__attrs_parse((struct nlattr *)((char *)e + off), (int)(nlh->nlmsg_len - NLMSG_HDRLEN - off),
+				      err_rules, 1, tb, false, why, sizeof(why)) &&
+		    tb[0])
+			snprintf(r->msg, sizeof(r->msg), "%s", dlh__attr_str(tb[0]));
 	}
 }
 
@@ -421,24 +460,35 @@ struct family {
 
 static int on_family(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[CTRL_ATTR_MAX + 1], *g;
+	static const struct dlh__attr_rule fam_rules[] = {
+	    {CTRL_ATTR_FAMILY_ID, DLH__ATTR_U16, 0, "family id"},
+	};
+	static const struct dlh__attr_rule grp_rules[] = {
+	    {CTRL_ATTR_MCAST_GRP_NAME, DLH__ATTR_STR, GENL_NAMSIZ, "group name"},
+	    {CTRL_ATTR_MCAST_GRP_ID, DLH__ATTR_U32, 0, "group id"},
+	};
+	struct nlattr *tb[CTRL_ATTR_MAX + 1], *id[1], *g;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct family *f = arg;
+	char why[128];
 	int rem;
 
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTRL_ATTR_MAX, NULL) < 0 || !tb[CTRL_ATTR_FAMILY_ID])
+	if (genlmsg_parse(nlh, 0, tb, CTRL_ATTR_MAX, NULL) < 0 ||
+	    dlh__attrs_parse(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), fam_rules, 1,
+			     id, false, why, sizeof(why)) ||
+	    !id[0])
 		return NL_SKIP;
-	f->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	f->id = nla_get_u16(id[0]);
 	if (tb[CTRL_ATTR_MCAST_GROUPS]) {
 		nla_for_each_nested(g, tb[CTRL_ATTR_MCAST_GROUPS], rem)
 		{
-			struct nlattr *gb[CTRL_ATTR_MCAST_GRP_MAX + 1];
-			const char *name;
+			struct nlattr *gb[2];
 
-			if (nla_parse_nested(gb, CTRL_ATTR_MCAST_GRP_MAX, g, NULL) || !gb[CTRL_ATTR_MCAST_GRP_ID])
+			if (dlh__attrs_parse(nla_data(g), nla_len(g), grp_rules, 2, gb, false, why, sizeof(why)) ||
+			    !gb[0] || !gb[1])
 				continue;
-			name = attr_str(gb[CTRL_ATTR_MCAST_GRP_NAME]);
-			if (name && !strcmp(name, DEVLINK_GENL_MCGRP_CONFIG_NAME))
-				f->grp = (int)nla_get_u32(gb[CTRL_ATTR_MCAST_GRP_ID]);
+			if (!strcmp(dlh__attr_str(gb[0]), DEVLINK_GENL_MCGRP_CONFIG_NAME))
+				f->grp = (int)nla_get_u32(gb[1]);
 		}
 	}
 	return NL_OK;

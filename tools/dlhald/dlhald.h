@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/* Largest state one device's driver may save. */
+#define DLHALD_STATE_MAX (256u << 10)
+
 /* A client's queue may hold this much before the client is dropped. */
 #define DLHALD_QUEUE_MAX (4u << 20)
 
@@ -44,10 +47,14 @@ struct server {
 	gid_t group; /* (gid_t)-1: root only */
 	struct client *clients;
 	unsigned long drops;
+	const char *state; /* --state FILE, or NULL */
+	bool state_dirty;  /* the model changed since FILE was written */
 };
 
 /* server.c */
-int server_open(struct server *srv, const char *path, gid_t group);
+int server_open(struct server *srv, const char *path, gid_t group, mode_t mode);
+/* A connected client on @fd (taken over: closed when the client goes), read on the server's loop. */
+struct client *server_client_add(struct server *srv, int fd, uid_t uid, bool may_write);
 void server_close(struct server *srv);
 void client_send(struct client *c, const void *data, size_t len);
 void client_send_msg(struct client *c, struct nl_msg *msg);
@@ -59,9 +66,15 @@ void server_flush(struct server *srv, struct client *last);
 void proto_handle(struct client *c, const unsigned char *buf, size_t len);
 void proto_event(const struct dlh_event *ev, void *arg);
 
-/* state.c */
+/* state.c: the state file; every failure says which file, field and why in @why */
 int state_read(const char *path, char **devices, char *why, size_t whylen);
-int state_write(struct dlh_ctx *ctx, const char *path);
+int state_parse(const char *text, size_t len, const char *path, char **devices, char *why, size_t whylen);
+/* Loads the --sim profiles, each device from its saved state in @devices (may be NULL). */
+int state_load(struct dlh_ctx *ctx, const char *profiles, const char *devices, const char *path, char *why,
+	       size_t whylen);
+int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen);
+/* Writes the file if the model changed since; 0 when it is durable. */
+int state_commit(struct server *srv, char *why, size_t whylen);
 
 /* log.c */
 void log_init(bool foreground, int verbosity);

@@ -5,6 +5,7 @@
  * (docs/protocol.md), plus SUBSCRIBE and emulator control (docs/daemon.md).
  */
 #include "dlhald.h"
+#include "nlattr.h"
 
 #include <dlhal/protocol.h>
 #include <errno.h>
@@ -15,13 +16,22 @@
 #include <string.h>
 #include <syslog.h>
 
-/* Anything else in a request is ignored, as the kernel ignores unknown attributes. */
-static struct nla_policy policy[DEVLINK_ATTR_MAX + 1] = {
-    [DEVLINK_ATTR_BUS_NAME] = {.type = NLA_NUL_STRING, .maxlen = DLH_BUS_NAME_MAX},
-    [DEVLINK_ATTR_DEV_NAME] = {.type = NLA_NUL_STRING, .maxlen = DLH_DEV_NAME_MAX},
-    [DEVLINK_ATTR_PORT_INDEX] = {.type = NLA_U32},
-    [DEVLINK_ATTR_PORT_TYPE] = {.type = NLA_U16},
-    [DEVLINK_ATTR_PORT_SPLIT_COUNT] = {.type = NLA_U32},
+/* The attributes a request may carry; anything else is refused, as newer
+ * generic-netlink families do (strict validation). Every command parses
+ * them here, once, before any of them is used. */
+enum { A_BUS, A_DEV, A_INDEX, A_TYPE, A_COUNT, A_SIM_KEY, A_SIM_VALUE, A_COUNT_ };
+
+#define DLHALD_SIM_KEY_MAX 64
+#define DLHALD_SIM_VALUE_MAX 1024
+
+static const struct dlh__attr_rule rules[A_COUNT_] = {
+    [A_BUS] = {DEVLINK_ATTR_BUS_NAME, DLH__ATTR_STR, DLH_BUS_NAME_MAX, "bus name"},
+    [A_DEV] = {DEVLINK_ATTR_DEV_NAME, DLH__ATTR_STR, DLH_DEV_NAME_MAX, "device name"},
+    [A_INDEX] = {DEVLINK_ATTR_PORT_INDEX, DLH__ATTR_U32, 0, "port index"},
+    [A_TYPE] = {DEVLINK_ATTR_PORT_TYPE, DLH__ATTR_U16, 0, "port type"},
+    [A_COUNT] = {DEVLINK_ATTR_PORT_SPLIT_COUNT, DLH__ATTR_U32, 0, "split count"},
+    [A_SIM_KEY] = {DLHAL_ATTR_SIM_KEY, DLH__ATTR_STR, DLHALD_SIM_KEY_MAX, "emulator key"},
+    [A_SIM_VALUE] = {DLHAL_ATTR_SIM_VALUE, DLH__ATTR_STR, DLHALD_SIM_VALUE_MAX, "emulator value"},
 };
 
 static struct nl_msg *reply_new(const struct nlmsghdr *req, uint8_t cmd, int flags)
@@ -140,12 +150,11 @@ static int find_dev(struct client *c, const struct nlmsghdr *req, struct nlattr 
 {
 	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1], text[DLH_EXTACK_MSG_MAX];
 
-	if (!tb[DEVLINK_ATTR_BUS_NAME] || !tb[DEVLINK_ATTR_DEV_NAME]) {
+	if (!tb[A_BUS] || !tb[A_DEV]) {
 		reply_err(c, req, -EINVAL, "Bus and device names are required");
 		return -EINVAL;
 	}
-	snprintf(handle, sizeof(handle), "%s/%s", nla_get_string(tb[DEVLINK_ATTR_BUS_NAME]),
-		 nla_get_string(tb[DEVLINK_ATTR_DEV_NAME]));
+	snprintf(handle, sizeof(handle), "%s/%s", dlh__attr_str(tb[A_BUS]), dlh__attr_str(tb[A_DEV]));
 	*dev = dlh_dev_find(c->srv->ctx, handle);
 	if (!*dev) {
 		snprintf(text, sizeof(text), "%s: Device does not exist", handle);
@@ -162,14 +171,13 @@ static int find_port(struct client *c, const struct nlmsghdr *req, struct nlattr
 
 	if (find_dev(c, req, tb, &dev))
 		return -ENODEV;
-	if (!tb[DEVLINK_ATTR_PORT_INDEX]) {
+	if (!tb[A_INDEX]) {
 		reply_err(c, req, -EINVAL, "Port index is required");
 		return -EINVAL;
 	}
-	*port = dlh_port_find(dev, nla_get_u32(tb[DEVLINK_ATTR_PORT_INDEX]));
+	*port = dlh_port_find(dev, nla_get_u32(tb[A_INDEX]));
 	if (!*port) {
-		snprintf(text, sizeof(text), "%s/%u: Port does not exist", dlh_dev_handle(dev),
-			 nla_get_u32(tb[DEVLINK_ATTR_PORT_INDEX]));
+		snprintf(text, sizeof(text), "%s/%u: Port does not exist", dlh_dev_handle(dev), nla_get_u32(tb[A_INDEX]));
 		reply_err(c, req, -ENODEV, text);
 		return -ENODEV;
 	}
@@ -182,6 +190,28 @@ static void reply_result(struct client *c, const struct nlmsghdr *req, int err, 
 		reply_err(c, req, err, ext->msg);
 	else
 		reply_ack(c, req);
+}
+
+/*
+ * A change is acknowledged only once it is durable: with --state, the file
+ * is written, synced, renamed and its directory synced before the ack (the
+ * notifications may already be out). A change that is made but cannot be
+ * saved is reported as such, not as a success.
+ */
+static void reply_change(struct client *c, const struct nlmsghdr *req, int err, const struct dlh_extack *ext)
+{
+	char why[400], text[DLH_EXTACK_MSG_MAX];
+
+	if (!err) {
+		c->srv->state_dirty = true;
+		err = state_commit(c->srv, why, sizeof(why));
+		if (err) {
+			snprintf(text, sizeof(text), "Changed, but not saved: %s", why);
+			reply_err(c, req, err, text);
+			return;
+		}
+	}
+	reply_result(c, req, err, ext);
 }
 
 static bool may_write(struct client *c, const struct nlmsghdr *req)
@@ -228,19 +258,9 @@ static void cmd_get(struct client *c, const struct nlmsghdr *req, struct nlattr 
 	dump_done(&d);
 }
 
-static const char *sim_attr(const struct nlmsghdr *req, int type)
-{
-	struct genlmsghdr *g = nlmsg_data(req);
-	struct nlattr *a = nla_find(genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), type);
-
-	if (!a || nla_len(a) < 1 || ((const char *)nla_data(a))[nla_len(a) - 1])
-		return NULL;
-	return nla_data(a);
-}
-
 static void cmd_sim(struct client *c, const struct nlmsghdr *req, struct nlattr **tb, bool set)
 {
-	const char *key = sim_attr(req, DLHAL_ATTR_SIM_KEY), *value = sim_attr(req, DLHAL_ATTR_SIM_VALUE);
+	const char *key = dlh__attr_str(tb[A_SIM_KEY]), *value = dlh__attr_str(tb[A_SIM_VALUE]);
 	struct dlh_port *port = NULL;
 	struct dlh_extack ext;
 	struct dlh_dev *dev;
@@ -250,7 +270,7 @@ static void cmd_sim(struct client *c, const struct nlmsghdr *req, struct nlattr 
 
 	if (set && !may_write(c, req))
 		return;
-	if (tb[DEVLINK_ATTR_PORT_INDEX] ? find_port(c, req, tb, &port) : find_dev(c, req, tb, &dev))
+	if (tb[A_INDEX] ? find_port(c, req, tb, &port) : find_dev(c, req, tb, &dev))
 		return;
 	if (port)
 		dev = dlh_port_dev(port);
@@ -261,7 +281,7 @@ static void cmd_sim(struct client *c, const struct nlmsghdr *req, struct nlattr 
 	}
 	if (set) {
 		err = dlh_dev_sim_set(dev, port, key, value, &ext);
-		reply_result(c, req, err, &ext);
+		reply_change(c, req, err, &ext);
 		return;
 	}
 	err = dlh_dev_sim_get(dev, port, key, buf, sizeof(buf), &ext);
@@ -278,10 +298,11 @@ static void cmd_sim(struct client *c, const struct nlmsghdr *req, struct nlattr 
 
 static void handle_one(struct client *c, const struct nlmsghdr *req)
 {
-	struct nlattr *tb[DEVLINK_ATTR_MAX + 1];
+	struct nlattr *tb[A_COUNT_];
+	struct genlmsghdr *g = nlmsg_data(req);
 	struct dlh_port *port;
 	struct dlh_extack ext;
-	char text[64];
+	char text[128];
 	uint8_t cmd;
 	int err;
 
@@ -294,28 +315,12 @@ static void handle_one(struct client *c, const struct nlmsghdr *req)
 		reply_err(c, req, -EINVAL, "Message too short for a generic netlink header");
 		return;
 	}
-	if (genlmsg_parse((struct nlmsghdr *)req, 0, tb, DEVLINK_ATTR_MAX, policy) < 0) {
-		reply_err(c, req, -EINVAL, "Malformed attribute");
+	if (dlh__attrs_parse(genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rules, A_COUNT_, tb, true, text,
+			     sizeof(text))) {
+		reply_err(c, req, -EINVAL, text);
 		return;
 	}
-	/* Strict, as newer generic-netlink families are: an attribute nobody knows is an error. */
-	{
-		struct genlmsghdr *g = nlmsg_data(req);
-		struct nlattr *a;
-		int rem;
-
-		nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem)
-		{
-			int t = nla_type(a);
-
-			if (t > DEVLINK_ATTR_MAX && t != DLHAL_ATTR_SIM_KEY && t != DLHAL_ATTR_SIM_VALUE) {
-				snprintf(text, sizeof(text), "Unknown attribute %d", t);
-				reply_err(c, req, -EINVAL, text);
-				return;
-			}
-		}
-	}
-	cmd = ((struct genlmsghdr *)nlmsg_data(req))->cmd;
+	cmd = g->cmd;
 	switch (cmd) {
 	case DEVLINK_CMD_GET:
 		cmd_get(c, req, tb, false);
@@ -344,21 +349,21 @@ static void handle_one(struct client *c, const struct nlmsghdr *req)
 		return;
 	memset(&ext, 0, sizeof(ext));
 	if (cmd == DEVLINK_CMD_PORT_SET) {
-		if (!tb[DEVLINK_ATTR_PORT_TYPE]) {
+		if (!tb[A_TYPE]) {
 			reply_err(c, req, -EINVAL, "Port type is required");
 			return;
 		}
-		err = dlh_port_type_set(port, (enum dlh_port_type)nla_get_u16(tb[DEVLINK_ATTR_PORT_TYPE]), &ext);
+		err = dlh_port_type_set(port, (enum dlh_port_type)nla_get_u16(tb[A_TYPE]), &ext);
 	} else if (cmd == DEVLINK_CMD_PORT_SPLIT) {
-		if (!tb[DEVLINK_ATTR_PORT_SPLIT_COUNT]) {
+		if (!tb[A_COUNT]) {
 			reply_err(c, req, -EINVAL, "Split count is required");
 			return;
 		}
-		err = dlh_port_split(port, nla_get_u32(tb[DEVLINK_ATTR_PORT_SPLIT_COUNT]), &ext);
+		err = dlh_port_split(port, nla_get_u32(tb[A_COUNT]), &ext);
 	} else {
 		err = dlh_port_unsplit(port, &ext);
 	}
-	reply_result(c, req, err, &ext);
+	reply_change(c, req, err, &ext);
 }
 
 void proto_handle(struct client *c, const unsigned char *buf, size_t len)

@@ -175,41 +175,78 @@ void server_notify(struct server *srv, struct nl_msg *msg)
 
 static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
 {
-	static unsigned char buf[DLHAL_RECORD_MAX];
 	struct client *c = w->data;
+	unsigned char *buf;
 	ssize_t n;
 
 	(void)loop;
 	(void)revents;
-	n = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_TRUNC);
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+	/* One buffer per request, freed when it is answered: no client's bytes
+	 * outlive its request, and nothing read past a record's end can be
+	 * another client's (ASan sees it as an overflow). */
+	buf = malloc(DLHAL_RECORD_MAX);
+	if (!buf)
+		return; /* level-triggered: tried again on the next turn */
+	n = recv(c->fd, buf, DLHAL_RECORD_MAX, MSG_DONTWAIT | MSG_TRUNC);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+		free(buf);
 		return;
+	}
 	if (n <= 0) {
 		/* closed (a zero-length record looks the same on SEQPACKET) */
+		free(buf);
 		client_free(c);
 		return;
 	}
-	if ((size_t)n > sizeof(buf)) {
+	if (n > DLHAL_RECORD_MAX) {
 		dlhald_log(LOG_DEBUG, "client %d: %zd-byte record, more than %d", c->fd, n, DLHAL_RECORD_MAX);
-		n = (ssize_t)sizeof(buf); /* answered as malformed: its end is missing */
+		n = DLHAL_RECORD_MAX; /* answered as malformed: its end is missing */
 	}
 	proto_handle(c, buf, (size_t)n);
+	free(buf);
 	server_flush(c->srv, c);
 }
 
+/* Primary or supplementary member of @want; the peer's group list is read
+ * at the size the kernel says it has (ERANGE), not into a fixed array. */
 static bool in_group(int fd, gid_t gid, gid_t want)
 {
-	gid_t groups[256];
-	socklen_t len = sizeof(groups);
+	gid_t small[64], *groups = small, *more;
+	socklen_t len = sizeof(small);
+	bool found = false;
 
 	if (gid == want)
 		return true;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len))
-		return false;
-	for (size_t i = 0; i < len / sizeof(gid_t); i++)
-		if (groups[i] == want)
-			return true;
-	return false;
+	while (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len)) {
+		if (errno != ERANGE || !(more = realloc(groups == small ? NULL : groups, len)))
+			goto out;
+		groups = more;
+	}
+	for (size_t i = 0; i < len / sizeof(gid_t) && !found; i++)
+		found = groups[i] == want;
+out:
+	if (groups != small)
+		free(groups);
+	return found;
+}
+
+struct client *server_client_add(struct server *srv, int fd, uid_t uid, bool may_write)
+{
+	struct client *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->srv = srv;
+	c->fd = fd;
+	c->uid = uid;
+	c->may_write = may_write;
+	ev_io_init(&c->rio, on_readable, fd, EV_READ);
+	ev_io_init(&c->wio, on_writable, fd, EV_WRITE);
+	c->rio.data = c->wio.data = c;
+	ev_io_start(srv->loop, &c->rio);
+	c->next = srv->clients;
+	srv->clients = c;
+	return c;
 }
 
 static void on_accept(struct ev_loop *loop, ev_io *w, int revents)
@@ -217,32 +254,26 @@ static void on_accept(struct ev_loop *loop, ev_io *w, int revents)
 	struct server *srv = w->data;
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
-	struct client *c;
+	bool may_write;
 	int fd;
 
+	(void)loop;
 	(void)revents;
 	fd = accept4(srv->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
-	c = calloc(1, sizeof(*c));
-	if (!c || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
-		free(c);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
 		close(fd);
 		return;
 	}
-	c->srv = srv;
-	c->fd = fd;
-	c->uid = cred.uid;
 	/* As the kernel: anyone who can connect reads; changes need root or the group. */
-	c->may_write = cred.uid == 0 || (srv->group != (gid_t)-1 && in_group(fd, cred.gid, srv->group));
-	ev_io_init(&c->rio, on_readable, fd, EV_READ);
-	ev_io_init(&c->wio, on_writable, fd, EV_WRITE);
-	c->rio.data = c->wio.data = c;
-	ev_io_start(loop, &c->rio);
-	c->next = srv->clients;
-	srv->clients = c;
+	may_write = cred.uid == 0 || (srv->group != (gid_t)-1 && in_group(fd, cred.gid, srv->group));
+	if (!server_client_add(srv, fd, cred.uid, may_write)) {
+		close(fd);
+		return;
+	}
 	dlhald_log(LOG_DEBUG, "client %d: uid %u pid %d%s", fd, (unsigned)cred.uid, (int)cred.pid,
-		   c->may_write ? ", may change" : "");
+		   may_write ? ", may change" : "");
 }
 
 /* A socket file left by a daemon that died is removed; a live one is not taken over. */
@@ -261,7 +292,7 @@ static int stale_unlink(const char *path)
 	return 0;
 }
 
-int server_open(struct server *srv, const char *path, gid_t group)
+int server_open(struct server *srv, const char *path, gid_t group, mode_t mode)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	char dir[sizeof(sa.sun_path)], *slash;
@@ -289,10 +320,11 @@ int server_open(struct server *srv, const char *path, gid_t group)
 		dlhald_log(LOG_ERR, "cannot bind %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	/* Mode 0660 (connecting at all needs root or the group), set before
-	 * listen(): until then nobody can connect, so there is no moment when
-	 * the socket is open to all. */
-	if (chmod(path, 0660) || (group != (gid_t)-1 && chown(path, 0, group)) || listen(srv->lfd, 128)) {
+	/* The mode (0666 by default: anyone reads, as anyone reads the
+	 * kernel's devlink; changes are decided per request) is set before
+	 * listen(): until then nobody can connect, so a stricter mode has no
+	 * moment when the socket is open to more. */
+	if (chmod(path, mode) || (group != (gid_t)-1 && chown(path, 0, group)) || listen(srv->lfd, 128)) {
 		int err = errno;
 
 		dlhald_log(LOG_ERR, "cannot set up %s: %s", sa.sun_path, strerror(err));
@@ -311,7 +343,10 @@ void server_close(struct server *srv)
 {
 	while (srv->clients)
 		client_free(srv->clients);
+	if (srv->lfd < 0)
+		return; /* clients only (the fuzzer's socketpairs) */
 	ev_io_stop(srv->loop, &srv->lio);
 	close(srv->lfd);
-	unlink(srv->path);
+	if (srv->path)
+		unlink(srv->path);
 }

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Netlink attributes checked before use, at both ends of the devlink protocol:
+ * dlhald on its clients' requests, the client codec on the replies of the
+ * kernel or of a dlhald. One place decides what a well-formed attribute is.
+ *
+ * Why not libnl's policy: libnl 3.7's validate_nla() checks the terminating
+ * NUL only for NLA_STRING, and NLA_NUL_STRING has no minimum length and no
+ * NUL check at all (the opposite of the kernel's meaning), so a name without
+ * its NUL, or of zero bytes, passes a policy that asks for a NUL string.
+ */
+#ifndef DLHAL_NLATTR_H
+#define DLHAL_NLATTR_H
+
+#include <netlink/attr.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum dlh__attr_kind {
+	DLH__ATTR_U8 = 1,
+	DLH__ATTR_U16,
+	DLH__ATTR_U32,
+	/* At least one character, its NUL in the last byte and nowhere before,
+	 * strlen + 1 <= max when max is set. */
+	DLH__ATTR_STR,
+};
+
+struct dlh__attr_rule {
+	uint16_t type;
+	uint8_t kind;
+	uint16_t max;	  /* strings: largest size with the NUL; 0: any */
+	const char *name; /* for messages: "bus name" */
+};
+
+/*
+ * Walks the attributes at @head (@len bytes) and sets @found[i] to the last
+ * one of type @rules[i].type (as the kernel keeps the last), or NULL. Every
+ * attribute a rule names must be well formed; with @strict, so must the
+ * stream (no trailing bytes) and every attribute must be named by a rule.
+ * Returns 0, or -EINVAL with @why saying which attribute and what is wrong.
+ */
+int dlh__attrs_parse(const struct nlattr *head, int len, const struct dlh__attr_rule *rules, size_t n,
+		     struct nlattr **found, bool strict, char *why, size_t whylen);
+
+/* The string of an attribute that passed a DLH__ATTR_STR rule, or NULL if absent. */
+static inline const char *dlh__attr_str(const struct nlattr *a)
+{
+	return a ? (const char *)nla_data(a) : NULL;
+}
+
+#endif
