@@ -411,21 +411,30 @@ static int state_apply(struct mlxsw_sp *sp, json_t *st, struct dlh_extack *ext)
 	{
 		json_int_t lp, width, module, lane;
 
-		if (json_unpack(e, "[IIII]", &lp, &width, &module, &lane) || lp < 1 || lp >= MLXSW_PORT_MAX_PORTS ||
-		    width < 1 || width > MLXSW_PORT_MODULE_MAX_WIDTH || module < 0 || module >= MLXSW_MODULE_MAX ||
-		    lane < 0 || lane + width > MLXSW_PORT_MODULE_MAX_WIDTH ||
+		/* "!": exactly four items; each range checked before any sum, so no value overflows. */
+		if (json_unpack(e, "[IIII!]", &lp, &width, &module, &lane))
+			return dlh_sdk_extack(ext, -EINVAL,
+					      "field \"hw.state.pmlp[%zu]\": expected [local_port, width, module, "
+					      "first_lane], four integers",
+					      i);
+		if (lp < 1 || lp >= MLXSW_PORT_MAX_PORTS || width < 1 || width > MLXSW_PORT_MODULE_MAX_WIDTH ||
+		    module < 0 || module >= MLXSW_MODULE_MAX || lane < 0 || lane > MLXSW_PORT_MODULE_MAX_WIDTH - width ||
 		    mlxsw_emu_map(sp->emu, (uint8_t)lp, (uint8_t)module, (uint8_t)width, (uint8_t)lane))
 			return dlh_sdk_extack(ext, -EINVAL,
 					      "field \"hw.state.pmlp[%zu]\": not a mapping the ASIC takes", i);
 	}
 	json_object_foreach(names, key, v)
 	{
-		long lp = strtol(key, NULL, 10);
+		char *end;
+		long lp = strtol(key, &end, 10);
 
-		if (lp < 1 || lp >= MLXSW_PORT_MAX_PORTS || !json_is_string(v) ||
-		    json_string_length(v) >= DLH_NETDEV_NAME_MAX)
-			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.netdev.%s\": expected a netdev name",
+		if (!*key || *end || lp < 1 || lp >= MLXSW_PORT_MAX_PORTS)
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.netdev.%s\": expected a local port number",
 					      key);
+		/* (a "\u0000" inside would cut the C string short of the JSON one) */
+		if (!json_is_string(v) || strlen(json_string_value(v)) != json_string_length(v) ||
+		    !dlh_sdk_netdev_name_valid(json_string_value(v)))
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.netdev.%s\": expected a netdev name", key);
 		snprintf(sp->saved_netdev[lp], sizeof(sp->saved_netdev[lp]), "%s", json_string_value(v));
 	}
 	return 0;

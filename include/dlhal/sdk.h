@@ -225,6 +225,14 @@ DLH_EXPORT void dlh_sdk_port_type_clear(struct dlh_port *port);
 DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *pattern, char *buf, size_t len,
 					 struct dlh_extack *ext);
 
+/**
+ * @brief Whether @p name may be a port's netdev name: 1 to 15 bytes, not "."
+ *        or "..", no '/', ':', '%', blank or control character (the kernel's
+ *        dev_valid_name(), and no pattern). Drivers check saved names with it.
+ * @return true if valid.
+ */
+DLH_EXPORT bool dlh_sdk_netdev_name_valid(const char *name);
+
 /** @brief Context of a device. */
 DLH_EXPORT struct dlh_ctx *dlh_sdk_dev_ctx(const struct dlh_dev *dev);
 

@@ -29,6 +29,8 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: dlhald [ OPTIONS ]\n"
 		   "  -s, --socket PATH   listen on PATH (default " DLHAL_SOCKET_DEFAULT ")\n"
 		   "  -g, --group GROUP   members of GROUP may change ports too (default: root only)\n"
+		   "  -m, --mode MODE     the socket's permission bits, octal (default 0666: anyone reads,\n"
+		   "                      as anyone reads the kernel's devlink; 0660: root and GROUP only)\n"
 		   "      --sim PROFILE[,PROFILE...]  host emulated devices of these board profiles\n"
 		   "      --kernel        also serve the kernel's devlink devices\n"
 		   "      --state FILE    keep the emulated hardware's state in FILE across restarts\n"
@@ -46,30 +48,22 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
 	ev_break(loop, EVBREAK_ALL);
 }
 
-/* Saving the state: events mark it dirty; it is written before the loop next waits. */
-struct saver {
-	const char *path;
-	bool dirty;
-	ev_prepare prepare;
-	struct dlh_ctx *ctx;
-};
-
+/* Changes a driver makes on its own (mlx4 sensing, on a timer) mark the state
+ * dirty; it is written before the loop next waits. Changes a client asks for
+ * are written before their ack (proto.c). */
 static void on_change(const struct dlh_event *ev, void *arg)
 {
 	(void)ev;
-	((struct saver *)arg)->dirty = true;
+	((struct server *)arg)->state_dirty = true;
 }
 
 static void on_save(struct ev_loop *loop, ev_prepare *w, int revents)
 {
-	struct saver *s = w->data;
+	char why[512];
 
 	(void)loop;
 	(void)revents;
-	if (s->dirty) {
-		s->dirty = false;
-		state_write(s->ctx, s->path);
-	}
+	state_commit(w->data, why, sizeof(why));
 }
 
 /* Notifications that drivers' timers caused (mlx4 sensing) leave before the loop waits. */
@@ -83,7 +77,7 @@ static void on_flush(struct ev_loop *loop, ev_prepare *w, int revents)
 static int load(struct dlh_ctx *ctx, const char *sim, bool kernel, const char *states, const char *state_path)
 {
 	struct dlh_extack ext;
-	char list[1024], *save = NULL, buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX];
+	char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 512];
 
 	if (dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) || dlh_sdk_driver_register(ctx, &mlx4_driver, &ext) ||
 	    dlh_sdk_driver_register(ctx, &kernel_driver, &ext))
@@ -92,23 +86,9 @@ static int load(struct dlh_ctx *ctx, const char *sim, bool kernel, const char *s
 		dlhald_log(LOG_ERR, "--kernel: %s", dlh_extack_str(&ext, buf, sizeof(buf)));
 		return -ENODEV;
 	}
-	if (!sim)
-		return 0;
-	if (strlen(sim) >= sizeof(list)) {
-		dlhald_log(LOG_ERR, "--sim: profile list too long");
+	if (sim && state_load(ctx, sim, states, state_path, buf, sizeof(buf))) {
+		dlhald_log(LOG_ERR, "%s", buf);
 		return -EINVAL;
-	}
-	snprintf(list, sizeof(list), "%s", sim);
-	for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		if (dlh_ctx_sim_load_state(ctx, p, states, &ext)) {
-			if (states)
-				dlhald_log(LOG_ERR,
-					   "--sim %s with the state in %s: %s (--fresh starts from the profile)", p,
-					   state_path, dlh_extack_str(&ext, buf, sizeof(buf)));
-			else
-				dlhald_log(LOG_ERR, "--sim %s: %s", p, dlh_extack_str(&ext, buf, sizeof(buf)));
-			return -EINVAL;
-		}
 	}
 	return 0;
 }
@@ -143,6 +123,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 	    {"socket", required_argument, NULL, 's'},
 	    {"group", required_argument, NULL, 'g'},
+	    {"mode", required_argument, NULL, 'm'},
 	    {"sim", required_argument, NULL, OPT_SIM},
 	    {"kernel", no_argument, NULL, OPT_KERNEL},
 	    {"foreground", no_argument, NULL, 'f'},
@@ -154,8 +135,9 @@ int main(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	const char *path = DLHAL_SOCKET_DEFAULT, *sim = NULL, *group = NULL, *state = NULL;
-	struct saver saver = {0};
 	char *states = NULL, why[512];
+	ev_prepare save;
+	mode_t mode = 0666;
 	bool fresh = false;
 	struct server srv = {.lfd = -1};
 	bool foreground = false, kernel = false;
@@ -166,7 +148,7 @@ int main(int argc, char **argv)
 	struct evhost host;
 	gid_t gid = (gid_t)-1;
 
-	while ((opt = getopt_long(argc, argv, "s:g:fvVh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:g:m:fvVh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			path = optarg;
@@ -174,6 +156,19 @@ int main(int argc, char **argv)
 		case 'g':
 			group = optarg;
 			break;
+		case 'm': {
+			char *end;
+			unsigned long m = strtoul(optarg, &end, 8);
+
+			/* Connecting needs write permission; root connects whatever the mode. */
+			if (!*optarg || *end || m > 0777) {
+				fprintf(stderr, "dlhald: --mode \"%s\": expected octal permission bits, such as 0660\n",
+					optarg);
+				return 2;
+			}
+			mode = (mode_t)m;
+			break;
+		}
 		case OPT_SIM:
 			sim = optarg;
 			break;
@@ -243,7 +238,7 @@ int main(int argc, char **argv)
 	if (load(srv.ctx, sim, kernel, states, state))
 		goto out_ctx;
 	srv.loop = ev_default_loop(EVFLAG_AUTO);
-	if (!srv.loop || server_open(&srv, path, gid))
+	if (!srv.loop || server_open(&srv, path, gid, mode))
 		goto out_ctx;
 	/* Everything known before serving, so that notifications never name an unknown port. */
 	for (struct dlh_dev *dev = dlh_dev_first(srv.ctx); dev; dev = dlh_dev_next(dev))
@@ -261,11 +256,12 @@ int main(int argc, char **argv)
 	flush.data = &srv;
 	ev_prepare_start(srv.loop, &flush);
 	if (state) {
-		saver = (struct saver){.path = state, .dirty = true, .ctx = srv.ctx};
-		ev_prepare_init(&saver.prepare, on_save);
-		saver.prepare.data = &saver;
-		ev_prepare_start(srv.loop, &saver.prepare);
-		dlh_ctx_subscribe(srv.ctx, on_change, &saver, NULL);
+		srv.state = state;
+		srv.state_dirty = true;
+		ev_prepare_init(&save, on_save);
+		save.data = &srv;
+		ev_prepare_start(srv.loop, &save);
+		dlh_ctx_subscribe(srv.ctx, on_change, &srv, NULL);
 	}
 	dlhald_log(LOG_INFO, "serving on %s", path);
 	ev_run(srv.loop, 0);
