@@ -209,8 +209,9 @@ Test(daemon, monitor_in_another_process_sees_every_event_in_order)
 	daemon_stop();
 }
 
-/* Runs dl as uid/gid 65534 (nobody/nogroup). */
-static void run_as_nobody(struct run_result *r, const char *args, bool in_group)
+/* Runs dl as uid 65534 (nobody), in gid 65534 (nogroup) when @in_group, after @extra other
+ * supplementary groups (nogroup last of them). */
+static void run_as_nobody_groups(struct run_result *r, const char *args, bool in_group, int extra)
 {
 	int o[2], e[2], st;
 	char buf[4096];
@@ -220,13 +221,17 @@ static void run_as_nobody(struct run_result *r, const char *args, bool in_group)
 	cr_assert(!pipe(o) && !pipe(e));
 	pid = fork();
 	if (!pid) {
-		gid_t g = 65534;
+		gid_t g[1024];
 		char *argv[16], *copy = strdup(args), *save = NULL;
-		int argc = 0;
+		int argc = 0, ng = 0;
 
+		for (; ng < extra; ng++)
+			g[ng] = (gid_t)(20000 + ng);
+		if (in_group)
+			g[ng++] = 65534;
 		dup2(o[1], 1);
 		dup2(e[1], 2);
-		if (setgroups(in_group ? 1 : 0, &g) || setgid(in_group ? 65534 : 65533) || setuid(65534))
+		if (setgroups((size_t)ng, g) || setgid(in_group && !extra ? 65534 : 65533) || setuid(65534))
 			_exit(126);
 		argv[argc++] = (char *)getenv("DL");
 		argv[argc++] = "-s";
@@ -250,8 +255,14 @@ static void run_as_nobody(struct run_result *r, const char *args, bool in_group)
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+static void run_as_nobody(struct run_result *r, const char *args, bool in_group)
+{
+	run_as_nobody_groups(r, args, in_group, 0);
+}
+
 Test(daemon, permissions_as_the_kernel_has_them)
 {
+	const char *strict[] = {"--mode", "0660", NULL};
 	struct run_result r;
 	struct stat st;
 
@@ -259,26 +270,45 @@ Test(daemon, permissions_as_the_kernel_has_them)
 		cr_skip_test("needs root to switch to uid 65534");
 	daemon_start("nogroup");
 	cr_assert_eq(stat(sock, &st), 0);
-	cr_expect_eq(st.st_mode & 0777, 0660, "socket mode 0660");
+	cr_expect_eq(st.st_mode & 0777, 0666, "socket mode 0666 by default: anyone reads");
 	cr_expect_eq(st.st_gid, 65534);
 	run_as_nobody(&r, "port show eth0", true);
 	cr_expect_eq(r.status, 0, "the group may read: %s", r.err);
 	cr_expect_str_eq(r.out, SW "/1: type eth netdev eth0\n");
 	run_free(&r);
-	/* nogroup is the daemon's group here, so make writing depend on root only: a second daemon would
-	 * be needed to test the group's write right; uid 65534 in gid 65534 may write with -g nogroup. */
 	run_as_nobody(&r, "port split eth0 2", true);
 	cr_expect_eq(r.status, 0, "a member of the group may change: %s", r.err);
 	run_free(&r);
 	run_as_nobody(&r, "port show eth0", false);
-	cr_expect_eq(r.status, 2, "outside the group, the socket does not even open");
-	cr_expect_not_null(strstr(r.err, "Permission denied"), "%s", r.err);
+	cr_expect_eq(r.status, 0, "outside the group, reading works as on the kernel: %s", r.err);
+	cr_expect_str_eq(r.out, SW "/1: type eth netdev eth0 split_group 16\n");
+	run_free(&r);
+	run_as_nobody(&r, "port unsplit eth0", false);
+	cr_expect_eq(r.status, 1, "outside the group, no change");
+	cr_expect_str_eq(r.err, "Error: " SW "/1: Changes need root or the daemon's group.\n"
+				"dl answers: Operation not permitted\n");
+	run_free(&r);
+	/* More supplementary groups than any fixed buffer held (256): nogroup is the 301st. */
+	run_as_nobody_groups(&r, "port unsplit eth0", true, 300);
+	cr_expect_eq(r.status, 0, "a member through its 301st group may change: %s", r.err);
 	run_free(&r);
 	daemon_stop();
 
-	/* Root-only daemon, socket opened to all for the test: reading works, changes are EPERM. */
+	/* --mode 0660: only root and the group connect at all. */
+	daemon_start_with("nogroup", strict);
+	cr_assert_eq(stat(sock, &st), 0);
+	cr_expect_eq(st.st_mode & 0777, 0660);
+	run_as_nobody(&r, "port show eth0", false);
+	cr_expect_eq(r.status, 2, "outside the group, the socket does not even open");
+	cr_expect_not_null(strstr(r.err, "Permission denied"), "%s", r.err);
+	run_free(&r);
+	run_as_nobody(&r, "port show eth0", true);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	daemon_stop();
+
+	/* Root-only daemon: reading works for anyone, changes are EPERM. */
 	daemon_start(NULL);
-	cr_assert_eq(chmod(sock, 0666), 0);
 	run_as_nobody(&r, "port show eth0", false);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	run_free(&r);
@@ -352,6 +382,129 @@ static void attr_add(struct req *r, uint16_t type, const void *data, uint16_t le
 	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
 	memcpy((char *)a + NLA_HDRLEN, data, len);
 	r->n.nlmsg_len = NLMSG_ALIGN(r->n.nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+/* Sends one record on @fd and reads one answer: the errno of its first
+ * NLMSG_ERROR (0 for an ack or another message) and its extack text. */
+static int raw_on(int fd, const void *data, size_t len, char *text, size_t textlen)
+{
+	static unsigned char buf[DLHAL_RECORD_MAX];
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	ssize_t n;
+
+	text[0] = '\0';
+	cr_assert_eq(send(fd, data, len, MSG_NOSIGNAL), (ssize_t)len);
+	n = recv(fd, buf, sizeof(buf), 0);
+	cr_assert_geq(n, (ssize_t)(NLMSG_HDRLEN + sizeof(struct nlmsgerr)), "an answer");
+	if (h->nlmsg_type != NLMSG_ERROR)
+		return 0;
+	if (h->nlmsg_flags & NLM_F_ACK_TLVS) {
+		struct nlattr *a = (struct nlattr *)(buf + NLMSG_HDRLEN + sizeof(struct nlmsgerr));
+
+		if (a->nla_type == NLMSGERR_ATTR_MSG)
+			snprintf(text, textlen, "%.*s", (int)(a->nla_len - NLA_HDRLEN), (char *)a + NLA_HDRLEN);
+	}
+	return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+}
+
+/* A request of exactly @total bytes whose last attribute is @type with @len bytes of @data (no NUL
+ * added): device name first, then u32 port indexes as filler. */
+static void *record_ending_in(size_t total, uint16_t type, const void *data, uint16_t len)
+{
+	unsigned char *b = calloc(1, total);
+	struct nlmsghdr *n = (struct nlmsghdr *)b;
+	struct genlmsghdr *g = (struct genlmsghdr *)(b + NLMSG_HDRLEN);
+	size_t off = NLMSG_HDRLEN + GENL_HDRLEN, last = NLA_HDRLEN + NLA_ALIGN(len);
+	struct nlattr *a;
+	uint32_t one = 1;
+
+	n->nlmsg_len = (uint32_t)total;
+	n->nlmsg_type = DLHAL_FAMILY;
+	n->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	g->cmd = DEVLINK_CMD_PORT_GET;
+	g->version = 1;
+	a = (struct nlattr *)(b + off);
+	a->nla_type = DEVLINK_ATTR_DEV_NAME;
+	a->nla_len = NLA_HDRLEN + 13;
+	memcpy(a + 1, "0000:03:00.0", 13);
+	off += NLA_ALIGN(a->nla_len);
+	while (off + NLA_HDRLEN + 4 + last <= total) {
+		a = (struct nlattr *)(b + off);
+		a->nla_type = DEVLINK_ATTR_PORT_INDEX;
+		a->nla_len = NLA_HDRLEN + 4;
+		memcpy(a + 1, &one, 4);
+		off += NLA_HDRLEN + 4;
+	}
+	cr_assert_eq(off + last, total, "filler fits");
+	a = (struct nlattr *)(b + off);
+	a->nla_type = type;
+	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
+	memcpy(a + 1, data, len);
+	return b;
+}
+
+Test(daemon, string_attributes_are_checked_before_use)
+{
+	static const struct {
+		const char *what;
+		const char *data;
+		uint16_t len;
+		const char *msg;
+	} bad[] = {
+	    {"no NUL", "pci", 3, "Malformed attribute bus name: no NUL at its end"},
+	    {"zero bytes", "", 0, "Malformed attribute bus name: empty string"},
+	    {"only the NUL", "", 1, "Malformed attribute bus name: empty string"},
+	    {"a NUL inside", "pc\0i", 5, "Malformed attribute bus name: NUL inside the string"},
+	    {"too long", "pppppppppppppppppppppppppppppppppppppppp", 41,
+	     "Malformed attribute bus name: longer than 31 bytes"},
+	};
+	char text[DLH_EXTACK_MSG_MAX + 64], *secret_req;
+	struct run_result r;
+	struct req q;
+	int fd, root;
+
+	daemon_start(NULL);
+	fd = sock_connect();
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		req_init(&q, DEVLINK_CMD_PORT_GET, 0);
+		attr_add(&q, DEVLINK_ATTR_DEV_NAME, "0000:03:00.0", 13);
+		attr_add(&q, DEVLINK_ATTR_PORT_INDEX, &(uint32_t){1}, 4);
+		attr_add(&q, DEVLINK_ATTR_BUS_NAME, bad[i].data, bad[i].len);
+		cr_expect_eq(raw_on(fd, &q, q.n.nlmsg_len, text, sizeof(text)), -EINVAL, "%s", bad[i].what);
+		cr_expect_str_eq(text, bad[i].msg, "%s", bad[i].what);
+	}
+	/* (a) A full 64 KiB record ending in a 4-byte bus name without its NUL:
+	 * the name is refused before anything reads past the record. */
+	{
+		void *big = record_ending_in(DLHAL_RECORD_MAX, DEVLINK_ATTR_BUS_NAME, "pcix", 4);
+
+		cr_expect_eq(raw_on(fd, big, DLHAL_RECORD_MAX, text, sizeof(text)), -EINVAL);
+		cr_expect_str_eq(text, "Malformed attribute bus name: no NUL at its end");
+		free(big);
+	}
+	/* (b) Root sets an emulator value; another client then sends a smaller
+	 * request ending in a zero-length bus name: nothing of root's request
+	 * comes back to it. */
+	root = sock_connect();
+	/* 96 bytes: the value's text starts at byte 68, where the probe below ends. */
+	secret_req = record_ending_in(96, DLHAL_ATTR_SIM_VALUE, "SECRET-of-root-0123456789", 26);
+	((struct genlmsghdr *)((char *)secret_req + NLMSG_HDRLEN))->cmd = DLHAL_CMD_SIM_SET;
+	raw_on(root, secret_req, 96, text, sizeof(text));
+	free(secret_req);
+	{
+		void *probe = record_ending_in(68, DEVLINK_ATTR_BUS_NAME, "", 0);
+
+		cr_expect_eq(raw_on(fd, probe, 68, text, sizeof(text)), -EINVAL);
+		cr_expect_str_eq(text, "Malformed attribute bus name: empty string");
+		cr_expect_null(strstr(text, "SECRET"), "another client's bytes: %s", text);
+		free(probe);
+	}
+	close(root);
+	close(fd);
+	dl(&r, "port show eth0");
+	cr_expect_eq(r.status, 0, "still serving: %s", r.err);
+	run_free(&r);
+	daemon_stop();
 }
 
 Test(daemon, malformed_messages_get_an_error_or_a_close)
@@ -616,13 +769,35 @@ Test(daemon, sigkill_and_restart_restore_the_hardware)
 		cr_expect_not_null(strstr(r.err, state_path), "%s", r.err);
 		cr_expect_not_null(strstr(r.err, "refusing the state file"), "%s", r.err);
 		run_free(&r);
-		f = fopen(state_path, "w");
-		fputs("{\"version\": 1, \"devices\": {\"pci/0000:03:00.0\": {\"pmlp\": [[1, 4, 99, 0]]}}}", f);
-		fclose(f);
-		run_argv(&r, argv, NULL);
-		cr_expect_eq(r.status, 1, "a state the ASIC refuses");
-		cr_expect_not_null(strstr(r.err, "hw.state.pmlp[0]"), "%s", r.err);
-		run_free(&r);
+		/* Each refused with the file, the field and the reason, before anything overflows. */
+		static const struct {
+			const char *devices, *expect;
+		} bad[] = {
+		    {"{\"pci/0000:03:00.0\": {\"pmlp\": [[1, 4, 99, 0]]}}",
+		     "field \"hw.state.pmlp[0]\": not a mapping the ASIC takes"},
+		    {"{\"pci/0000:03:00.0\": {\"pmlp\": [[1, 1, 0, 9223372036854775807]]}}",
+		     "field \"hw.state.pmlp[0]\": not a mapping the ASIC takes"},
+		    {"{\"pci/0000:03:00.0\": {\"pmlp\": [[1, 4, 0, 0, 7]]}}",
+		     "field \"hw.state.pmlp[0]\": expected [local_port, width, module, first_lane], four integers"},
+		    {"{\"pci/0000:03:00.0\": {\"pmlp\": [[1, 4, 0, 0]], \"netdev\": {\"1\": \"\"}}}",
+		     "field \"hw.state.netdev.1\": expected a netdev name"},
+		    {"{\"pci/0000:03:00.0\": {\"pmlp\": [[1, 4, 0, 0]], \"netdev\": {\"1x\": \"eth0\"}}}",
+		     "field \"hw.state.netdev.1x\": expected a local port number"},
+		    {"{\"pci/0000:09:00.0\": {\"pmlp\": []}}",
+		     "field \"devices.pci/0000:09:00.0\": no emulated device of --sim cx3-vpi,sn2700 has this handle"},
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			f = fopen(state_path, "w");
+			fprintf(f, "{\"version\": 1, \"devices\": %s}", bad[i].devices);
+			fclose(f);
+			run_argv(&r, argv, NULL);
+			cr_expect_eq(r.status, 1, "case %zu: %s", i, r.err);
+			cr_expect_not_null(strstr(r.err, state_path), "case %zu names the file: %s", i, r.err);
+			cr_expect_not_null(strstr(r.err, bad[i].expect), "case %zu: %s", i, r.err);
+			cr_expect_null(strstr(r.err, "runtime error"), "case %zu: %s", i, r.err);
+			run_free(&r);
+		}
 	}
 	{
 		const char *fresh_args[] = {"--state", state_path, "--fresh", NULL};
@@ -637,6 +812,70 @@ Test(daemon, sigkill_and_restart_restore_the_hardware)
 	free(before);
 	free(after);
 	free(fresh);
+}
+
+/* What dl was told is done is on disk: SIGKILL right after each ack loses nothing. */
+Test(daemon, an_acknowledged_change_survives_sigkill_at_once)
+{
+	const char *more[] = {"--state", state_path, NULL};
+	struct run_result r;
+	int st;
+
+	snprintf(state_path, sizeof(state_path), "/tmp/dlhald-durable-%d.json", (int)getpid());
+	unlink(state_path);
+	daemon_start_with(NULL, more);
+	for (int round = 0; round < 8; round++) {
+		bool split = round % 2 == 0;
+		char *acked, *after;
+
+		dl(&r, split ? "port split " SW "/1 4" : "port unsplit " SW "/1");
+		cr_assert_eq(r.status, 0, "round %d: %s", round, r.err);
+		run_free(&r);
+		acked = sorted_ports();
+		cr_expect_eq(strstr(acked, SW "/4: type eth") != NULL, split, "round %d: %s", round, acked);
+		cr_assert_eq(kill(daemon_pid, SIGKILL), 0);
+		waitpid(daemon_pid, &st, 0);
+		daemon_start_with(NULL, more);
+		after = sorted_ports();
+		cr_expect_str_eq(after, acked, "round %d: the %s survived", round, split ? "split" : "unsplit");
+		free(after);
+		free(acked);
+	}
+	/* The emulator's controls too: a cable change is saved before its ack. */
+	dl(&r, "sim cable pci/0000:01:00.0/2 eth");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	cr_assert_eq(kill(daemon_pid, SIGKILL), 0);
+	waitpid(daemon_pid, &st, 0);
+	daemon_start_with(NULL, more);
+	dl(&r, "sim show pci/0000:01:00.0/2 cable");
+	cr_expect_str_eq(r.out, "eth\n");
+	run_free(&r);
+	daemon_stop();
+	unlink(state_path);
+}
+
+/* A change the daemon cannot save is not reported as done. */
+Test(daemon, a_change_that_cannot_be_saved_is_not_acknowledged)
+{
+	const char *more[] = {"--state", state_path, NULL};
+	char dir[64];
+	struct run_result r;
+
+	/* (root ignores directory modes: the file's directory vanishes instead) */
+	snprintf(dir, sizeof(dir), "/tmp/dlhald-nosave-%d", (int)getpid());
+	mkdir(dir, 0700);
+	snprintf(state_path, sizeof(state_path), "%s/state.json", dir);
+	daemon_start_with(NULL, more);
+	dl(&r, "dev show"); /* the loop has turned: the first state write is done */
+	run_free(&r);
+	cr_assert_eq(unlink(state_path), 0);
+	cr_assert_eq(rmdir(dir), 0);
+	dl(&r, "port split eth0 2");
+	cr_expect_eq(r.status, 1);
+	cr_expect_not_null(strstr(r.err, "Changed, but not saved: cannot write"), "%s", r.err);
+	run_free(&r);
+	daemon_stop();
 }
 
 Test(daemon, mlx4_sensing_runs_on_the_daemons_loop)
@@ -677,6 +916,8 @@ Test(daemon, bad_options_are_refused)
 	    {{"-f", "--sim", "sn2700", "-g", "no-such-group"}, 2, "no group \"no-such-group\""},
 	    {{"-f", "--sim", "sn2700", "extra"}, 2, "unexpected argument \"extra\""},
 	    {{"-f", "--bogus"}, 2, "Usage: dlhald"},
+	    {{"-f", "--sim", "sn2700", "--mode", "0999"}, 2, "--mode \"0999\": expected octal permission bits"},
+	    {{"-f", "--sim", "sn2700", "-m", "1777"}, 2, "--mode \"1777\": expected octal permission bits"},
 	    {{"-f", "-s", "/tmp/dlhald-bad.sock", "--sim", "nosuch"}, 1, "Unknown profile \"nosuch\""},
 	};
 	struct run_result r;
