@@ -91,7 +91,10 @@ static int call(int fd, struct req *r)
 
 		if (n <= 0)
 			return -EIO;
-		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, rem); h = NLMSG_NEXT(h, rem))
+		/* (glibc's NLMSG_OK compares a u32 with an int; clang warns) */
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf;
+		     rem >= (int)NLMSG_HDRLEN && h->nlmsg_len >= NLMSG_HDRLEN && h->nlmsg_len <= (unsigned)rem;
+		     h = NLMSG_NEXT(h, rem))
 			if (h->nlmsg_type == NLMSG_ERROR)
 				return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
 	}

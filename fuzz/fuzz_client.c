@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The client side of the codec (kernel/devlink.c, as dl and libdlhal use it
+ * to talk to a dlhald) on hostile replies. A fake daemon thread accepts the
+ * client's two connections and answers each request with the input's next
+ * record (tag bit 0: sent on the notification connection instead), then an
+ * NLMSG_DONE and an ack, so that every request ends. The client lists what
+ * it learnt, splits a port and lists again.
+ */
+#include "chunks.h"
+#include "kernel.h"
+
+#include <dlhal/dlhal.h>
+#include <dlhal/protocol.h>
+#include <dlhal/sdk.h>
+#include <linux/netlink.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static char path[108];
+static int lfd = -1;
+
+struct feed {
+	const uint8_t *in;
+	size_t left;
+};
+
+static int accept_within(int fd, int ms)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+
+	return poll(&p, 1, ms) == 1 ? accept4(fd, NULL, NULL, SOCK_CLOEXEC) : -1;
+}
+
+static void answer(int fd[2], int which, const struct nlmsghdr *req, struct feed *f)
+{
+	struct {
+		struct nlmsghdr dn;
+		int zero;
+		struct nlmsghdr en;
+		struct nlmsgerr e;
+	} end = {
+	    .dn = {.nlmsg_len = NLMSG_HDRLEN + 4, .nlmsg_type = NLMSG_DONE, .nlmsg_flags = NLM_F_MULTI},
+	    .en = {.nlmsg_len = NLMSG_HDRLEN + sizeof(struct nlmsgerr), .nlmsg_type = NLMSG_ERROR,
+		   .nlmsg_flags = NLM_F_CAPPED},
+	};
+	struct chunk c;
+
+	end.dn.nlmsg_seq = end.en.nlmsg_seq = req->nlmsg_seq;
+	end.e.msg = *req;
+	if (chunk_next(&f->in, &f->left, &c) && c.len)
+		send(fd[c.tag & 1 ? 1 : which], c.data, c.len, MSG_NOSIGNAL);
+	send(fd[which], &end, sizeof(end), MSG_NOSIGNAL);
+}
+
+static void *fake_daemon(void *arg)
+{
+	static unsigned char buf[DLHAL_RECORD_MAX];
+	struct feed *f = arg;
+	int fd[2];
+
+	fd[0] = accept_within(lfd, 2000);
+	fd[1] = fd[0] < 0 ? -1 : accept_within(lfd, 2000);
+	while (fd[0] >= 0 && fd[1] >= 0) {
+		struct pollfd p[2] = {{.fd = fd[0], .events = POLLIN}, {.fd = fd[1], .events = POLLIN}};
+		int which;
+		ssize_t n;
+
+		if (poll(p, 2, 5000) <= 0)
+			break;
+		which = (p[0].revents & (POLLIN | POLLHUP)) ? 0 : 1;
+		n = recv(fd[which], buf, sizeof(buf), 0);
+		if (n <= 0)
+			break; /* the client closed: the input is done */
+		if ((size_t)n >= sizeof(struct nlmsghdr))
+			answer(fd, which, (struct nlmsghdr *)buf, f);
+	}
+	if (fd[0] >= 0)
+		close(fd[0]);
+	if (fd[1] >= 0)
+		close(fd[1]);
+	return NULL;
+}
+
+/* Reads every field, so that ASan sees any string the codec stored badly; returns a checksum. */
+static size_t list(struct dlh_ctx *ctx)
+{
+	size_t sum = 0;
+
+	for (struct dlh_dev *dev = dlh_dev_first(ctx); dev; dev = dlh_dev_next(dev)) {
+		sum += strlen(dlh_dev_handle(dev)) + strlen(dlh_dev_bus(dev)) + strlen(dlh_dev_name(dev));
+		for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+			sum += strlen(dlh_port_handle(p)) + dlh_port_index(p) + (size_t)dlh_port_type(p);
+			sum += strlen(dlh_port_type_name(dlh_port_desired_type(p)));
+			sum += strlen(dlh_port_flavour_name(dlh_port_flavour(p)));
+			if (dlh_port_netdev(p))
+				sum += strlen(dlh_port_netdev(p));
+			if (dlh_port_ibdev(p))
+				sum += strlen(dlh_port_ibdev(p));
+			sum += dlh_port_split_group(p) + dlh_port_lanes(p) + dlh_port_number(p);
+		}
+	}
+	return sum;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+
+	(void)argc;
+	(void)argv;
+	snprintf(path, sizeof(path), "/tmp/dlhal-fuzz-client-%d.sock", (int)getpid());
+	unlink(path);
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 8)) {
+		perror("fuzz_client: listen");
+		abort();
+	}
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct feed f = {.in = data, .left = size};
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+	struct dlh_port *port;
+	pthread_t t;
+
+	if (dlh_ctx_new(&ctx, &ext) || dlh_sdk_driver_register(ctx, &daemon_driver, &ext) ||
+	    pthread_create(&t, NULL, fake_daemon, &f))
+		abort();
+	if (!dlh_ctx_bus_attach(ctx, "daemon", path, &ext)) {
+		size_t sum = list(ctx);
+
+		port = dlh_port_first_all(ctx);
+		if (port)
+			dlh_port_split(port, 2, &ext);
+		if (list(ctx) + sum == 1)
+			fprintf(stderr, "(checksum)\n"); /* keeps the reads */
+	}
+	dlh_ctx_free(ctx);
+	pthread_join(t, NULL);
+	return 0;
+}

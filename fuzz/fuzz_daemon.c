@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dlhald's request handling: records in, replies out, through the server's
+ * own read path (server_client_add on socketpairs, the libev loop). Three
+ * clients, 0 being root; before each fuzzed record, root sends a request
+ * holding a canary, and no answer to another client may ever hold it.
+ */
+#include "chunks.h"
+#include "dlhald.h"
+#include "mlx4.h"
+#include "mlxsw.h"
+
+#include <dlhal/protocol.h>
+#include <dlhal/sdk.h>
+#include <linux/devlink.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define CLIENTS 3
+#define CANARY "canary-7f3a9c51"
+
+static struct server srv;
+static int peer[CLIENTS];
+static unsigned char canary_req[256];
+static size_t canary_len;
+
+static void put_attr(unsigned char *b, size_t *off, uint16_t type, const void *data, uint16_t len)
+{
+	struct nlattr a = {.nla_len = (uint16_t)(NLA_HDRLEN + len), .nla_type = type};
+
+	memcpy(b + *off, &a, sizeof(a));
+	memcpy(b + *off + NLA_HDRLEN, data, len);
+	*off += NLA_ALIGN(a.nla_len);
+}
+
+/* Root asks to set an emulator key to the canary: a request whose bytes must stay root's. */
+static void canary_build(void)
+{
+	struct nlmsghdr n = {.nlmsg_type = DLHAL_FAMILY, .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK};
+	struct genlmsghdr g = {.cmd = DLHAL_CMD_SIM_SET, .version = 1};
+	size_t off = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	put_attr(canary_req, &off, DEVLINK_ATTR_BUS_NAME, "pci", 4);
+	put_attr(canary_req, &off, DEVLINK_ATTR_DEV_NAME, "0000:03:00.0", 13);
+	put_attr(canary_req, &off, DLHAL_ATTR_SIM_KEY, CANARY, sizeof(CANARY));
+	put_attr(canary_req, &off, DLHAL_ATTR_SIM_VALUE, CANARY, sizeof(CANARY));
+	n.nlmsg_len = (uint32_t)off;
+	memcpy(canary_req, &n, sizeof(n));
+	memcpy(canary_req + NLMSG_HDRLEN, &g, sizeof(g));
+	canary_len = off;
+}
+
+static void drain(void)
+{
+	static unsigned char buf[DLHAL_RECORD_MAX];
+
+	for (int i = 0; i < CLIENTS; i++) {
+		ssize_t n;
+
+		while ((n = recv(peer[i], buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+			if (i && memmem(buf, (size_t)n, CANARY, strlen(CANARY))) {
+				fprintf(stderr, "client %d received bytes of root's request\n", i);
+				abort();
+			}
+		}
+	}
+}
+
+static void deliver(int client, const void *data, size_t len)
+{
+	/* A zero-length record is a close on SEQPACKET; the server's loop sees it as one. */
+	if (send(peer[client], data, len, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+		return;
+	ev_run(srv.loop, EVRUN_NOWAIT);
+	drain();
+}
+
+static int setup(void)
+{
+	struct dlh_extack ext;
+	char why[512];
+
+	srv = (struct server){.lfd = -1, .group = (gid_t)-1, .loop = ev_default_loop(0)};
+	if (dlh_ctx_new(&srv.ctx, &ext) || dlh_sdk_driver_register(srv.ctx, &mlxsw_driver, &ext) ||
+	    dlh_sdk_driver_register(srv.ctx, &mlx4_driver, &ext) ||
+	    state_load(srv.ctx, "cx3-vpi,sn2700", NULL, "fuzz", why, sizeof(why)))
+		return -1;
+	for (struct dlh_dev *dev = dlh_dev_first(srv.ctx); dev; dev = dlh_dev_next(dev))
+		dlh_port_first(dev);
+	for (int i = 0; i < CLIENTS; i++) {
+		int sv[2];
+
+		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) ||
+		    !server_client_add(&srv, sv[0], i ? 65534 : 0, i == 0))
+			return -1;
+		peer[i] = sv[1];
+	}
+	return dlh_ctx_subscribe(srv.ctx, proto_event, &srv, &srv.sub);
+}
+
+static void teardown(void)
+{
+	dlh_ctx_unsubscribe(srv.sub);
+	server_close(&srv);
+	for (int i = 0; i < CLIENTS; i++)
+		close(peer[i]);
+	dlh_ctx_free(srv.ctx);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	log_init(true, 0);
+	canary_build();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct chunk c;
+
+	if (setup()) {
+		fprintf(stderr, "fuzz_daemon: setup failed\n");
+		abort();
+	}
+	while (chunk_next(&data, &size, &c)) {
+		int client = c.tag % CLIENTS;
+
+		deliver(0, canary_req, canary_len);
+		if (c.len)
+			deliver(client, c.data, c.len);
+	}
+	teardown();
+	return 0;
+}
