@@ -3,6 +3,7 @@
 # default (emulated ConnectX-3 and Spectrum), printing each command and its output.
 set -eu
 cd "$(dirname "$0")/.."
+tools/deps.sh build
 build=${BUILD:-build}
 [ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
 meson compile -C "$build" >/dev/null
