@@ -10,6 +10,7 @@
 #include <linux/devlink.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,8 +195,10 @@ Test(daemon, monitor_in_another_process_sees_every_event_in_order)
 						    "[port,new] pci/0000:01:00.0/2: type eth netdev ens4d1\n"
 						    "[port,new] pci/0000:01:00.0/2: type eth netdev ens4d1\n");
 	cr_expect_not_null(
-	    strstr(json, "{\"event\":\"del\",\"port\":{\"" SW "/1\":{\"type\":\"eth\",\"netdev\":\"eth0\"}}}\n"
-			 "{\"event\":\"new\",\"port\":{\"" SW "/1\":{\"type\":\"notset\",\"split_group\":16}}}\n"),
+	    strstr(json, "{\"event\":\"del\",\"port\":{\"" SW "/1\":{\"type\":\"eth\",\"netdev\":\"eth0\","
+			 "\"flavour\":\"physical\",\"port\":17,\"splittable\":true,\"lanes\":4}}}\n"
+			 "{\"event\":\"new\",\"port\":{\"" SW "/1\":{\"type\":\"notset\",\"flavour\":\"physical\","
+			 "\"port\":17,\"split_group\":16,\"splittable\":false,\"lanes\":2}}}\n"),
 	    "%s", json);
 	{
 		size_t lines = 0;
@@ -505,6 +508,95 @@ Test(daemon, string_attributes_are_checked_before_use)
 	cr_expect_eq(r.status, 0, "still serving: %s", r.err);
 	run_free(&r);
 	daemon_stop();
+}
+
+/* A fake dlhald on @path answering every request with @reply, then NLMSG_DONE and an ack. */
+static pid_t hostile_daemon(const char *path, const void *reply, size_t len)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int lfd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	pid_t pid;
+
+	strcpy(sa.sun_path, path);
+	unlink(path);
+	cr_assert(lfd >= 0 && !bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) && !listen(lfd, 4));
+	pid = fork();
+	if (pid) {
+		close(lfd);
+		return pid;
+	}
+	for (;;) {
+		int fd[2] = {accept(lfd, NULL, NULL), accept(lfd, NULL, NULL)};
+
+		for (;;) {
+			struct pollfd p[2] = {{.fd = fd[0], .events = POLLIN}, {.fd = fd[1], .events = POLLIN}};
+			unsigned char buf[4096];
+			struct {
+				struct nlmsghdr dn;
+				int zero;
+				struct nlmsghdr en;
+				struct nlmsgerr e;
+			} end = {.dn = {.nlmsg_len = NLMSG_HDRLEN + 4, .nlmsg_type = NLMSG_DONE},
+				 .en = {.nlmsg_len = NLMSG_HDRLEN + sizeof(struct nlmsgerr), .nlmsg_type = NLMSG_ERROR,
+					.nlmsg_flags = NLM_F_CAPPED}};
+			int w;
+
+			if (poll(p, 2, -1) < 0)
+				_exit(1);
+			w = p[0].revents ? 0 : 1;
+			if (recv(fd[w], buf, sizeof(buf), 0) <= 0)
+				break;
+			end.dn.nlmsg_seq = end.en.nlmsg_seq = ((struct nlmsghdr *)buf)->nlmsg_seq;
+			send(fd[w], reply, len, MSG_NOSIGNAL);
+			send(fd[w], &end, sizeof(end), MSG_NOSIGNAL);
+		}
+		close(fd[0]);
+		close(fd[1]);
+	}
+}
+
+/* A port message: bus, dev, index, eth, and a netdev name of @nlen bytes as given (no NUL added). */
+static size_t hostile_port(struct req *q, const char *bus, uint16_t blen, uint32_t index, const char *netdev,
+			   uint16_t nlen)
+{
+	req_init(q, DEVLINK_CMD_PORT_NEW, NLM_F_MULTI);
+	attr_add(q, DEVLINK_ATTR_BUS_NAME, bus, blen);
+	attr_add(q, DEVLINK_ATTR_DEV_NAME, "0000:03:00.0", 13);
+	attr_add(q, DEVLINK_ATTR_PORT_INDEX, &index, 4);
+	attr_add(q, DEVLINK_ATTR_PORT_TYPE, &(uint16_t){DEVLINK_PORT_TYPE_ETH}, 2);
+	attr_add(q, DEVLINK_ATTR_PORT_NETDEV_NAME, netdev, nlen);
+	return q->n.nlmsg_len;
+}
+
+Test(daemon, a_hostile_daemon_cannot_crash_dl)
+{
+	struct req q[4];
+	unsigned char reply[sizeof(q)];
+	size_t len = 0;
+	struct run_result r;
+	pid_t fake;
+	int st;
+
+	snprintf(sock, sizeof(sock), "/tmp/dlhald-hostile-%d.sock", (int)getpid());
+	/* unterminated netdev name, empty bus name, a netdev name longer than IFNAMSIZ; then a good port */
+	len += hostile_port(&q[0], "pci", 4, 1, "eth0eth0", 8);
+	len += hostile_port(&q[1], "", 0, 3, "eth1", 5);
+	len += hostile_port(&q[2], "pci", 4, 5, "eth2eth2eth2eth2eth2", 21);
+	len += hostile_port(&q[3], "pci", 4, 7, "good0", 6);
+	for (size_t i = 0, off = 0; i < 4; off += q[i].n.nlmsg_len, i++)
+		memcpy(reply + off, &q[i], q[i].n.nlmsg_len);
+	fake = hostile_daemon(sock, reply, len);
+	dl(&r, "port show");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, SW "/7: type eth netdev good0\n", "only the well-formed port");
+	cr_expect_null(strstr(r.err, "runtime error"), "%s", r.err);
+	run_free(&r);
+	dl(&r, "port show eth0eth0");
+	cr_expect_eq(r.status, 2, "%s", r.err);
+	run_free(&r);
+	kill(fake, SIGKILL);
+	waitpid(fake, &st, 0);
+	unlink(sock);
 }
 
 Test(daemon, malformed_messages_get_an_error_or_a_close)

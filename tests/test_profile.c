@@ -28,6 +28,9 @@ static const struct bad cases[] = {
     {"{\"driver\": \"mlxsw\", \"handle\": \"pci\", \"hw\": {}}", -EINVAL, "is not of the form bus/dev"},
     {"{\"driver\": \"mlxsw\", \"handle\": \"pci/a\", \"hw\": 3}", -EINVAL, "field \"hw\": expected an object"},
     {"{\"driver\": \"nosuch\", \"handle\": \"pci/a\"}", -ENOENT, "No driver \"nosuch\""},
+    /* a name, not a path: it becomes NAME.so on the module path */
+    {"{\"driver\": \"../../tmp/evil\", \"handle\": \"pci/a\"}", -EINVAL,
+     "field \"driver\": expected a driver name (a-z, 0-9, '_', '-')"},
     {"{\"driver\": \"mlxsw\", \"handle\": \"pci/a\", \"driver\": \"mlx4\"}", -EINVAL, "duplicate object key"},
     {SW("{\"ports\": []}"), -EINVAL, "field \"hw.ports\": expected a non-empty array"},
     {SW("{\"ports\": [" P(0, 1, 4) "]}"), -EINVAL,

@@ -53,5 +53,6 @@ void out_begin_event(struct dl *dl, const char *object, const char *action);
 void out_end(struct dl *dl);
 void out_dev(struct dl *dl, const struct dlh_dev *dev);
 void out_port(struct dl *dl, const struct dlh_port *port);
+void out_sim(struct dl *dl, const char *handle, const char *key, const char *value);
 
 #endif

@@ -188,54 +188,125 @@ void out_dev(struct dl *dl, const struct dlh_dev *dev)
 	fields_begin(&f, dl, dlh_dev_handle(dev));
 	if (!dl->json)
 		printf("%s%s", dlh_dev_handle(dev), dl->details ? ":" : "");
-	if (dl->details)
+	if (dl->details && dl->json)
+		field_json(&f, "dlhal", json_pack("{s:s}", "driver", dlh_dev_driver(dev)));
+	else if (dl->details)
 		field_str(&f, "driver", dlh_dev_driver(dev));
 	fields_end(&f, dlh_dev_handle(dev));
 }
 
-void out_port(struct dl *dl, const struct dlh_port *port)
+/*
+ * JSON: iproute2 6.1's keys, values and order for every backend (a script
+ * written against "devlink -j port show" reads dl's); -d adds what dlhal
+ * knows beyond devlink under "dlhal".
+ */
+static void port_json(struct fields *f, const struct dlh_port *port)
 {
 	enum dlh_port_type type = dlh_port_type(port), des = dlh_port_desired_type(port);
-	bool des_shown = des != DLH_PORT_TYPE_NOTSET && des != type;
 	uint32_t module, lane;
+	json_t *x;
+
+	field_str(f, "type", dlh_port_type_name(type));
+	if (des != DLH_PORT_TYPE_NOTSET && des != type)
+		field_str(f, "des_type", dlh_port_type_name(des));
+	if (dlh_port_netdev(port))
+		field_str(f, "netdev", dlh_port_netdev(port));
+	if (dlh_port_ibdev(port))
+		field_str(f, "ibdev", dlh_port_ibdev(port));
+	field_str(f, "flavour", dlh_port_flavour_name(dlh_port_flavour(port)));
+	if (dlh_port_number(port))
+		field_uint(f, "port", dlh_port_number(port));
+	if (dlh_port_is_split(port))
+		field_uint(f, "split_group", dlh_port_split_group(port));
+	field_bool(f, "splittable", dlh_port_splittable(port));
+	if (dlh_port_lanes(port))
+		field_uint(f, "lanes", dlh_port_lanes(port));
+	if (!f->dl->details)
+		return;
+	x = json_object();
+	if (dlh_port_is_split(port))
+		json_object_set_new(x, "split_subport", json_integer(dlh_port_split_subport(port)));
+	if (dlh_port_speed(port))
+		json_object_set_new(x, "speed", json_integer(dlh_port_speed(port)));
+	if (dlh_port_module(port, &module, &lane)) {
+		json_object_set_new(x, "module", json_integer(module));
+		json_object_set_new(x, "lane", json_integer(lane));
+	}
+	if (json_object_size(x))
+		field_json(f, "dlhal", x);
+	else
+		json_decref(x);
+}
+
+/* Text: the seed's line; -d adds devlink's attributes and dlhal's. */
+static void port_text(struct fields *f, const struct dlh_port *port)
+{
+	enum dlh_port_type type = dlh_port_type(port), des = dlh_port_desired_type(port);
+	bool details = f->dl->details;
+	uint32_t module, lane;
+
+	/* The seed's "type eth(auto)"; iproute2 says "des_type auto" (JSON keeps its key). */
+	printf("%s: type %s", dlh_port_handle(port), dlh_port_type_name(type));
+	if (des != DLH_PORT_TYPE_NOTSET && des != type)
+		printf("(%s)", dlh_port_type_name(des));
+	if (dlh_port_netdev(port))
+		field_str(f, "netdev", dlh_port_netdev(port));
+	if (dlh_port_ibdev(port))
+		field_str(f, "ibdev", dlh_port_ibdev(port));
+	if (details) {
+		field_str(f, "flavour", dlh_port_flavour_name(dlh_port_flavour(port)));
+		if (dlh_port_number(port))
+			field_uint(f, "port", dlh_port_number(port));
+	}
+	if (dlh_port_is_split(port)) {
+		field_uint(f, "split_group", dlh_port_split_group(port));
+		if (details)
+			field_uint(f, "split_subport", dlh_port_split_subport(port));
+	}
+	if (!details)
+		return;
+	field_bool(f, "splittable", dlh_port_splittable(port));
+	if (dlh_port_lanes(port))
+		field_uint(f, "lanes", dlh_port_lanes(port));
+	if (dlh_port_speed(port))
+		field_uint(f, "speed", dlh_port_speed(port));
+	if (dlh_port_module(port, &module, &lane)) {
+		field_uint(f, "module", module);
+		field_uint(f, "lane", lane);
+	}
+}
+
+void out_port(struct dl *dl, const struct dlh_port *port)
+{
 	struct fields f;
 
 	fields_begin(&f, dl, dlh_port_handle(port));
-	if (dl->json) {
-		field_str(&f, "type", dlh_port_type_name(type));
-		if (des_shown)
-			field_str(&f, "des_type", dlh_port_type_name(des));
-	} else {
-		/* The seed's "type eth(auto)"; iproute2 says "des_type auto" (JSON keeps its key). */
-		printf("%s: type %s", dlh_port_handle(port), dlh_port_type_name(type));
-		if (des_shown)
-			printf("(%s)", dlh_port_type_name(des));
-	}
-	if (dlh_port_netdev(port))
-		field_str(&f, "netdev", dlh_port_netdev(port));
-	if (dlh_port_ibdev(port))
-		field_str(&f, "ibdev", dlh_port_ibdev(port));
-	if (dl->details) {
-		field_str(&f, "flavour", dlh_port_flavour_name(dlh_port_flavour(port)));
-		if (dlh_port_number(port))
-			field_uint(&f, "port", dlh_port_number(port));
-	}
-	if (dlh_port_is_split(port)) {
-		field_uint(&f, "split_group", dlh_port_split_group(port));
-		if (dl->details)
-			field_uint(&f, "split_subport", dlh_port_split_subport(port));
-	}
-	if (dl->details) {
-		field_bool(&f, "splittable", dlh_port_splittable(port));
-		if (dlh_port_lanes(port))
-			field_uint(&f, "lanes", dlh_port_lanes(port));
-		/* What the HAL knows beyond devlink. */
-		if (dlh_port_speed(port))
-			field_uint(&f, "speed", dlh_port_speed(port));
-		if (dlh_port_module(port, &module, &lane)) {
-			field_uint(&f, "module", module);
-			field_uint(&f, "lane", lane);
-		}
-	}
+	if (dl->json)
+		port_json(&f, port);
+	else
+		port_text(&f, port);
 	fields_end(&f, dlh_port_handle(port));
+}
+
+/* An emulator value: as the driver gives it in text; in JSON a number or a
+ * document when it is one ("accesses", "state"), else a string. */
+void out_sim(struct dl *dl, const char *handle, const char *key, const char *value)
+{
+	struct fields f;
+	json_t *v;
+
+	if (!dl->json) {
+		printf("%s\n", value);
+		return;
+	}
+	out_begin(dl, "sim");
+	fields_begin(&f, dl, handle);
+	v = json_loads(value, JSON_DECODE_ANY, NULL);
+	if (!json_is_integer(v) && !json_is_object(v) && !json_is_array(v)) {
+		json_decref(v);
+		v = json_string(value);
+	}
+	field_json(&f, key, v);
+	fields_end(&f, handle);
+	out_end(dl);
 }

@@ -84,7 +84,7 @@ int cmd_sim(struct dl *dl)
 	if (show) {
 		err = dlh_dev_sim_get(dev, port, key, buf, sizeof(buf), &ext);
 		if (!err)
-			printf("%s\n", buf);
+			out_sim(dl, port ? dlh_port_handle(port) : dlh_dev_handle(dev), key, buf);
 	} else {
 		err = dlh_dev_sim_set(dev, port, key, value, &ext);
 	}
