@@ -22,10 +22,11 @@ for spec in "10 1" "11 4" "12 1024"; do
 done
 
 # --- differential: the same ports and values as iproute2 --------------------------------------
-# -j: exactly iproute2's keys and values; -j -d: iproute2's -d keys, plus dl's "dlhal" object only.
+# -j: exactly iproute2's keys and values; dl -j -d: every key of devlink's most detailed output
+# (iproute2 6.1's devlink has no -d: -v is its detail flag), plus dl's "dlhal" object only.
 for d in "" "-d"; do
 	dl -j $d port show > $T/dl.json 2> $T/dl.err
-	devlink -j $d port show > $T/devlink.json 2> $T/devlink.err
+	devlink -j ${d:+-v} port show > $T/devlink.json 2> $T/devlink.err
 	if jsoncmp $T/dl.json $T/devlink.json 2> $T/cmp.err && { [ -n "$d" ] || ! grep -q '"dlhal"' $T/dl.json; }; then
 		ok "port dump -j $d of 1, 4 and 1024 ports matches devlink ($(grep -o 'netdevsim/netdevsim[0-9]*/[0-9]*' $T/devlink.json | wc -l) ports)"
 	else
