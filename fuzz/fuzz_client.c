@@ -47,7 +47,8 @@ static void answer(int fd[2], int which, const struct nlmsghdr *req, struct feed
 		struct nlmsgerr e;
 	} end = {
 	    .dn = {.nlmsg_len = NLMSG_HDRLEN + 4, .nlmsg_type = NLMSG_DONE, .nlmsg_flags = NLM_F_MULTI},
-	    .en = {.nlmsg_len = NLMSG_HDRLEN + sizeof(struct nlmsgerr), .nlmsg_type = NLMSG_ERROR,
+	    .en = {.nlmsg_len = NLMSG_HDRLEN + sizeof(struct nlmsgerr),
+		   .nlmsg_type = NLMSG_ERROR,
 		   .nlmsg_flags = NLM_F_CAPPED},
 	};
 	struct chunk c;

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #define CLIENTS 3
-#define CANARY "canary-7f3a9c51"
+#define CANARY	"canary-7f3a9c51"
 
 static struct server srv;
 static int peer[CLIENTS];

@@ -196,8 +196,8 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 	uint8_t cmd;
 
 	if (nlh->nlmsg_type != k->family || !genlmsg_valid_hdr(nlh, 0) ||
-	    dlh__attrs_parse(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rules,
-			     A_COUNT_, tb, false, why, sizeof(why)))
+	    dlh__attrs_parse(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rules, A_COUNT_,
+			     tb, false, why, sizeof(why)))
 		return;
 	cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
 	if (cmd == DLHAL_CMD_SIM_GET) {

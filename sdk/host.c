@@ -164,8 +164,8 @@ DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, 
 	handle = json_string_value(json_object_get(root, "handle"));
 	hw = json_object_get(root, "hw");
 	/* A name, not a path: it becomes NAME.so on the module path. */
-	if (!driver || !driver[0] || strlen(driver) >= 64 || strspn(driver, "abcdefghijklmnopqrstuvwxyz0123456789_-") !=
-	    strlen(driver)) {
+	if (!driver || !driver[0] || strlen(driver) >= 64 ||
+	    strspn(driver, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(driver)) {
 		err = dlh__extack_set(ext, -EINVAL, NULL,
 				      "%s: field \"driver\": expected a driver name (a-z, 0-9, '_', '-')", src);
 		goto out_root;

@@ -537,7 +537,8 @@ static pid_t hostile_daemon(const char *path, const void *reply, size_t len)
 				struct nlmsghdr en;
 				struct nlmsgerr e;
 			} end = {.dn = {.nlmsg_len = NLMSG_HDRLEN + 4, .nlmsg_type = NLMSG_DONE},
-				 .en = {.nlmsg_len = NLMSG_HDRLEN + sizeof(struct nlmsgerr), .nlmsg_type = NLMSG_ERROR,
+				 .en = {.nlmsg_len = NLMSG_HDRLEN + sizeof(struct nlmsgerr),
+					.nlmsg_type = NLMSG_ERROR,
 					.nlmsg_flags = NLM_F_CAPPED}};
 			int w;
 

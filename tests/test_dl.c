@@ -216,7 +216,8 @@ static void compare_json_text(const char *opts, const char *profile, const char 
 			char handle[128];
 			json_t *want;
 
-			json_t *got = json_deep_copy(json_object_get(ports, key)), *extra = json_object_get(got, "dlhal");
+			json_t *got = json_deep_copy(json_object_get(ports, key)),
+			       *extra = json_object_get(got, "dlhal");
 
 			cr_assert_not_null(line, "more JSON ports than text lines");
 			want = text_port(line, handle);
@@ -227,8 +228,8 @@ static void compare_json_text(const char *opts, const char *profile, const char 
 				json_object_del(got, "dlhal");
 			}
 			if (!details)
-				for (const char *const *k = (const char *const[]){"split_subport", "speed", "module", "lane",
-										   NULL};
+				for (const char *const *k =
+					 (const char *const[]){"split_subport", "speed", "module", "lane", NULL};
 				     *k; k++)
 					json_object_del(want, *k);
 			cr_assert(json_equal(got, want), "%s: json %s vs text %s", key, json_dumps(got, JSON_COMPACT),
@@ -309,8 +310,7 @@ Test(json, sim_show)
 	run_free(&r);
 	run_dl(&r, "-j --sim sn2700 sim show " SW " accesses", NULL);
 	cr_expect_eq(r.status, 0);
-	cr_expect(r.out[0] == '{' && strstr(r.out, "\"accesses\":") && !strstr(r.out, "\"accesses\":\""), "%s",
-		  r.out);
+	cr_expect(r.out[0] == '{' && strstr(r.out, "\"accesses\":") && !strstr(r.out, "\"accesses\":\""), "%s", r.out);
 	run_free(&r);
 }
 
@@ -494,10 +494,10 @@ Test(monitor, batch_prints_the_events_of_later_lines)
 	run_free(&r);
 	run_dl(&r, "-j --sim cx3-vpi -b -", "monitor\nport set pci/0000:01:00.0/2 type eth\n");
 	cr_expect_str_eq(
-	    r.out, "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"notset\"," P2 "}}}\n"
-		   "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"," P2 "}}}\n"
-		   "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"," P2
-		   "}}}\n");
+	    r.out,
+	    "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"notset\"," P2 "}}}\n"
+	    "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"," P2 "}}}\n"
+	    "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"," P2 "}}}\n");
 	run_free(&r);
 	run_dl(&r, "--sim sn2700 -b -", "monitor dev\nport split eth0 2\n");
 	cr_expect_str_eq(r.out, "", "dev only");

@@ -418,7 +418,8 @@ static int state_apply(struct mlxsw_sp *sp, json_t *st, struct dlh_extack *ext)
 					      "first_lane], four integers",
 					      i);
 		if (lp < 1 || lp >= MLXSW_PORT_MAX_PORTS || width < 1 || width > MLXSW_PORT_MODULE_MAX_WIDTH ||
-		    module < 0 || module >= MLXSW_MODULE_MAX || lane < 0 || lane > MLXSW_PORT_MODULE_MAX_WIDTH - width ||
+		    module < 0 || module >= MLXSW_MODULE_MAX || lane < 0 ||
+		    lane > MLXSW_PORT_MODULE_MAX_WIDTH - width ||
 		    mlxsw_emu_map(sp->emu, (uint8_t)lp, (uint8_t)module, (uint8_t)width, (uint8_t)lane))
 			return dlh_sdk_extack(ext, -EINVAL,
 					      "field \"hw.state.pmlp[%zu]\": not a mapping the ASIC takes", i);
@@ -429,12 +430,13 @@ static int state_apply(struct mlxsw_sp *sp, json_t *st, struct dlh_extack *ext)
 		long lp = strtol(key, &end, 10);
 
 		if (!*key || *end || lp < 1 || lp >= MLXSW_PORT_MAX_PORTS)
-			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.netdev.%s\": expected a local port number",
-					      key);
+			return dlh_sdk_extack(ext, -EINVAL,
+					      "field \"hw.state.netdev.%s\": expected a local port number", key);
 		/* (a "\u0000" inside would cut the C string short of the JSON one) */
 		if (!json_is_string(v) || strlen(json_string_value(v)) != json_string_length(v) ||
 		    !dlh_sdk_netdev_name_valid(json_string_value(v)))
-			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.netdev.%s\": expected a netdev name", key);
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.netdev.%s\": expected a netdev name",
+					      key);
 		snprintf(sp->saved_netdev[lp], sizeof(sp->saved_netdev[lp]), "%s", json_string_value(v));
 	}
 	return 0;

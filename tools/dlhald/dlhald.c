@@ -121,18 +121,12 @@ int main(int argc, char **argv)
 {
 	enum { OPT_SIM = 256, OPT_KERNEL, OPT_STATE, OPT_FRESH };
 	static const struct option opts[] = {
-	    {"socket", required_argument, NULL, 's'},
-	    {"group", required_argument, NULL, 'g'},
-	    {"mode", required_argument, NULL, 'm'},
-	    {"sim", required_argument, NULL, OPT_SIM},
-	    {"kernel", no_argument, NULL, OPT_KERNEL},
-	    {"foreground", no_argument, NULL, 'f'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"version", no_argument, NULL, 'V'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"state", required_argument, NULL, OPT_STATE},
-	    {"fresh", no_argument, NULL, OPT_FRESH},
-	    {NULL, 0, NULL, 0},
+	    {"socket", required_argument, NULL, 's'},  {"group", required_argument, NULL, 'g'},
+	    {"mode", required_argument, NULL, 'm'},    {"sim", required_argument, NULL, OPT_SIM},
+	    {"kernel", no_argument, NULL, OPT_KERNEL}, {"foreground", no_argument, NULL, 'f'},
+	    {"verbose", no_argument, NULL, 'v'},       {"version", no_argument, NULL, 'V'},
+	    {"help", no_argument, NULL, 'h'},	       {"state", required_argument, NULL, OPT_STATE},
+	    {"fresh", no_argument, NULL, OPT_FRESH},   {NULL, 0, NULL, 0},
 	};
 	const char *path = DLHAL_SOCKET_DEFAULT, *sim = NULL, *group = NULL, *state = NULL;
 	char *states = NULL, why[512];

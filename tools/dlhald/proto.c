@@ -21,7 +21,7 @@
  * them here, once, before any of them is used. */
 enum { A_BUS, A_DEV, A_INDEX, A_TYPE, A_COUNT, A_SIM_KEY, A_SIM_VALUE, A_COUNT_ };
 
-#define DLHALD_SIM_KEY_MAX 64
+#define DLHALD_SIM_KEY_MAX   64
 #define DLHALD_SIM_VALUE_MAX 1024
 
 static const struct dlh__attr_rule rules[A_COUNT_] = {
@@ -177,7 +177,8 @@ static int find_port(struct client *c, const struct nlmsghdr *req, struct nlattr
 	}
 	*port = dlh_port_find(dev, nla_get_u32(tb[A_INDEX]));
 	if (!*port) {
-		snprintf(text, sizeof(text), "%s/%u: Port does not exist", dlh_dev_handle(dev), nla_get_u32(tb[A_INDEX]));
+		snprintf(text, sizeof(text), "%s/%u: Port does not exist", dlh_dev_handle(dev),
+			 nla_get_u32(tb[A_INDEX]));
 		reply_err(c, req, -ENODEV, text);
 		return -ENODEV;
 	}

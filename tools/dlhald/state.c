@@ -31,8 +31,9 @@ int state_parse(const char *text, size_t len, const char *path, char **devices, 
 		return -EINVAL;
 	}
 	devs = json_object_get(root, "devices");
-	if (!json_is_integer(json_object_get(root, "version")) || json_integer_value(json_object_get(root, "version")) != 1 ||
-	    !json_is_object(devs) || json_object_size(root) != 2) {
+	if (!json_is_integer(json_object_get(root, "version")) ||
+	    json_integer_value(json_object_get(root, "version")) != 1 || !json_is_object(devs) ||
+	    json_object_size(root) != 2) {
 		snprintf(why, whylen, "%s: expected {\"version\": 1, \"devices\": {...}} and nothing else", path);
 		json_decref(root);
 		return -EINVAL;
@@ -96,8 +97,9 @@ int state_load(struct dlh_ctx *ctx, const char *profiles, const char *devices, c
 	for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (dlh_ctx_sim_load_state(ctx, p, devices, &ext)) {
 			if (devices)
-				snprintf(why, whylen, "--sim %s with the state in %s: %s (--fresh starts from the profile)",
-					 p, path, dlh_extack_str(&ext, buf, sizeof(buf)));
+				snprintf(why, whylen,
+					 "--sim %s with the state in %s: %s (--fresh starts from the profile)", p, path,
+					 dlh_extack_str(&ext, buf, sizeof(buf)));
 			else
 				snprintf(why, whylen, "--sim %s: %s", p, dlh_extack_str(&ext, buf, sizeof(buf)));
 			return -EINVAL;
