@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * require "dlhal": the Lua 5.4 binding of <dlhal/dlhal.h>. A refused
+ * operation returns nil, message, errname (as luv does); misuse (a wrong
+ * argument type, an unknown word, a count that is no integer) raises.
+ */
+#include "ldlhal.h"
+
+#include <string.h>
+
+#define LDLHAL_EXPORT __attribute__((visibility("default")))
+
+int ldlhal_fail(lua_State *L, int err, const char *msg)
+{
+	const char *name = strerrorname_np(err < 0 ? -err : err);
+
+	lua_pushnil(L);
+	lua_pushstring(L, msg && *msg ? msg : strerror(err < 0 ? -err : err));
+	lua_pushstring(L, name ? name : "EIO");
+	return 3;
+}
+
+int ldlhal_fail_ext(lua_State *L, int err, const struct dlh_extack *ext)
+{
+	char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX];
+
+	return ldlhal_fail(L, err, dlh_extack_str(ext, buf, sizeof(buf)));
+}
+
+/* dlhal.port_types, dlhal.flavours, dlhal.events: from the enum tables, not a second copy. */
+static void word_lists(lua_State *L)
+{
+	static const char *const types[] = {
+#define DLH_X(s, n, v) n,
+	    DLH_PORT_TYPE_MAP(DLH_X)
+#undef DLH_X
+	};
+	static const char *const flavours[] = {
+#define DLH_X(s, n, v) n,
+	    DLH_PORT_FLAVOUR_MAP(DLH_X)
+#undef DLH_X
+	};
+	static const char *const events[][2] = {
+#define DLH_X(s, o, a) {o, a},
+	    DLH_EVENT_MAP(DLH_X)
+#undef DLH_X
+	};
+
+	lua_createtable(L, (int)(sizeof(types) / sizeof(types[0])), 0);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		lua_pushstring(L, types[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "port_types");
+	lua_createtable(L, (int)(sizeof(flavours) / sizeof(flavours[0])), 0);
+	for (size_t i = 0; i < sizeof(flavours) / sizeof(flavours[0]); i++) {
+		lua_pushstring(L, flavours[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "flavours");
+	/* {object = "port", action = "new"} for each event type; PORT_CHANGE reads as a port "new", as
+	 * devlink monitor prints it */
+	lua_createtable(L, (int)(sizeof(events) / sizeof(events[0])), 0);
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		lua_createtable(L, 0, 2);
+		lua_pushstring(L, events[i][0]);
+		lua_setfield(L, -2, "object");
+		lua_pushstring(L, events[i][1]);
+		lua_setfield(L, -2, "action");
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "events");
+}
+
+LDLHAL_EXPORT int luaopen_dlhal(lua_State *L)
+{
+	luaL_checkversion(L);
+	lua_newtable(L);
+	ldlhal_port_open(L);
+	ldlhal_dev_open(L);
+	ldlhal_ctx_open(L);
+	word_lists(L);
+	lua_pushstring(L, DLH_VERSION);
+	lua_setfield(L, -2, "version");
+	return 1;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* The Lua module's shared pieces: the context userdata and the object helpers. */
+#ifndef LDLHAL_H
+#define LDLHAL_H
+
+#include <dlhal/dlhal.h>
+#include <lauxlib.h>
+#include <lua.h>
+#include <stdbool.h>
+
+#define LDLHAL_CTX "dlhal.ctx"
+#define LDLHAL_DEV "dlhal.dev"
+#define LDLHAL_PORT "dlhal.port"
+#define LDLHAL_SUB "dlhal.subscription"
+
+struct lctx {
+	struct dlh_ctx *ctx; /* NULL once closed */
+	lua_State *L;	     /* the thread running the call that may deliver events */
+	struct dlh_sub *sub; /* our one subscription to the context */
+	int err_ref;	     /* the first error a callback raised, for run/step; LUA_NOREF */
+	int subs_ref;	     /* registry: table of subscription userdata -> callback */
+	bool in_event;	     /* inside a callback: no operations */
+	bool stop;	     /* ctx:stop() asked run to return */
+	uint64_t clock;	     /* last time the driver clock was advanced (ms, monotonic) */
+	/* ports that an operation created, in order (for split's return) */
+	char (*made)[DLH_HANDLE_MAX];
+	size_t nmade, capmade;
+	bool collecting;
+};
+
+/* Device and port objects name their object by handle and look it up on
+ * every use: one that was removed answers nil, "...: was removed", "ENODEV"
+ * instead of pointing at freed memory. Uservalue 1 is the context userdata. */
+struct lobj {
+	char handle[DLH_HANDLE_MAX]; /* the port's or the device's */
+	char dev[DLH_HANDLE_MAX];    /* the device's */
+	uint32_t index;		     /* ports */
+};
+
+/* errors: nil, message, errname (luv's convention); returns 3 */
+int ldlhal_fail(lua_State *L, int err, const char *msg);
+int ldlhal_fail_ext(lua_State *L, int err, const struct dlh_extack *ext);
+
+struct lctx *ldlhal_ctx_check(lua_State *L, int idx);
+/* The open context of @idx; raises when closed. */
+struct dlh_ctx *ldlhal_ctx_live(lua_State *L, int idx);
+/* Before an operation: not inside a callback (raises), this thread gets the events. */
+void ldlhal_ctx_enter(lua_State *L, struct lctx *c);
+
+/* Pushes a new object for @port / @dev, tied to the context userdata at @ctx_idx. */
+void ldlhal_port_push(lua_State *L, int ctx_idx, const struct dlh_port *port);
+void ldlhal_dev_push(lua_State *L, int ctx_idx, const struct dlh_dev *dev);
+/* A port's / device's fields as a plain table. */
+void ldlhal_port_table(lua_State *L, const struct dlh_port *port);
+void ldlhal_dev_table(lua_State *L, const struct dlh_dev *dev);
+
+void ldlhal_ctx_open(lua_State *L);
+void ldlhal_dev_open(lua_State *L);
+void ldlhal_port_open(lua_State *L);
+
+#endif

@@ -1,0 +1,306 @@
+-- SPDX-License-Identifier: MIT
+-- The Lua module against emulated devices in the process and a real dlhald in another one.
+local dlhal = require "dlhal"
+
+local SW, HCA = "pci/0000:03:00.0", "pci/0000:01:00.0"
+
+local function lines(ctx, dev)
+  local out = {}
+  for p in (dev and ctx:dev(dev):ports() or ctx:ports()) do out[#out + 1] = tostring(p) end
+  return out
+end
+
+describe("dlhal", function()
+  it("has its word lists from the enum tables", function()
+    assert.same({ "notset", "auto", "eth", "ib" }, dlhal.port_types)
+    assert.equal("physical", dlhal.flavours[1])
+    assert.same({ object = "port", action = "del" }, dlhal.events[4])
+    assert.is_string(dlhal.version)
+  end)
+
+  describe("on emulated devices", function()
+    local ctx
+    before_each(function() ctx = assert(dlhal.open { sim = { "cx3-vpi", "sn2700" } }) end)
+    after_each(function() ctx:close() end)
+
+    it("walks seed 001's port type example", function()
+      assert.same({ HCA .. "/1: type ib ibdev mlx4_0", HCA .. "/2: type ib ibdev mlx4_0" }, lines(ctx, HCA))
+      assert.is_true(ctx:port(HCA .. "/1"):set_type("eth"))
+      assert.equal(HCA .. "/1: type eth netdev ens4", tostring(ctx:port(HCA .. "/1")))
+      assert.is_true(ctx:port("ens4"):set_type("auto"))
+      assert.same({ HCA .. "/1: type eth(auto) netdev ens4", HCA .. "/2: type ib ibdev mlx4_0" }, lines(ctx, HCA))
+    end)
+
+    it("walks seed 001's split example, returning the new ports in order", function()
+      local new = assert(ctx:port("eth0"):split(2))
+      assert.equal(2, #new)
+      assert.equal(SW .. "/1: type eth netdev eth0 split_group 16", tostring(new[1]))
+      assert.equal(SW .. "/2: type eth netdev eth32 split_group 16", tostring(new[2]))
+      local l = lines(ctx, SW)
+      assert.equal(SW .. "/2: type eth netdev eth32 split_group 16", l[#l])
+      local back = assert(ctx:port(SW .. "/1"):unsplit())
+      assert.equal(SW .. "/1: type eth netdev eth0", tostring(back[1]))
+    end)
+
+    it("reads every field, named as dl -j -d names them", function()
+      local p = ctx:port("eth0")
+      assert.equal(SW .. "/1", p.handle)
+      assert.equal(1, p.index)
+      assert.equal("eth", p.type)
+      assert.is_nil(p.desired_type)
+      assert.equal("eth0", p.netdev)
+      assert.is_nil(p.ibdev)
+      assert.equal("physical", p.flavour)
+      assert.equal(17, p.port)
+      assert.is_nil(p.split_group)
+      assert.equal(4, p.lanes)
+      assert.is_true(p.splittable)
+      assert.equal(100000, p.speed)
+      assert.equal(16, p.module)
+      assert.equal(0, p.lane)
+      assert.equal(SW, p.dev.handle)
+      assert.equal("mlxsw", p.dev.driver)
+      local t = p:totable()
+      assert.equal("eth0", t.netdev)
+      assert.equal(SW, t.dev)
+      assert.error_matches(function() return p.nosuch end, 'no field "nosuch"')
+      assert.error_matches(function() p.netdev = "x" end, "read%-only")
+    end)
+
+    it("looks up and iterates", function()
+      local n = 0
+      for _ in ctx:ports() do n = n + 1 end
+      assert.equal(34, n)
+      local devs = {}
+      for d in ctx:devices() do devs[#devs + 1] = d.handle .. " " .. d.driver end
+      assert.same({ HCA .. " mlx4", SW .. " mlxsw" }, devs)
+      assert.equal(ctx:port("eth0"), ctx:dev(SW):port(1))
+      assert.same({ nil, "nosuch: No port has this netdev", "ENODEV" }, { ctx:port("nosuch") })
+    end)
+
+    it("returns nil, message, errname for a refusal and raises for misuse", function()
+      local p = ctx:port("eth0")
+      assert.same({ nil, SW .. "/1: Port can only be split into 2 or 4 ports", "EINVAL" }, { p:split(3) })
+      assert.error_matches(function() p:split(2.5) end, "integer")
+      assert.error_matches(function() p:split("two") end, "number expected")
+      assert.error_matches(function() p:split(0) end, "split count out of range")
+      assert.error_matches(function() p:set_type("fc") end, 'unknown port type "fc"')
+      assert.error_matches(function() p:set_type() end, "string expected")
+      assert.error_matches(function() dlhal.open { sim = 42 } end, "sim:")
+      assert.same({ nil, "Unknown profile \"nosuch\"", "ENOENT" },
+        { (function(...) return ... end)(dlhal.open { sim = "nosuch" }) })
+    end)
+
+    it("never dangles: old ports across splits, after collectgarbage()", function()
+      local keep = {}
+      for p in ctx:dev(SW):ports() do keep[#keep + 1] = p end
+      assert(ctx:port("eth0"):split(4))
+      collectgarbage()
+      local gone = ctx:dev(SW):port(4)
+      assert(ctx:port(SW .. "/1"):unsplit())
+      collectgarbage()
+      assert.is_nil(gone.netdev)
+      assert.same({ nil, SW .. "/4: Port was removed", "ENODEV" }, { gone:split(2) })
+      assert.same({ nil, SW .. "/4: Port was removed", "ENODEV" }, { gone:totable() })
+      assert.equal(SW .. "/4: removed", tostring(gone))
+      for _, p in ipairs(keep) do assert.is_string(p.netdev) end
+      ctx:close()
+      assert.is_nil(keep[1].netdev)
+      assert.equal(SW .. "/1", keep[1].handle)
+    end)
+
+    it("delivers events, survives a raising callback, and cancels", function()
+      local seen = {}
+      local sub = ctx:subscribe(function(e) seen[#seen + 1] = e.object .. "," .. e.action .. " " .. e.handle end)
+      local bad = ctx:subscribe(function() error("callback failed") end)
+      assert(ctx:port("eth0"):split(2))
+      assert.equal("port,del " .. SW .. "/1", seen[1])
+      assert.equal(5, #seen)
+      local ok, err = ctx:step(0)
+      assert.is_nil(ok)
+      assert.matches("callback failed", err)
+      bad:cancel()
+      assert.is_true(ctx:step(0))
+      sub:cancel()
+      assert(ctx:port(SW .. "/1"):unsplit())
+      assert.equal(5, #seen)
+      local inside = ctx:subscribe(function(e) e.port:split(2) end)
+      assert(ctx:port("eth2"):split(2))
+      local _, msg = ctx:step(0)
+      assert.matches("inside an event callback", msg)
+      inside:cancel()
+    end)
+
+    it("runs driver timers: an auto port follows its cable", function()
+      local hca = ctx:port(HCA .. "/2")
+      assert.is_true(hca:set_type("auto"))
+      assert.is_true(hca:sim("cable", "eth"))
+      local typed
+      local sub = ctx:subscribe(function(e)
+        if e.handle == HCA .. "/2" and e.state.type == "eth" then typed = e.state.netdev; ctx:stop() end
+      end)
+      assert.is_true(ctx:run { timeout = 8000 })
+      assert.equal("ens4d1", typed)
+      assert.equal("eth", hca.type)
+      sub:cancel()
+      assert.is_nil(ctx:timeout() and nil)
+      assert.error_matches(function() ctx:run { timeout = -1 } end, "timeout")
+    end)
+
+    it("closes once, by close(), <close> or the collector", function()
+      ctx:close()
+      ctx:close()
+      assert.error_matches(function() ctx:ports() end, "closed")
+      do
+        local c <close> = assert(dlhal.open { sim = "sn2700" })
+        assert.is_string(c:port("eth0").netdev)
+      end
+      for _ = 1, 20 do dlhal.open { sim = "sn2700" } end
+      collectgarbage()
+      collectgarbage()
+    end)
+  end)
+
+  describe("through a dlhald in another process", function()
+    local sock = os.tmpname() .. ".sock"
+    local pidfile = os.tmpname()
+
+    setup(function()
+      assert(os.execute(("%s -f -s %s --sim cx3-vpi,sn2700 2>/dev/null & echo $! > %s")
+        :format(os.getenv("DLHALD"), sock, pidfile)))
+      for _ = 1, 500 do
+        local ok = dlhal.open { socket = sock }
+        if ok then ok:close() break end
+        os.execute("sleep 0.01")
+      end
+    end)
+    teardown(function()
+      local f = io.open(pidfile)
+      os.execute("kill " .. f:read("l"))
+      f:close()
+      os.remove(pidfile)
+    end)
+
+    it("walks the seeds and sees another client's changes as events", function()
+      local a <close> = assert(dlhal.open { socket = sock })
+      local b <close> = assert(dlhal.open { socket = sock })
+      local seen = {}
+      a:ports() -- the model is filled (its devices and ports arrive as "new" events) before subscribing
+      a:subscribe(function(e) seen[#seen + 1] = e.action .. " " .. e.handle end)
+      local new = assert(b:port("eth0"):split(2))
+      assert.equal(SW .. "/2: type eth netdev eth32 split_group 16", tostring(new[2]))
+      for _ = 1, 50 do
+        a:step(20)
+        if #seen >= 5 then break end
+      end
+      assert.equal("del " .. SW .. "/1", seen[1])
+      assert.equal(SW .. "/2: type eth netdev eth32 split_group 16", tostring(a:port("eth32")))
+      assert.same({ nil, SW .. "/1: Port cannot be split further", "EINVAL" }, { a:port("eth0"):split(2) })
+      assert(a:port("eth32"):unsplit())
+      assert.is_true(b:port(HCA .. "/1"):set_type("eth"))
+      b:step(0)
+      assert.equal(HCA .. "/1: type eth netdev ens4", tostring(b:port(HCA .. "/1")))
+      assert.is_true(b:port("ens4"):set_type("ib"))
+    end)
+
+    it("follows an auto port's cable through the daemon", function()
+      local c <close> = assert(dlhal.open { socket = sock })
+      local p = c:port(HCA .. "/2")
+      assert.is_true(p:set_type("auto"))
+      local to
+      c:subscribe(function(e) if e.handle == HCA .. "/2" and e.state.type == "eth" then to = e.state.netdev; c:stop() end end)
+      assert.is_true(p:sim("cable", "eth"))
+      assert.is_true(c:run { timeout = 8000 })
+      assert.equal("ens4d1", to)
+    end)
+
+    it("answers for ports once the daemon is gone", function()
+      local c = assert(dlhal.open { socket = sock })
+      local p = c:port("eth0")
+      c:close()
+      assert.same({ nil, SW .. "/1: Port was removed", "ENODEV" }, { p:split(2) })
+      assert.same({ nil, "daemon: Cannot connect to dlhald at /nonexistent.sock: No such file or directory", "ENOENT" },
+        { dlhal.open { socket = "/nonexistent.sock" } })
+    end)
+  end)
+
+  describe("examples", function()
+    local dir = "examples/"
+    local function run(cmd)
+      local f = assert(io.popen("lua5.4 " .. cmd .. " 2>&1"))
+      local out = f:read("a")
+      local _, _, code = f:close()
+      return out, code
+    end
+
+    it("breakout.lua applies a plan idempotently and stops at a refusal", function()
+      local out, code = run(dir .. "breakout.lua sim=sn2700 eth0=4 eth2=2 eth4=1")
+      assert.equal(0, code)
+      assert.equal("eth0: split into 4: eth0 eth1 eth32 eth33\neth2: split into 2: eth2 eth34\neth4: already 1\n", out)
+      out, code = run(dir .. "breakout.lua sim=sn2700 eth0=2 eth2=3 eth4=2")
+      assert.equal(1, code)
+      assert.equal("eth0: split into 2: eth0 eth32\n"
+        .. "eth2: split 3 refused: pci/0000:03:00.0/5: Port can only be split into 2 or 4 ports\n", out)
+      out, code = run(dir .. "breakout.lua sim=sn2700 eth0=two")
+      assert.equal(2, code)
+    end)
+
+    it("inventory.lua prints every port as CSV", function()
+      local out, code = run(dir .. "inventory.lua cx3-vpi")
+      assert.equal(0, code)
+      assert.equal("handle,type,desired_type,netdev,ibdev,flavour,port,split_group,lanes,splittable,speed,module,lane\n"
+        .. "pci/0000:01:00.0/1,ib,,,mlx4_0,physical,1,,,false,,,\n"
+        .. "pci/0000:01:00.0/2,ib,,,mlx4_0,physical,2,,,false,,,\n", out)
+    end)
+
+    it("luv_loop.lua reacts to a cable change on luv's loop", function()
+      local out, code = run(dir .. "luv_loop.lua")
+      assert.equal(0, code)
+      assert.matches("pci/0000:01:00.0/2: cable is eth, port is now eth with netdev ens4d1", out)
+    end)
+
+    it("follow.lua prints a dlhald's events as JSON lines", function()
+      local json = require "dkjson"
+      local sock, log = os.tmpname() .. ".sock", os.tmpname()
+      assert(os.execute(("%s -f -s %s --sim sn2700 2>/dev/null & echo $! > %s.pid"):format(os.getenv("DLHALD"), sock, log)))
+      finally(function()
+        local pf = io.open(log .. ".pid")
+        os.execute("kill " .. pf:read("l"))
+        pf:close()
+        os.remove(log .. ".pid")
+        os.remove(log)
+      end)
+      local ctx
+      for _ = 1, 500 do
+        ctx = dlhal.open { socket = sock }
+        if ctx then break end
+        os.execute("sleep 0.01")
+      end
+      assert(os.execute(("lua5.4 %sfollow.lua socket=%s 2 > %s 2>&1 < /dev/null &"):format(dir, sock, log)))
+      for _ = 1, 300 do
+        local f = io.open(log)
+        local first = f and f:read("l")
+        if f then f:close() end
+        if first == '{"following":true}' then break end
+        os.execute("sleep 0.01")
+      end
+      assert(ctx:port("eth0"):split(2))
+      ctx:close()
+      os.execute("sleep 2.5")
+      local f = io.open(log)
+      local events = {}
+      for line in f:lines() do events[#events + 1] = json.decode(line) end
+      f:close()
+      assert.same({ following = true }, events[1])
+      assert.equal("del", events[2].event)
+      assert.equal("pci/0000:03:00.0/1", events[2].handle)
+      assert.equal("eth0", events[2].state.netdev)
+      assert.is_true(#events >= 6, #events .. " lines")
+      for i = 2, #events do
+        assert.truthy(events[i].handle == "pci/0000:03:00.0/1" or events[i].handle == "pci/0000:03:00.0/2",
+          "only the split's events, none of the teardown: " .. events[i].handle)
+      end
+      assert.equal("eth32", events[#events].state.netdev or events[#events - 1].state.netdev)
+    end)
+  end)
+end)
