@@ -116,11 +116,21 @@ static void on_event(const struct dlh_event *e, void *arg)
 	lua_State *L = c->L;
 	int top;
 
+	if (e->type == DLH_EVENT_PORT_DEL || e->type == DLH_EVENT_DEV_DEL)
+		c->gen++; /* objects' cached pointers are looked up again */
 	if (c->collecting && e->type == DLH_EVENT_PORT_NEW)
 		made_add(c, dlh_port_handle(e->port));
 	if (!L)
 		return;
 	top = lua_gettop(L);
+	/* nobody listens: no event table to build */
+	lua_rawgeti(L, LUA_REGISTRYINDEX, c->subs_ref);
+	lua_pushnil(L);
+	if (!lua_istable(L, -2) || !lua_next(L, -2)) {
+		lua_settop(L, top);
+		return;
+	}
+	lua_settop(L, top);
 	/* the event table, its objects, and delivery's list, callback and argument */
 	if (!lua_checkstack(L, 24))
 		return;
@@ -410,6 +420,7 @@ static void close_ctx(lua_State *L, struct lctx *c)
 		dlh_ctx_unsubscribe(c->sub);
 		c->sub = NULL;
 		c->L = NULL;
+		c->gen++;
 		dlh_ctx_free(c->ctx);
 		c->ctx = NULL;
 	}
@@ -523,10 +534,18 @@ static int dlhal_open(lua_State *L)
 void ldlhal_ctx_open(lua_State *L)
 {
 	static const luaL_Reg methods[] = {
-	    {"devices", ctx_devices}, {"ports", ctx_ports},	    {"port", ctx_port},
-	    {"dev", ctx_dev},	      {"subscribe", ctx_subscribe}, {"run", ctx_run},
-	    {"step", ctx_step},	      {"stop", ctx_stop},	    {"fds", ctx_fds},
-	    {"dispatch", ctx_dispatch}, {"timeout", ctx_timeout},   {"close", ctx_close},
+	    {"devices", ctx_devices},
+	    {"ports", ctx_ports},
+	    {"port", ctx_port},
+	    {"dev", ctx_dev},
+	    {"subscribe", ctx_subscribe},
+	    {"run", ctx_run},
+	    {"step", ctx_step},
+	    {"stop", ctx_stop},
+	    {"fds", ctx_fds},
+	    {"dispatch", ctx_dispatch},
+	    {"timeout", ctx_timeout},
+	    {"close", ctx_close},
 	    {NULL, NULL},
 	};
 
@@ -537,6 +556,8 @@ void ldlhal_ctx_open(lua_State *L)
 	lua_setfield(L, -2, "__gc");
 	lua_pushcfunction(L, ctx_close);
 	lua_setfield(L, -2, "__close");
+	lua_pushliteral(L, "dlhal.ctx");
+	lua_setfield(L, -2, "__metatable");
 	lua_pop(L, 1);
 
 	luaL_newmetatable(L, LDLHAL_SUB);

@@ -214,5 +214,7 @@ void ldlhal_dev_open(lua_State *L)
 	luaL_newlib(L, methods);
 	lua_pushcclosure(L, dev_index, 1);
 	lua_setfield(L, -2, "__index");
+	lua_pushliteral(L, "dlhal.dev");
+	lua_setfield(L, -2, "__metatable");
 	lua_pop(L, 1);
 }

@@ -7,11 +7,12 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <stdbool.h>
+#include <stdint.h>
 
-#define LDLHAL_CTX "dlhal.ctx"
-#define LDLHAL_DEV "dlhal.dev"
+#define LDLHAL_CTX  "dlhal.ctx"
+#define LDLHAL_DEV  "dlhal.dev"
 #define LDLHAL_PORT "dlhal.port"
-#define LDLHAL_SUB "dlhal.subscription"
+#define LDLHAL_SUB  "dlhal.subscription"
 
 struct lctx {
 	struct dlh_ctx *ctx; /* NULL once closed */
@@ -26,6 +27,9 @@ struct lctx {
 	char (*made)[DLH_HANDLE_MAX];
 	size_t nmade, capmade;
 	bool collecting;
+	/* Bumped on every port or device removal (and on close): a cached
+	 * pointer taken at the same generation still points at a live object. */
+	uint64_t gen;
 };
 
 /* Device and port objects name their object by handle and look it up on
@@ -35,6 +39,8 @@ struct lobj {
 	char handle[DLH_HANDLE_MAX]; /* the port's or the device's */
 	char dev[DLH_HANDLE_MAX];    /* the device's */
 	uint32_t index;		     /* ports */
+	void *cached;		     /* the object at generation @gen (NULL: look it up) */
+	uint64_t gen;
 };
 
 /* errors: nil, message, errname (luv's convention); returns 3 */

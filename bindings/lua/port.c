@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The port @idx names, or NULL when it is gone (or its context closed). */
+/* The port @idx names, or NULL when it is gone (or its context closed). The
+ * pointer found is kept with the context's removal generation: until a port
+ * or device is removed, it is still the live port and no lookup is needed. */
 static struct dlh_port *resolve(lua_State *L, int idx, struct lobj **o, struct lctx **c)
 {
 	struct dlh_dev *dev;
+	struct dlh_port *p;
 
 	*o = luaL_checkudata(L, idx, LDLHAL_PORT);
 	lua_getiuservalue(L, idx, 1);
@@ -18,8 +21,13 @@ static struct dlh_port *resolve(lua_State *L, int idx, struct lobj **o, struct l
 	lua_pop(L, 1);
 	if (!*c || !(*c)->ctx)
 		return NULL;
+	if ((*o)->cached && (*o)->gen == (*c)->gen)
+		return (*o)->cached;
 	dev = dlh_dev_find((*c)->ctx, (*o)->dev);
-	return dev ? dlh_port_find(dev, (*o)->index) : NULL;
+	p = dev ? dlh_port_find(dev, (*o)->index) : NULL;
+	(*o)->cached = p;
+	(*o)->gen = (*c)->gen;
+	return p;
 }
 
 static int gone(lua_State *L, const struct lobj *o)
@@ -39,51 +47,96 @@ void ldlhal_port_push(lua_State *L, int ctx_idx, const struct dlh_port *port)
 	snprintf(o->handle, sizeof(o->handle), "%s", dlh_port_handle(port));
 	snprintf(o->dev, sizeof(o->dev), "%s", dlh_dev_handle(dlh_port_dev(port)));
 	o->index = dlh_port_index(port);
+	o->cached = NULL;
+	o->gen = 0;
 	luaL_setmetatable(L, LDLHAL_PORT);
 	lua_pushvalue(L, ctx_idx);
 	lua_setiuservalue(L, -2, 1);
 }
 
-/* One field; false if @key is none of them. Absent values push nil. */
-static bool field(lua_State *L, const struct dlh_port *p, const char *key)
+enum field {
+	F_HANDLE = 1,
+	F_INDEX,
+	F_TYPE,
+	F_DESIRED,
+	F_NETDEV,
+	F_IBDEV,
+	F_FLAVOUR,
+	F_PORT,
+	F_GROUP,
+	F_SUBPORT,
+	F_LANES,
+	F_SPLITTABLE,
+	F_SPEED,
+	F_MODULE,
+	F_LANE,
+	F_DEV,
+};
+
+static const char *const fields[] = {
+    [F_HANDLE] = "handle",     [F_INDEX] = "index",	      [F_TYPE] = "type",       [F_DESIRED] = "desired_type",
+    [F_NETDEV] = "netdev",     [F_IBDEV] = "ibdev",	      [F_FLAVOUR] = "flavour", [F_PORT] = "port",
+    [F_GROUP] = "split_group", [F_SUBPORT] = "split_subport", [F_LANES] = "lanes",     [F_SPLITTABLE] = "splittable",
+    [F_SPEED] = "speed",       [F_MODULE] = "module",	      [F_LANE] = "lane",       [F_DEV] = "dev",
+};
+
+/* One live field (F_TYPE..F_LANE). Absent values push nil. */
+static void field(lua_State *L, const struct dlh_port *p, enum field f)
 {
-	enum dlh_port_type des = dlh_port_desired_type(p);
+	enum dlh_port_type des;
 	uint32_t module, lane;
 
-	if (!strcmp(key, "type"))
+	switch (f) {
+	case F_TYPE:
 		lua_pushstring(L, dlh_port_type_name(dlh_port_type(p)));
-	else if (!strcmp(key, "netdev"))
+		break;
+	case F_NETDEV:
 		lua_pushstring(L, dlh_port_netdev(p));
-	else if (!strcmp(key, "ibdev"))
+		break;
+	case F_IBDEV:
 		lua_pushstring(L, dlh_port_ibdev(p));
-	else if (!strcmp(key, "desired_type"))
-		des == DLH_PORT_TYPE_NOTSET ? lua_pushnil(L) : (void)lua_pushstring(L, dlh_port_type_name(des));
-	else if (!strcmp(key, "split_group"))
-		dlh_port_is_split(p) ? lua_pushinteger(L, dlh_port_split_group(p)) : lua_pushnil(L);
-	else if (!strcmp(key, "split_subport"))
-		dlh_port_is_split(p) ? lua_pushinteger(L, dlh_port_split_subport(p)) : lua_pushnil(L);
-	else if (!strcmp(key, "lanes"))
+		break;
+	case F_DESIRED:
+		des = dlh_port_desired_type(p);
+		if (des == DLH_PORT_TYPE_NOTSET)
+			lua_pushnil(L);
+		else
+			lua_pushstring(L, dlh_port_type_name(des));
+		break;
+	case F_GROUP:
+	case F_SUBPORT:
+		if (dlh_port_is_split(p))
+			lua_pushinteger(L, f == F_GROUP ? dlh_port_split_group(p) : dlh_port_split_subport(p));
+		else
+			lua_pushnil(L);
+		break;
+	case F_LANES:
 		dlh_port_lanes(p) ? lua_pushinteger(L, dlh_port_lanes(p)) : lua_pushnil(L);
-	else if (!strcmp(key, "splittable"))
+		break;
+	case F_SPLITTABLE:
 		lua_pushboolean(L, dlh_port_splittable(p));
-	else if (!strcmp(key, "flavour"))
+		break;
+	case F_FLAVOUR:
 		lua_pushstring(L, dlh_port_flavour_name(dlh_port_flavour(p)));
-	else if (!strcmp(key, "port"))
+		break;
+	case F_PORT:
 		dlh_port_number(p) ? lua_pushinteger(L, dlh_port_number(p)) : lua_pushnil(L);
-	else if (!strcmp(key, "speed"))
+		break;
+	case F_SPEED:
 		dlh_port_speed(p) ? lua_pushinteger(L, dlh_port_speed(p)) : lua_pushnil(L);
-	else if (!strcmp(key, "module") || !strcmp(key, "lane"))
-		dlh_port_module(p, &module, &lane) ? lua_pushinteger(L, key[0] == 'm' ? module : lane)
-						   : lua_pushnil(L);
-	else
-		return false;
-	return true;
+		break;
+	case F_MODULE:
+	case F_LANE:
+		if (dlh_port_module(p, &module, &lane))
+			lua_pushinteger(L, f == F_MODULE ? module : lane);
+		else
+			lua_pushnil(L);
+		break;
+	default:
+		lua_pushnil(L);
+		break;
+	}
 }
-
-static const char *const fields[] = {"handle",	"index",      "type",	 "desired_type", "netdev",
-				     "ibdev",	"flavour",    "port",	 "split_group",	 "split_subport",
-				     "lanes",	"splittable", "speed",	 "module",	 "lane",
-				     NULL};
 
 void ldlhal_port_table(lua_State *L, const struct dlh_port *p)
 {
@@ -94,41 +147,56 @@ void ldlhal_port_table(lua_State *L, const struct dlh_port *p)
 	lua_setfield(L, -2, "index");
 	lua_pushstring(L, dlh_dev_handle(dlh_port_dev(p)));
 	lua_setfield(L, -2, "dev");
-	for (const char *const *k = fields + 2; *k; k++) {
-		field(L, p, *k);
-		lua_setfield(L, -2, *k);
+	for (int f = F_TYPE; f <= F_LANE; f++) {
+		field(L, p, (enum field)f);
+		lua_setfield(L, -2, fields[f]);
 	}
 }
 
 static int port_index(lua_State *L)
 {
-	struct lobj *o = luaL_checkudata(L, 1, LDLHAL_PORT);
-	const char *key = luaL_checkstring(L, 2);
+	/* Only our metatable has this __index, and scripts cannot reach it
+	 * (__metatable): argument 1 is a port, without luaL_checkudata's registry lookup. */
+	struct lobj *o = lua_touserdata(L, 1);
 	struct dlh_port *p;
 	struct lctx *c;
+	lua_Integer f;
 
-	/* methods first (upvalue 1), then what the handle alone answers, then the live fields */
+	/* upvalue 1: method names to functions, field names to their numbers */
 	lua_pushvalue(L, 2);
-	if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL)
+	switch (lua_rawget(L, lua_upvalueindex(1))) {
+	case LUA_TFUNCTION:
 		return 1;
-	if (!strcmp(key, "handle")) {
+	case LUA_TNUMBER:
+		f = lua_tointeger(L, -1);
+		lua_pop(L, 1);
+		break;
+	default:
+		return luaL_error(L, "port has no field \"%s\"", luaL_checkstring(L, 2));
+	}
+	if (f == F_HANDLE) {
 		lua_pushstring(L, o->handle);
 		return 1;
 	}
-	if (!strcmp(key, "index")) {
+	if (f == F_INDEX) {
 		lua_pushinteger(L, o->index);
 		return 1;
 	}
-	p = resolve(L, 1, &o, &c);
+	lua_getiuservalue(L, 1, 1);
+	c = lua_touserdata(L, -1);
+	lua_pop(L, 1);
+	if (c && c->ctx && o->cached && o->gen == c->gen)
+		p = o->cached;
+	else
+		p = resolve(L, 1, &o, &c);
 	if (!p)
 		return 0; /* a removed port has no fields: nil */
-	if (!strcmp(key, "dev")) {
+	if (f == F_DEV) {
 		lua_getiuservalue(L, 1, 1);
 		ldlhal_dev_push(L, -1, dlh_port_dev(p));
 		return 1;
 	}
-	if (!field(L, p, key))
-		return luaL_error(L, "port has no field \"%s\"", key);
+	field(L, p, (enum field)f);
 	return 1;
 }
 
@@ -313,12 +381,8 @@ static int port_sim(lua_State *L)
 void ldlhal_port_open(lua_State *L)
 {
 	static const luaL_Reg methods[] = {
-	    {"set_type", port_set_type},
-	    {"split", port_split},
-	    {"unsplit", port_unsplit},
-	    {"totable", port_totable},
-	    {"sim", port_sim},
-	    {NULL, NULL},
+	    {"set_type", port_set_type}, {"split", port_split}, {"unsplit", port_unsplit},
+	    {"totable", port_totable},	 {"sim", port_sim},	{NULL, NULL},
 	};
 	static const luaL_Reg meta[] = {
 	    {"__newindex", port_newindex},
@@ -330,9 +394,15 @@ void ldlhal_port_open(lua_State *L)
 	luaL_newmetatable(L, LDLHAL_PORT);
 	luaL_setfuncs(L, meta, 0);
 	luaL_newlib(L, methods);
+	for (int f = F_HANDLE; f <= F_DEV; f++) {
+		lua_pushinteger(L, f);
+		lua_setfield(L, -2, fields[f]);
+	}
 	lua_pushcclosure(L, port_index, 1);
 	lua_setfield(L, -2, "__index");
 	lua_pushliteral(L, "dlhal.port");
 	lua_setfield(L, -2, "__name");
+	lua_pushliteral(L, "dlhal.port");
+	lua_setfield(L, -2, "__metatable");
 	lua_pop(L, 1);
 }

@@ -65,6 +65,8 @@ describe("dlhal", function()
       assert.equal(SW, t.dev)
       assert.error_matches(function() return p.nosuch end, 'no field "nosuch"')
       assert.error_matches(function() p.netdev = "x" end, "read%-only")
+      assert.equal("dlhal.port", getmetatable(p)) -- protected: no __index to call with something else
+      assert.error_matches(function() setmetatable(p, {}) end, "table expected")
     end)
 
     it("looks up and iterates", function()
