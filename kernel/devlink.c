@@ -368,11 +368,32 @@ static void notifications_drain(struct kdl *k)
 	read_msgs(k, 1, NULL);
 }
 
+/* dlhald closed the connection (it stopped or died): its devices go with it,
+ * with their events, so that clients' objects answer "was removed" rather
+ * than show a model nobody keeps; and the socket is watched no more. */
+static void daemon_gone(struct kdl *k)
+{
+	struct dlh_ctx *ctx = dlh_sdk_bus_ctx(k->bus);
+	struct dlh_dev *dev, *next;
+
+	for (dev = dlh_dev_first(ctx); dev; dev = next) {
+		next = dlh_dev_next(dev);
+		if (dlh_sdk_dev_bus(dev) == k->bus)
+			dlh_sdk_dev_remove(dev);
+	}
+	k->last = NULL;
+	dlh_sdk_io_free(k->io); /* (io_ready returns right after this callback) */
+	k->io = NULL;
+}
+
 static void on_mon_readable(struct dlh_sdk_io *io, int fd, void *arg)
 {
+	struct kdl *k = arg;
+
 	(void)io;
 	(void)fd;
-	notifications_drain(arg);
+	if (read_msgs(k, 1, NULL) < 0 && k->uds)
+		daemon_gone(k);
 }
 
 static struct nl_msg *port_msg(struct kdl *k, struct dlh_port *port, uint8_t cmd)
@@ -660,7 +681,8 @@ static void daemon_bus_detach(struct dlh_sdk_bus *bus)
 {
 	struct kdl *k = dlh_sdk_bus_priv(bus);
 
-	dlh_sdk_io_free(k->io);
+	if (k->io)
+		dlh_sdk_io_free(k->io);
 	close(k->ufd[1]);
 	close(k->ufd[0]);
 }

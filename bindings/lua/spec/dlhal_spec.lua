@@ -216,6 +216,34 @@ describe("dlhal", function()
       assert.equal("ens4d1", to)
     end)
 
+    it("answers for ports of a daemon that died", function()
+      local sock2, pidf = os.tmpname() .. ".sock", os.tmpname()
+      assert(os.execute(("%s -f -s %s --sim sn2700 2>/dev/null & echo $! > %s"):format(os.getenv("DLHALD"), sock2, pidf)))
+      local c
+      for _ = 1, 500 do
+        c = dlhal.open { socket = sock2 }
+        if c then break end
+        os.execute("sleep 0.01")
+      end
+      local p = assert(c:port("eth0"))
+      assert.equal("eth0", p.netdev)
+      local gone = {}
+      c:subscribe(function(e) if e.action == "del" then gone[#gone + 1] = e.handle end end)
+      local f = io.open(pidf)
+      os.execute("kill -9 " .. f:read("l"))
+      f:close()
+      os.remove(pidf)
+      for _ = 1, 50 do
+        c:step(20)
+        if #gone > 0 and not p.netdev then break end
+      end
+      assert.is_nil(p.netdev)
+      assert.same({ nil, SW .. "/1: Port was removed", "ENODEV" }, { p:split(2) })
+      assert.is_true(#gone >= 33, "its ports and device were removed, with events")
+      assert.is_true(c:step(0)) -- nothing left to watch: no busy loop, no error
+      c:close()
+    end)
+
     it("answers for ports once the daemon is gone", function()
       local c = assert(dlhal.open { socket = sock })
       local p = c:port("eth0")
