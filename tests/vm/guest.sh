@@ -71,6 +71,18 @@ same_error "type set" port set netdevsim/netdevsim11/2 type ib -- port set netde
 if dl port show netdevsim/netdevsim11/0 | grep -q "type eth"; then ok "ports unchanged after refusals"
 else nok "ports unchanged after refusals" "$(dl port show netdevsim/netdevsim11/0)"; fi
 
+# --- the Lua module on the real kernel (tests/vm/lua.lua) --------------------------------------
+if [ -f /lua.lua ]; then
+	DLHAL_MODULE_PATH=/usr/lib/dlhal lua5.4 /lua.lua > $T/lua.out 2>&1
+	grep -q '^ok \|^not ok ' $T/lua.out || nok "lua module" "$(cat $T/lua.out)"
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok "${line#ok }" ;;
+		"not ok "*) nok "${line#not ok }" "" ;;
+		esac
+	done < $T/lua.out
+fi
+
 # --- dl monitor sees new_port and del_port, in order ------------------------------------------
 ready() { # wait for dl -v monitor to say it is watching
 	i=0

@@ -77,6 +77,16 @@ copy_bin "$(dirname "$dl")/../dlhald/dlhald" /usr/sbin/dlhald
 copy_bin /usr/sbin/devlink /usr/sbin/devlink
 copy_bin "$jsoncmp" /usr/bin/jsoncmp
 copy_bin "$timeit" /usr/bin/timeit
+# The Lua module, when built: the interpreter, the module, the kernel backend's module, dkjson.
+luamod=$(dirname "$dl")/../../bindings/lua/dlhal.so
+if [ -f "$luamod" ] && command -v lua5.4 >/dev/null && [ -f /usr/share/lua/5.4/dkjson.lua ]; then
+	mkdir -p "$root/usr/lib/lua/5.4" "$root/usr/lib/dlhal" "$root/usr/share/lua/5.4"
+	copy_bin "$(command -v lua5.4)" /usr/bin/lua5.4
+	copy_bin "$luamod" /usr/lib/lua/5.4/dlhal.so
+	copy_bin "$(dirname "$dl")/../../kernel/kernel.so" /usr/lib/dlhal/kernel.so
+	cp /usr/share/lua/5.4/dkjson.lua "$root/usr/share/lua/5.4/"
+	cp "$src/tests/vm/lua.lua" "$root/"
+fi
 cp "$psample" "$nsim/netdevsim.ko" "$root/modules/"
 cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$root/"
 printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:user:/tmp:/bin/sh\n' >"$root/etc/passwd"

@@ -149,6 +149,47 @@ describe("dlhal", function()
       assert.error_matches(function() ctx:run { timeout = -1 } end, "timeout")
     end)
 
+    it("survives whatever a script passes to every method", function()
+      local port, dev = ctx:port("eth0"), ctx:dev(SW)
+      local pool = { nil, true, 0, -1, 2 ^ 53, 1.5, math.mininteger, math.maxinteger, "", "eth", "auto",
+        ("x"):rep(5000), "a\0b", {}, { 1, 2 }, print, port, dev, ctx, coroutine.create(print) }
+      local methods = {
+        -- (step and run wait, by design: their arguments are checked below)
+        [ctx] = { "devices", "ports", "port", "dev", "subscribe", "fds", "dispatch", "timeout", "stop" },
+        [port] = { "set_type", "split", "unsplit", "totable", "sim" },
+        [dev] = { "ports", "port", "totable", "sim" },
+      }
+      local calls = 0
+      for obj, names in pairs(methods) do
+        for _, name in ipairs(names) do
+          local fn = obj[name]
+          for i = 1, #pool + 1 do
+            for j = 1, #pool + 1, 3 do
+              -- every method with each argument, and with another object in its place
+              pcall(fn, obj, pool[i], pool[j])
+              pcall(fn, pool[i], pool[j])
+              calls = calls + 2
+            end
+          end
+        end
+      end
+      for i = 1, #pool + 1 do
+        pcall(function() return port[pool[i]] end)
+        pcall(function() return dev[pool[i]] end)
+        pcall(function() return ctx[pool[i]] end)
+        pcall(tostring, port)
+      end
+      assert.is_true(calls > 1000)
+      assert.error_matches(function() ctx:step("soon") end, "number expected")
+      assert.error_matches(function() ctx:step(1.5) end, "integer")
+      assert.error_matches(function() ctx:run(5) end, "table expected")
+      assert.error_matches(function() ctx:run { timeout = "1" } end, "timeout")
+      -- and the context still works
+      local again = assert(dlhal.open { sim = "sn2700" })
+      assert.equal("eth0", again:port("eth0").netdev)
+      again:close()
+    end)
+
     it("closes once, by close(), <close> or the collector", function()
       ctx:close()
       ctx:close()
