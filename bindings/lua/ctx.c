@@ -342,16 +342,6 @@ static int ctx_timeout(lua_State *L)
 
 /* ---- lookups and iteration ----------------------------------------------------------------- */
 
-static int iter_next(lua_State *L)
-{
-	lua_Integer i = lua_tointeger(L, lua_upvalueindex(2)) + 1;
-
-	lua_pushinteger(L, i);
-	lua_replace(L, lua_upvalueindex(2));
-	lua_rawgeti(L, lua_upvalueindex(1), i);
-	return 1;
-}
-
 static int ctx_devices(lua_State *L)
 {
 	struct dlh_ctx *ctx = ldlhal_ctx_live(L, 1);
@@ -362,8 +352,7 @@ static int ctx_devices(lua_State *L)
 		ldlhal_dev_push(L, 1, d);
 		lua_rawseti(L, -2, ++n);
 	}
-	lua_pushinteger(L, 0);
-	lua_pushcclosure(L, iter_next, 2);
+	ldlhal_iter_push(L);
 	return 1;
 }
 
@@ -377,8 +366,7 @@ static int ctx_ports(lua_State *L)
 		ldlhal_port_push(L, 1, p);
 		lua_rawseti(L, -2, ++n);
 	}
-	lua_pushinteger(L, 0);
-	lua_pushcclosure(L, iter_next, 2);
+	ldlhal_iter_push(L);
 	return 1;
 }
 

@@ -116,16 +116,6 @@ static int dev_totable(lua_State *L)
 	return 1;
 }
 
-static int iter_next(lua_State *L)
-{
-	lua_Integer i = lua_tointeger(L, lua_upvalueindex(2)) + 1;
-
-	lua_pushinteger(L, i);
-	lua_replace(L, lua_upvalueindex(2));
-	lua_rawgeti(L, lua_upvalueindex(1), i);
-	return 1;
-}
-
 /* The ports as they are now, in listing order: changes while iterating do not disturb it. */
 static int dev_ports(lua_State *L)
 {
@@ -141,8 +131,7 @@ static int dev_ports(lua_State *L)
 		ldlhal_port_push(L, -2, p);
 		lua_rawseti(L, -2, ++n);
 	}
-	lua_pushinteger(L, 0);
-	lua_pushcclosure(L, iter_next, 2);
+	ldlhal_iter_push(L);
 	return 1;
 }
 
@@ -171,30 +160,14 @@ static int dev_sim(lua_State *L)
 {
 	struct lobj *o;
 	struct dlh_dev *dev = resolve(L, 1, &o);
-	const char *key = luaL_checkstring(L, 2), *value = luaL_optstring(L, 3, NULL);
-	struct dlh_extack ext;
-	char buf[8192];
 	struct lctx *c;
-	int err;
 
 	if (!dev)
 		return gone(L, o);
 	lua_getiuservalue(L, 1, 1);
 	c = lua_touserdata(L, -1);
 	lua_pop(L, 1);
-	ldlhal_ctx_enter(L, c);
-	if (value) {
-		err = dlh_dev_sim_set(dev, NULL, key, value, &ext);
-		if (err)
-			return ldlhal_fail_ext(L, err, &ext);
-		lua_pushboolean(L, 1);
-		return 1;
-	}
-	err = dlh_dev_sim_get(dev, NULL, key, buf, sizeof(buf), &ext);
-	if (err)
-		return ldlhal_fail_ext(L, err, &ext);
-	lua_pushstring(L, buf);
-	return 1;
+	return ldlhal_sim(L, c, dev, NULL);
 }
 
 void ldlhal_dev_open(lua_State *L)

@@ -27,6 +27,41 @@ int ldlhal_fail_ext(lua_State *L, int err, const struct dlh_extack *ext)
 	return ldlhal_fail(L, err, dlh_extack_str(ext, buf, sizeof(buf)));
 }
 
+static int iter_next(lua_State *L)
+{
+	lua_Integer i = lua_tointeger(L, lua_upvalueindex(2)) + 1;
+
+	lua_pushinteger(L, i);
+	lua_replace(L, lua_upvalueindex(2));
+	lua_rawgeti(L, lua_upvalueindex(1), i);
+	return 1;
+}
+
+void ldlhal_iter_push(lua_State *L)
+{
+	lua_pushinteger(L, 0);
+	lua_pushcclosure(L, iter_next, 2);
+}
+
+int ldlhal_sim(lua_State *L, struct lctx *c, struct dlh_dev *dev, struct dlh_port *port)
+{
+	const char *key = luaL_checkstring(L, 2), *value = luaL_optstring(L, 3, NULL);
+	struct dlh_extack ext;
+	char buf[8192];
+	int err;
+
+	ldlhal_ctx_enter(L, c);
+	err = value ? dlh_dev_sim_set(dev, port, key, value, &ext)
+		    : dlh_dev_sim_get(dev, port, key, buf, sizeof(buf), &ext);
+	if (err)
+		return ldlhal_fail_ext(L, err, &ext);
+	if (value)
+		lua_pushboolean(L, 1);
+	else
+		lua_pushstring(L, buf);
+	return 1;
+}
+
 /* dlhal.port_types, dlhal.flavours, dlhal.events: from the enum tables, not a second copy. */
 static void word_lists(lua_State *L)
 {

@@ -60,6 +60,11 @@ void ldlhal_dev_push(lua_State *L, int ctx_idx, const struct dlh_dev *dev);
 void ldlhal_port_table(lua_State *L, const struct dlh_port *port);
 void ldlhal_dev_table(lua_State *L, const struct dlh_dev *dev);
 
+/* Replaces the array on top of the stack with an iterator over it (a snapshot). */
+void ldlhal_iter_push(lua_State *L);
+/* obj:sim(key[, value]) for @dev, or its @port: the value, true, or nil, msg, errname. */
+int ldlhal_sim(lua_State *L, struct lctx *c, struct dlh_dev *dev, struct dlh_port *port);
+
 void ldlhal_ctx_open(lua_State *L);
 void ldlhal_dev_open(lua_State *L);
 void ldlhal_port_open(lua_State *L);

@@ -356,26 +356,10 @@ static int port_sim(lua_State *L)
 	struct lctx *c;
 	struct lobj *o;
 	struct dlh_port *p = resolve(L, 1, &o, &c);
-	const char *key = luaL_checkstring(L, 2), *value = luaL_optstring(L, 3, NULL);
-	struct dlh_extack ext;
-	char buf[8192];
-	int err;
 
 	if (!p)
 		return gone(L, o);
-	ldlhal_ctx_enter(L, c);
-	if (value) {
-		err = dlh_dev_sim_set(dlh_port_dev(p), p, key, value, &ext);
-		if (err)
-			return ldlhal_fail_ext(L, err, &ext);
-		lua_pushboolean(L, 1);
-		return 1;
-	}
-	err = dlh_dev_sim_get(dlh_port_dev(p), p, key, buf, sizeof(buf), &ext);
-	if (err)
-		return ldlhal_fail_ext(L, err, &ext);
-	lua_pushstring(L, buf);
-	return 1;
+	return ldlhal_sim(L, c, dlh_port_dev(p), p);
 }
 
 void ldlhal_port_open(lua_State *L)
