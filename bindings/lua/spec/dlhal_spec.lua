@@ -4,6 +4,27 @@ local dlhal = require "dlhal"
 
 local SW, HCA = "pci/0000:03:00.0", "pci/0000:01:00.0"
 
+-- Starts a real dlhald serving @profiles on a new socket; returns the socket, its pid file, and a
+-- context connected to it once it listens.
+local function start_daemon(profiles)
+  local sock, pidfile = os.tmpname() .. ".sock", os.tmpname()
+  assert(os.execute(("%s -f -s %s --sim %s 2>/dev/null & echo $! > %s")
+    :format(os.getenv("DLHALD"), sock, profiles, pidfile)))
+  for _ = 1, 500 do
+    local c = dlhal.open { socket = sock }
+    if c then return sock, pidfile, c end
+    os.execute("sleep 0.01")
+  end
+  error("dlhald did not start on " .. sock)
+end
+
+local function stop_daemon(pidfile, signal)
+  local f = io.open(pidfile)
+  os.execute(("kill %s %s"):format(signal or "", f:read("l")))
+  f:close()
+  os.remove(pidfile)
+end
+
 local function lines(ctx, dev)
   local out = {}
   for p in (dev and ctx:dev(dev):ports() or ctx:ports()) do out[#out + 1] = tostring(p) end
@@ -205,24 +226,14 @@ describe("dlhal", function()
   end)
 
   describe("through a dlhald in another process", function()
-    local sock = os.tmpname() .. ".sock"
-    local pidfile = os.tmpname()
+    local sock, pidfile
 
     setup(function()
-      assert(os.execute(("%s -f -s %s --sim cx3-vpi,sn2700 2>/dev/null & echo $! > %s")
-        :format(os.getenv("DLHALD"), sock, pidfile)))
-      for _ = 1, 500 do
-        local ok = dlhal.open { socket = sock }
-        if ok then ok:close() break end
-        os.execute("sleep 0.01")
-      end
+      local c
+      sock, pidfile, c = start_daemon("cx3-vpi,sn2700")
+      c:close()
     end)
-    teardown(function()
-      local f = io.open(pidfile)
-      os.execute("kill " .. f:read("l"))
-      f:close()
-      os.remove(pidfile)
-    end)
+    teardown(function() stop_daemon(pidfile) end)
 
     it("walks the seeds and sees another client's changes as events", function()
       local a <close> = assert(dlhal.open { socket = sock })
@@ -258,22 +269,12 @@ describe("dlhal", function()
     end)
 
     it("answers for ports of a daemon that died", function()
-      local sock2, pidf = os.tmpname() .. ".sock", os.tmpname()
-      assert(os.execute(("%s -f -s %s --sim sn2700 2>/dev/null & echo $! > %s"):format(os.getenv("DLHALD"), sock2, pidf)))
-      local c
-      for _ = 1, 500 do
-        c = dlhal.open { socket = sock2 }
-        if c then break end
-        os.execute("sleep 0.01")
-      end
+      local _, pidf, c = start_daemon("sn2700")
       local p = assert(c:port("eth0"))
       assert.equal("eth0", p.netdev)
       local gone = {}
       c:subscribe(function(e) if e.action == "del" then gone[#gone + 1] = e.handle end end)
-      local f = io.open(pidf)
-      os.execute("kill -9 " .. f:read("l"))
-      f:close()
-      os.remove(pidf)
+      stop_daemon(pidf, "-9")
       for _ = 1, 50 do
         c:step(20)
         if #gone > 0 and not p.netdev then break end
@@ -332,21 +333,12 @@ describe("dlhal", function()
 
     it("follow.lua prints a dlhald's events as JSON lines", function()
       local json = require "dkjson"
-      local sock, log = os.tmpname() .. ".sock", os.tmpname()
-      assert(os.execute(("%s -f -s %s --sim sn2700 2>/dev/null & echo $! > %s.pid"):format(os.getenv("DLHALD"), sock, log)))
+      local log = os.tmpname()
+      local sock, pidfile, ctx = start_daemon("sn2700")
       finally(function()
-        local pf = io.open(log .. ".pid")
-        os.execute("kill " .. pf:read("l"))
-        pf:close()
-        os.remove(log .. ".pid")
+        stop_daemon(pidfile)
         os.remove(log)
       end)
-      local ctx
-      for _ = 1, 500 do
-        ctx = dlhal.open { socket = sock }
-        if ctx then break end
-        os.execute("sleep 0.01")
-      end
       assert(os.execute(("lua5.4 %sfollow.lua socket=%s 2 > %s 2>&1 < /dev/null &"):format(dir, sock, log)))
       for _ = 1, 300 do
         local f = io.open(log)
