@@ -125,6 +125,7 @@ struct dlh_ctx {
 	uint64_t timer_seq;
 	dlh_log_fn log_fn;
 	void *log_arg;
+	const char *op_running; /* the driver op in progress ("port_split"), or NULL */
 };
 
 struct dlh_dev {
@@ -164,6 +165,10 @@ struct dlh_port {
 const char *dlh__quote(char *buf, size_t size, const char *s, size_t len);
 #define DLH__QUOTE(s, len) dlh__quote((char[DLH__QUOTE_MAX + 4]){0}, DLH__QUOTE_MAX + 4, (s), (len))
 int dlh__extack_obj(struct dlh_extack *ext, const char *obj);
+/* Around every driver op: one at a time per context, and its result checked (core/port.c). */
+int dlh__op_begin(struct dlh_dev *dev, const char *op, const char *handle, struct dlh_extack *ext);
+int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *op, const char *handle, int err,
+		struct dlh_extack *ext);
 int dlh__extack_set(struct dlh_extack *ext, int err, const char *obj, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void dlh__extack_clear(struct dlh_extack *ext);

@@ -165,6 +165,9 @@ int dlh__driver_add(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, void 
 				       drv->abi_version, DLH_SDK_ABI_VERSION);
 	if (!drv->name || !drv->name[0])
 		return dlh__extack_set(ext, -EINVAL, origin, "Driver has no name");
+	if (!drv->ops || !drv->ops_size)
+		return dlh__extack_set(ext, -EINVAL, origin, "Driver \"%s\" has no ops table (ops NULL or ops_size 0)",
+				       drv->name);
 	if (dlh__driver_find(ctx, drv->name))
 		return dlh__extack_set(ext, -EEXIST, origin, "Driver \"%s\" is already loaded", drv->name);
 	d = calloc(1, sizeof(*d));

@@ -272,6 +272,10 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 	struct dlh_port *port;
 	int err;
 
+	/* UINT32_MAX is no port: drivers' "index + n" must not wrap into the valid range */
+	if (index == UINT32_MAX)
+		return dlh__extack_set(ext, -EINVAL, dev->handle, "Port index %u is out of range (driver %s)", index,
+				       dev->drv->name);
 	if (port_find(dev, &(struct index_key){index}))
 		return dlh__extack_set(ext, -EEXIST, dev->handle, "Port index %u already exists", index);
 	if (attrs && !flavour_valid(attrs->flavour))
@@ -429,6 +433,44 @@ DLH_EXPORT void dlh_sdk_port_type_clear(struct dlh_port *port)
  * given (split does), so nothing here touches @port after the op returns.
  */
 
+/*
+ * Every driver op runs between these two. One at a time per context: a
+ * driver calling an operation from inside its own op, or a subscriber from
+ * inside an event, gets -EBUSY and a log line naming the driver, rather than
+ * recursing. What the op returns is checked: a positive value is a driver
+ * bug (-EIO, logged), a failure always carries a message (the errno's text
+ * when the driver gave none), and a success carries none.
+ */
+int dlh__op_begin(struct dlh_dev *dev, const char *op, const char *handle, struct dlh_extack *ext)
+{
+	if (!dev->ctx->op_running) {
+		dev->ctx->op_running = op;
+		return 0;
+	}
+	dlh__log(dev->ctx, DLH_LOG_ERR, dev, "driver %s: %s on %s while %s runs: refused (nested operation)",
+		 dev->drv->name, op, handle, dev->ctx->op_running);
+	return dlh__extack_set(ext, -EBUSY, handle, "Another operation is in progress");
+}
+
+int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *op, const char *handle, int err,
+		struct dlh_extack *ext)
+{
+	ctx->op_running = NULL;
+	if (err > 0) {
+		dlh__log(ctx, DLH_LOG_ERR, NULL, "driver %s: %s returned %d, not 0 or a negative errno (driver bug)",
+			 drv->name, op, err);
+		return dlh__extack_set(ext, -EIO, handle, "Driver bug: %s returned %d", op, err);
+	}
+	if (!err) {
+		dlh__extack_clear(ext);
+		return 0;
+	}
+	if (ext && !ext->msg[0])
+		return dlh__extack_set(ext, err, handle, "%s", strerror(-err));
+	dlh__extack_obj(ext, handle);
+	return err;
+}
+
 DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
 {
 	int (*op)(struct dlh_port *, enum dlh_port_type, struct dlh_extack *) = DLH__OP(port->dev->drv, port_type_set);
@@ -445,9 +487,12 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port type setting is not supported");
 	memcpy(handle, port->handle, sizeof(handle));
-	err = op(port, type, ext);
+	err = dlh__op_begin(dev, "port_type_set", handle, ext);
 	if (err)
-		return dlh__extack_obj(ext, handle), err;
+		return err;
+	err = dlh__op_end(dev->ctx, dev->drv, "port_type_set", handle, op(port, type, ext), ext);
+	if (err)
+		return err;
 	port = port_find(dev, &(struct index_key){index});
 	if (port) {
 		port->desired_type = type;
@@ -459,6 +504,7 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
 {
 	int (*op)(struct dlh_port *, unsigned int, struct dlh_extack *) = DLH__OP(port->dev->drv, port_split);
+	struct dlh_dev *dev = port->dev;
 	char handle[DLH_HANDLE_MAX];
 	int err;
 
@@ -468,15 +514,14 @@ DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct 
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port splitting is not supported");
 	memcpy(handle, port->handle, sizeof(handle));
-	err = op(port, count, ext);
-	if (err)
-		dlh__extack_obj(ext, handle);
-	return err;
+	err = dlh__op_begin(dev, "port_split", handle, ext);
+	return err ? err : dlh__op_end(dev->ctx, dev->drv, "port_split", handle, op(port, count, ext), ext);
 }
 
 DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 {
 	int (*op)(struct dlh_port *, struct dlh_extack *) = DLH__OP(port->dev->drv, port_unsplit);
+	struct dlh_dev *dev = port->dev;
 	char handle[DLH_HANDLE_MAX];
 	int err;
 
@@ -484,8 +529,6 @@ DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port unsplitting is not supported");
 	memcpy(handle, port->handle, sizeof(handle));
-	err = op(port, ext);
-	if (err)
-		dlh__extack_obj(ext, handle);
-	return err;
+	err = dlh__op_begin(dev, "port_unsplit", handle, ext);
+	return err ? err : dlh__op_end(dev->ctx, dev->drv, "port_unsplit", handle, op(port, ext), ext);
 }

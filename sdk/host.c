@@ -23,13 +23,13 @@ DLH_EXPORT const char *const *dlh_sim_profiles(void)
 	return dlh__profile_names;
 }
 
-DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct dlh_extack *ext)
+/* Loads the module at @path; with @want, only if the driver inside is named @want. */
+static int module_load(struct dlh_ctx *ctx, const char *path, const char *want, struct dlh_extack *ext)
 {
 	const struct dlh_sdk_module *mod;
 	void *h;
 	int err;
 
-	dlh__extack_clear(ext);
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		return dlh__extack_set(ext, -ENOENT, path, "Cannot load module: %s", dlerror());
@@ -44,6 +44,16 @@ DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct
 				      mod->abi_version, DLH_SDK_ABI_VERSION);
 		goto err_close;
 	}
+	if (!mod->driver) {
+		err = dlh__extack_set(ext, -ENOEXEC, path, "Module entry names no driver");
+		goto err_close;
+	}
+	/* NAME.so must hold driver NAME: profiles name drivers, not files. */
+	if (want && (!mod->driver->name || strcmp(mod->driver->name, want))) {
+		err = dlh__extack_set(ext, -ENOEXEC, path, "Module holds driver \"%s\", not \"%s\"",
+				      mod->driver->name ? mod->driver->name : "", want);
+		goto err_close;
+	}
 	err = dlh__driver_add(ctx, mod->driver, h, path, ext);
 	if (err)
 		goto err_close;
@@ -52,6 +62,12 @@ DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct
 err_close:
 	dlclose(h);
 	return err;
+}
+
+DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct dlh_extack *ext)
+{
+	dlh__extack_clear(ext);
+	return module_load(ctx, path, NULL, ext);
 }
 
 /* Finds DRIVER.so in $DLHAL_MODULE_PATH, then in the installed module directory. */
@@ -66,7 +82,7 @@ static int driver_autoload(struct dlh_ctx *ctx, const char *name, struct dlh_ext
 		snprintf(path, sizeof(path), "%s/%s.so", d, name);
 		if (access(path, R_OK))
 			continue;
-		return dlh_ctx_module_load(ctx, path, ext);
+		return module_load(ctx, path, name, ext);
 	}
 	return dlh__extack_set(ext, -ENOENT, NULL, "No driver \"%s\" (not linked in, no %s.so on the module path)",
 			       name, name);

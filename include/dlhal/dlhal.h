@@ -406,7 +406,11 @@ DLH_EXPORT bool dlh_port_module(const struct dlh_port *port, uint32_t *module, u
  * compares with the desired type so that it can.
  *
  * @return 0; -EINVAL for another type; -EOPNOTSUPP if the driver cannot set
- *         types; the driver's error otherwise, the port as before.
+ *         types; -EBUSY while another operation of the context runs (a
+ *         driver or an event subscriber calling in); -EIO if the driver
+ *         returned a positive value (a driver bug, logged); the driver's
+ *         error otherwise, the port as before. A failure always carries a
+ *         message in @p ext; a success leaves it empty.
  */
 DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext);
 
@@ -414,14 +418,16 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
  * @brief Split a port into @p count ports. The port and its neighbours are
  *        replaced; new ports are listed last. Look ports up again afterwards.
  * @return 0; -EINVAL for a count below 2 or one the driver refuses;
- *         -EOPNOTSUPP if the driver cannot split; on failure the ports are as before.
+ *         -EOPNOTSUPP if the driver cannot split; -EBUSY and -EIO as for
+ *         dlh_port_type_set(); on failure the ports are as before.
  */
 DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext);
 
 /**
  * @brief Undo the split a port is part of.
  * @return 0; -EINVAL if the port was not split; -EOPNOTSUPP if the driver
- *         cannot unsplit; on failure the ports are as before.
+ *         cannot unsplit; -EBUSY and -EIO as for dlh_port_type_set(); on
+ *         failure the ports are as before.
  */
 DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext);
 
