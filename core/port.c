@@ -438,8 +438,8 @@ DLH_EXPORT void dlh_sdk_port_type_clear(struct dlh_port *port)
  * driver calling an operation from inside its own op, or a subscriber from
  * inside an event, gets -EBUSY and a log line naming the driver, rather than
  * recursing. What the op returns is checked: a positive value is a driver
- * bug (-EIO, logged), a failure always carries a message (the errno's text
- * when the driver gave none), and a success carries none.
+ * bug (-EIO, logged), a failure carries a message (the errno's text when a
+ * local driver gave none), and a success carries none.
  */
 int dlh__op_begin(struct dlh_dev *dev, const char *op, const char *handle, struct dlh_extack *ext)
 {
@@ -465,7 +465,11 @@ int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const cha
 		dlh__extack_clear(ext);
 		return 0;
 	}
-	if (ext && !ext->msg[0])
+	/* A backend that relays the kernel's or a dlhald's answer (one that finds
+	 * its devices itself) passes it on as it came, with no message when the
+	 * kernel sent none, as iproute2 shows it; a local driver's missing
+	 * message is filled in. */
+	if (ext && !ext->msg[0] && !DLH__OP(drv, bus_attach))
 		return dlh__extack_set(ext, err, handle, "%s", strerror(-err));
 	dlh__extack_obj(ext, handle);
 	return err;

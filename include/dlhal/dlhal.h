@@ -409,8 +409,9 @@ DLH_EXPORT bool dlh_port_module(const struct dlh_port *port, uint32_t *module, u
  *         types; -EBUSY while another operation of the context runs (a
  *         driver or an event subscriber calling in); -EIO if the driver
  *         returned a positive value (a driver bug, logged); the driver's
- *         error otherwise, the port as before. A failure always carries a
- *         message in @p ext; a success leaves it empty.
+ *         error otherwise, the port as before. A failure carries a message
+ *         in @p ext (from the kernel backend, only when the kernel sent
+ *         one); a success leaves it empty.
  */
 DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext);
 
