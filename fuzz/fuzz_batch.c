@@ -10,11 +10,17 @@ int dl_main(int argc, char **argv);
 
 static char path[64];
 
+static void file_remove(void)
+{
+	unlink(path);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
 	snprintf(path, sizeof(path), "/tmp/dlhal-fuzz-batch-%d", (int)getpid());
+	atexit(file_remove);
 	return 0;
 }
 

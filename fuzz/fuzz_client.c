@@ -110,6 +110,11 @@ static size_t list(struct dlh_ctx *ctx)
 	return sum;
 }
 
+static void socket_remove(void)
+{
+	unlink(path);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
@@ -124,6 +129,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		perror("fuzz_client: listen");
 		abort();
 	}
+	atexit(socket_remove);
 	return 0;
 }
 

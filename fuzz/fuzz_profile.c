@@ -11,6 +11,11 @@
 
 static char path[64];
 
+static void file_remove(void)
+{
+	unlink(path);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -18,6 +23,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(path, sizeof(path), "/tmp/dlhal-fuzz-profile-%d.json", (int)getpid());
 	/* No module directory: a profile naming another driver is refused, never loaded. */
 	setenv("DLHAL_MODULE_PATH", "/nonexistent", 1);
+	atexit(file_remove);
 	return 0;
 }
 

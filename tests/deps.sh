@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/deps.sh against stub dpkg-query and apt-get: installs exactly what is
+# tools/deps.sh against stand-in dpkg-query and apt-get: installs exactly what is
 # missing (build, or build and test), says how when it cannot, and does
 # nothing when all is there. No package is really installed.
 set -u
@@ -13,20 +13,20 @@ nok() { fails=$((fails + 1)); echo "not ok - $1: $2"; }
 
 mkdir -p "$T/bin"
 # dpkg-query: installed unless named in $T/missing
-cat > "$T/bin/dpkg-query" <<STUB
+cat > "$T/bin/dpkg-query" <<FAKE
 #!/bin/sh
 for a; do p=\$a; done
 grep -qx "\$p" "$T/missing" 2>/dev/null && exit 1
 printf 'install ok installed'
-STUB
-cat > "$T/bin/apt-get" <<STUB
+FAKE
+cat > "$T/bin/apt-get" <<FAKE
 #!/bin/sh
 echo "apt-get \$*" >> "$T/apt.log"
-STUB
-cat > "$T/bin/id" <<STUB
+FAKE
+cat > "$T/bin/id" <<FAKE
 #!/bin/sh
 echo "\${FAKE_UID:-0}"
-STUB
+FAKE
 chmod +x "$T/bin/"*
 run() { PATH="$T/bin:/usr/bin:/bin" "$src/tools/deps.sh" "$@" > "$T/out" 2>&1; }
 

@@ -40,7 +40,6 @@ void ldlhal_ctx_enter(lua_State *L, struct lctx *c)
 {
 	if (c->in_event)
 		luaL_error(L, "cannot change ports inside an event callback");
-	c->L = L;
 }
 
 /* The context userdata of @c, from a weak table: callbacks need it, and it must not be kept alive. */
@@ -495,7 +494,12 @@ static int dlhal_open(lua_State *L)
 	c->subs_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 	map_set(L, c, -1);
 	c->clock = now_ms();
-	c->L = L;
+	/* Callbacks run on the main thread, which lives as long as the state: a
+	 * coroutine that opened or last used the context may be gone when a
+	 * lookup fills the model and emits events. */
+	lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+	c->L = lua_tothread(L, -1);
+	lua_pop(L, 1);
 	if (dlh_ctx_subscribe(c->ctx, on_event, c, &c->sub)) {
 		close_ctx(L, c);
 		return ldlhal_fail(L, -ENOMEM, "Out of memory");

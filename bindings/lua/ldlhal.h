@@ -16,7 +16,7 @@
 
 struct lctx {
 	struct dlh_ctx *ctx; /* NULL once closed */
-	lua_State *L;	     /* the thread running the call that may deliver events */
+	lua_State *L;	     /* the main thread: callbacks run on it */
 	struct dlh_sub *sub; /* our one subscription to the context */
 	int err_ref;	     /* the first error a callback raised, for run/step; LUA_NOREF */
 	int subs_ref;	     /* registry: table of subscription userdata -> callback */
@@ -50,7 +50,7 @@ int ldlhal_fail_ext(lua_State *L, int err, const struct dlh_extack *ext);
 struct lctx *ldlhal_ctx_check(lua_State *L, int idx);
 /* The open context of @idx; raises when closed. */
 struct dlh_ctx *ldlhal_ctx_live(lua_State *L, int idx);
-/* Before an operation: not inside a callback (raises), this thread gets the events. */
+/* Before an operation: not inside a callback (raises). */
 void ldlhal_ctx_enter(lua_State *L, struct lctx *c);
 
 /* Pushes a new object for @port / @dev, tied to the context userdata at @ctx_idx. */

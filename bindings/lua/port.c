@@ -155,13 +155,17 @@ void ldlhal_port_table(lua_State *L, const struct dlh_port *p)
 
 static int port_index(lua_State *L)
 {
-	/* Only our metatable has this __index, and scripts cannot reach it
-	 * (__metatable): argument 1 is a port, without luaL_checkudata's registry lookup. */
+	/* Argument 1 is a port when its metatable is ours (upvalue 2): the same
+	 * check as luaL_checkudata without its registry lookup. debug.getmetatable
+	 * can hand this function anything, so the check stays. */
 	struct lobj *o = lua_touserdata(L, 1);
 	struct dlh_port *p;
 	struct lctx *c;
 	lua_Integer f;
 
+	if (!o || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(2)))
+		return luaL_typeerror(L, 1, LDLHAL_PORT);
+	lua_pop(L, 1);
 	/* upvalue 1: method names to functions, field names to their numbers */
 	lua_pushvalue(L, 2);
 	switch (lua_rawget(L, lua_upvalueindex(1))) {
@@ -382,7 +386,8 @@ void ldlhal_port_open(lua_State *L)
 		lua_pushinteger(L, f);
 		lua_setfield(L, -2, fields[f]);
 	}
-	lua_pushcclosure(L, port_index, 1);
+	lua_pushvalue(L, -2); /* the metatable, for port_index's type check */
+	lua_pushcclosure(L, port_index, 2);
 	lua_setfield(L, -2, "__index");
 	lua_pushliteral(L, "dlhal.port");
 	lua_setfield(L, -2, "__name");
