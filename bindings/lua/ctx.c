@@ -209,6 +209,24 @@ static int ctx_subscribe(lua_State *L)
 	return 1;
 }
 
+/* An options table holds only the keys @known (a typo must not open another backend). */
+static void options_check(lua_State *L, int idx, const char *const *known, const char *list)
+{
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		const char *const *k = known;
+
+		lua_pop(L, 1);
+		for (; *k && !(lua_type(L, -1) == LUA_TSTRING && !strcmp(lua_tostring(L, -1), *k)); k++)
+			;
+		if (!*k) {
+			luaL_argerror(
+			    L, idx,
+			    lua_pushfstring(L, "unknown option %s (expected %s)", luaL_tolstring(L, -1, NULL), list));
+		}
+	}
+}
+
 /* ---- the loop ------------------------------------------------------------------------------ */
 
 /* Runs the drivers' timers that fell due since the last call. */
@@ -269,6 +287,7 @@ static int ctx_run(lua_State *L)
 	ldlhal_ctx_live(L, 1);
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
+		options_check(L, 2, (const char *const[]){"timeout", NULL}, "timeout");
 		if (lua_getfield(L, 2, "timeout") != LUA_TNIL) {
 			if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0)
 				return luaL_argerror(L, 2, "timeout: expected milliseconds, an integer >= 0");
@@ -475,6 +494,7 @@ static int dlhal_open(lua_State *L)
 
 	if (!lua_isnoneornil(L, 1)) {
 		luaL_checktype(L, 1, LUA_TTABLE);
+		options_check(L, 1, (const char *const[]){"sim", "socket", "kernel", NULL}, "sim, socket, kernel");
 		lua_getfield(L, 1, "socket");
 		socket = lua_isnil(L, -1) ? NULL : luaL_checkstring(L, -1);
 		lua_getfield(L, 1, "kernel");

@@ -110,6 +110,10 @@ describe("dlhal", function()
       assert.error_matches(function() p:set_type("fc") end, 'unknown port type "fc"')
       assert.error_matches(function() p:set_type() end, "string expected")
       assert.error_matches(function() dlhal.open { sim = 42 } end, "sim:")
+      assert.error_matches(function() dlhal.open { sime = "sn2700" } end,
+        "unknown option sime %(expected sim, socket, kernel%)")
+      assert.error_matches(function() dlhal.open { [1] = "sn2700" } end, "unknown option 1")
+      assert.error_matches(function() ctx:run { timeot = 5 } end, "unknown option timeot %(expected timeout%)")
       assert.same({ nil, "Unknown profile \"nosuch\"", "ENOENT" },
         { (function(...) return ... end)(dlhal.open { sim = "nosuch" }) })
     end)
