@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The board-profile loader (sdk/host.c, then the driver's config parser) on any file. */
+#include "input_file.h"
 #include "mlx4.h"
 #include "mlxsw.h"
 
@@ -9,32 +10,22 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static char path[64];
-
-static void file_remove(void)
-{
-	unlink(path);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	snprintf(path, sizeof(path), "/tmp/dlhal-fuzz-profile-%d.json", (int)getpid());
+	input_file_init("profile", ".json");
 	/* No module directory: a profile naming another driver is refused, never loaded. */
 	setenv("DLHAL_MODULE_PATH", "/nonexistent", 1);
-	atexit(file_remove);
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const char *path = input_file_write(data, size);
 	struct dlh_extack ext;
 	struct dlh_ctx *ctx;
-	FILE *f = fopen(path, "w");
 
-	if (!f || fwrite(data, 1, size, f) != size || fclose(f))
-		abort();
 	if (dlh_ctx_new(&ctx, &ext) || dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) ||
 	    dlh_sdk_driver_register(ctx, &mlx4_driver, &ext))
 		abort();
