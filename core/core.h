@@ -110,6 +110,39 @@ struct dlh_sdk_io {
 	void *arg;
 };
 
+/* A port as it was before a driver op, to check and restore it afterwards (op.c). */
+struct dlh__snap {
+	struct dlh_port *port;
+	enum dlh_port_type type, desired_type;
+	struct dlh_sdk_port_attrs attrs;
+	char netdev[DLH_NETDEV_NAME_MAX];
+	char ibdev[DLH_IBDEV_NAME_MAX];
+};
+
+/* An event a local op emitted, with the port as it was then (what a netlink notification carries). */
+struct dlh__deferred {
+	struct dlh_event ev;
+	struct dlh__snap then;
+};
+
+/*
+ * The driver op in progress. For a local driver (one given a profile) its
+ * events wait in @events until it succeeds, the ports it unregisters wait in
+ * @graveyard, and @snap holds the device's ports as they were, so that a
+ * failure can be undone in the model whatever the driver left (op.c). A
+ * relay (kernel, dlhald) mirrors another model: its events go out at once.
+ */
+struct dlh__op {
+	const char *name; /* "port_split", or NULL when no op runs */
+	struct dlh_dev *dev;
+	int local;
+	struct dlh__deferred *events;
+	size_t nevents, events_cap;
+	struct dlh__snap *snap;
+	size_t nsnap;
+	struct dlh__list graveyard;
+};
+
 struct dlh_ctx {
 	struct dlh__list devs;
 	struct dlh__list buses;
@@ -125,7 +158,7 @@ struct dlh_ctx {
 	uint64_t timer_seq;
 	dlh_log_fn log_fn;
 	void *log_arg;
-	const char *op_running; /* the driver op in progress ("port_split"), or NULL */
+	struct dlh__op op;
 };
 
 struct dlh_dev {
@@ -135,6 +168,7 @@ struct dlh_dev {
 	const struct dlh_sdk_driver *drv;
 	struct dlh_sdk_bus *sdk_bus; /* NULL for a device probed from a profile */
 	struct dlh__list ports;
+	struct dlh__list quarantine; /* ports a failed op left that core dropped (op.c) */
 	struct dlh__htab port_by_index;
 	size_t nports;
 	struct dlh__list timers;
@@ -144,12 +178,26 @@ struct dlh_dev {
 	alignas(max_align_t) unsigned char priv[];
 };
 
+/*
+ * A port is live in the model; dead once unregistered during an op (kept
+ * until the op's events are delivered); quarantined when core drops a port a
+ * failed op registered (kept until the device goes, as the driver may still
+ * hold it).
+ */
+enum dlh__port_life {
+	DLH__PORT_LIVE,
+	DLH__PORT_DEAD,
+	DLH__PORT_QUARANTINED,
+};
+
 struct dlh_port {
 	struct dlh_dev *dev;
 	struct dlh__list node;
 	struct dlh__hnode index_node;
 	struct dlh__hnode netdev_node; /* in ctx->port_by_netdev while type is eth */
 	uint32_t index;
+	uint8_t life;	 /* enum dlh__port_life */
+	uint8_t in_snap; /* in the running op's snapshot */
 	enum dlh_port_type type;
 	enum dlh_port_type desired_type;
 	struct dlh_sdk_port_attrs attrs;
@@ -165,10 +213,6 @@ struct dlh_port {
 const char *dlh__quote(char *buf, size_t size, const char *s, size_t len);
 #define DLH__QUOTE(s, len) dlh__quote((char[DLH__QUOTE_MAX + 4]){0}, DLH__QUOTE_MAX + 4, (s), (len))
 int dlh__extack_obj(struct dlh_extack *ext, const char *obj);
-/* Around every driver op: one at a time per context, and its result checked (core/port.c). */
-int dlh__op_begin(struct dlh_dev *dev, const char *op, const char *handle, struct dlh_extack *ext);
-int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *op, const char *handle, int err,
-		struct dlh_extack *ext);
 int dlh__extack_set(struct dlh_extack *ext, int err, const char *obj, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void dlh__extack_clear(struct dlh_extack *ext);
@@ -193,6 +237,20 @@ void dlh__dev_remove(struct dlh_dev *dev);
 
 /* port.c */
 void dlh__port_free_all(struct dlh_dev *dev);
+void dlh__port_free(struct dlh_port *port);
+void dlh__port_unlink(struct dlh_port *port);
+int dlh__port_link(struct dlh_port *port);
+int dlh__port_netdev_link(struct dlh_port *port);
+
+/* op.c: around every driver op, one at a time per context, its result checked. */
+int dlh__op_begin(struct dlh_dev *dev, const char *op, const char *handle, struct dlh_extack *ext);
+int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *handle, int err,
+		struct dlh_extack *ext);
+/* During a local op: queue the event; false when it is to go out now. */
+bool dlh__op_defer(struct dlh_ctx *ctx, const struct dlh_event *ev);
+/* During a local op on @dev: the port at @index the op unregistered, taken back for reuse. */
+struct dlh_port *dlh__op_revive(struct dlh_dev *dev, uint32_t index);
+void dlh__op_bury(struct dlh_port *port);
 
 /* name.c */
 int dlh__netdev_name_valid(const char *name);

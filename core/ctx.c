@@ -39,6 +39,7 @@ DLH_EXPORT void dlh_ctx_free(struct dlh_ctx *ctx)
 		dlh__list_del(&s->node);
 		free(s);
 	}
+	free(ctx->op.events);
 	while (!dlh__list_empty(&ctx->drivers)) {
 		struct dlh__driver_ent *d = dlh__container_of(ctx->drivers.next, struct dlh__driver_ent, node);
 
@@ -98,6 +99,8 @@ void dlh__event_emit(struct dlh_ctx *ctx, enum dlh_event_type type, struct dlh_d
 {
 	struct dlh_event ev = {.type = type, .dev = dev, .port = port};
 
+	if (dlh__op_defer(ctx, &ev))
+		return;
 	ctx->delivering++;
 	for (struct dlh__list *it = ctx->subs.next; it != &ctx->subs; it = it->next) {
 		struct dlh_sub *s = dlh__container_of(it, struct dlh_sub, node);

@@ -159,6 +159,7 @@ int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sd
 	dev->drv = drv;
 	dev->sdk_bus = bus;
 	dlh__list_init(&dev->ports);
+	dlh__list_init(&dev->quarantine);
 	dlh__list_init(&dev->timers);
 	err = dlh__htab_insert(&ctx->dev_by_handle, &dev->hnode, dlh__hash_str(dev->handle));
 	if (err) {
@@ -215,6 +216,11 @@ DLH_EXPORT int dlh_sdk_bus_dev_add(struct dlh_sdk_bus *bus, const char *handle, 
 
 DLH_EXPORT void dlh_sdk_dev_remove(struct dlh_dev *dev)
 {
+	if (dev->ctx->op.name && dev->ctx->op.local && dev->ctx->op.dev == dev) {
+		dlh__log(dev->ctx, DLH_LOG_ERR, dev, "driver %s: device removed from inside %s: refused (driver bug)",
+			 dev->drv->name, dev->ctx->op.name);
+		return;
+	}
 	dlh__port_free_all(dev);
 	dlh__event_emit(dev->ctx, DLH_EVENT_DEV_DEL, dev, NULL);
 	dev_free(dev);

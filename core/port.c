@@ -84,6 +84,8 @@ DLH_EXPORT struct dlh_port *dlh_port_next_all(const struct dlh_port *port)
 
 DLH_EXPORT struct dlh_port *dlh_port_next(const struct dlh_port *port)
 {
+	if (port->life != DLH__PORT_LIVE)
+		return NULL;
 	return port->node.next == &port->dev->ports ? NULL : dlh__container_of(port->node.next, struct dlh_port, node);
 }
 
@@ -266,6 +268,16 @@ static int flavour_valid(enum dlh_port_flavour f)
 	return strcmp(dlh_port_flavour_name(f), "unknown") != 0;
 }
 
+/* A driver call on a port that is no longer in the model: a driver bug, logged and ignored. */
+static int port_gone(struct dlh_port *port, const char *call)
+{
+	if (port->life == DLH__PORT_LIVE)
+		return 0;
+	dlh__log(port->dev->ctx, DLH_LOG_ERR, port->dev, "driver %s: %s on port %s, which was removed (driver bug)",
+		 port->dev->drv->name, call, port->handle);
+	return 1;
+}
+
 DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const struct dlh_sdk_port_attrs *attrs,
 				     struct dlh_port **out, struct dlh_extack *ext)
 {
@@ -281,21 +293,34 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 	if (attrs && !flavour_valid(attrs->flavour))
 		return dlh__extack_set(ext, -EINVAL, dev->handle, "Port %u has an unknown flavour %d", index,
 				       (int)attrs->flavour);
-	port = calloc(1, sizeof(*port) + dev->drv->port_priv_size);
-	if (!port)
-		return dlh__extack_set(ext, -ENOMEM, dev->handle, "Out of memory");
-	port->dev = dev;
-	port->index = index;
-	if (attrs)
-		port->attrs = *attrs;
-	if (!port->attrs.split)
-		port->attrs.split_group = port->attrs.split_subport = 0;
-	handle_format(port->handle, dev->handle, index);
+	/* The object the running op unregistered at this index comes back, so
+	 * that an op which fails after undoing itself leaves every pointer a
+	 * subscriber holds valid. */
+	port = dlh__op_revive(dev, index);
+	if (!port) {
+		port = calloc(1, sizeof(*port) + dev->drv->port_priv_size);
+		if (!port)
+			return dlh__extack_set(ext, -ENOMEM, dev->handle, "Out of memory");
+		port->dev = dev;
+		port->index = index;
+		handle_format(port->handle, dev->handle, index);
+	}
 	err = dlh__htab_insert(&dev->port_by_index, &port->index_node, dlh__hash_u64(index));
 	if (err) {
-		free(port);
+		if (port->life == DLH__PORT_LIVE)
+			free(port);
 		return dlh__extack_set(ext, err, dev->handle, "Out of memory");
 	}
+	if (port->life != DLH__PORT_LIVE) {
+		dlh__list_del(&port->node); /* out of the op's graveyard */
+		memset(port->priv, 0, dev->drv->port_priv_size);
+	}
+	port->life = DLH__PORT_LIVE;
+	port->type = port->desired_type = DLH_PORT_TYPE_NOTSET;
+	port->netdev[0] = port->ibdev[0] = '\0';
+	port->attrs = attrs ? *attrs : (struct dlh_sdk_port_attrs){0};
+	if (!port->attrs.split)
+		port->attrs.split_group = port->attrs.split_subport = 0;
 	dlh__list_add_tail(&dev->ports, &port->node);
 	dev->nports++;
 	dlh__event_emit(dev->ctx, DLH_EVENT_PORT_NEW, dev, port);
@@ -304,15 +329,22 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 	return 0;
 }
 
+/* Out of the name table; the name stays readable for the port's del event. */
 static void netdev_unlink(struct dlh_port *port)
 {
-	if (port->netdev[0]) {
+	if (port->netdev[0])
 		dlh__htab_remove(&port->dev->ctx->port_by_netdev, &port->netdev_node);
-		port->netdev[0] = '\0';
-	}
 }
 
-static void port_free(struct dlh_port *port)
+int dlh__port_netdev_link(struct dlh_port *port)
+{
+	if (!port->netdev[0])
+		return 0;
+	return dlh__htab_insert(&port->dev->ctx->port_by_netdev, &port->netdev_node, dlh__hash_str(port->netdev));
+}
+
+/* Out of the model (tables, list); the object stays. */
+void dlh__port_unlink(struct dlh_port *port)
 {
 	struct dlh_dev *dev = port->dev;
 
@@ -320,27 +352,54 @@ static void port_free(struct dlh_port *port)
 	dlh__htab_remove(&dev->port_by_index, &port->index_node);
 	dlh__list_del(&port->node);
 	dev->nports--;
+}
+
+/* Back into the model, at the end of the list. */
+int dlh__port_link(struct dlh_port *port)
+{
+	struct dlh_dev *dev = port->dev;
+	int err = dlh__htab_insert(&dev->port_by_index, &port->index_node, dlh__hash_u64(port->index));
+
+	if (err)
+		return err;
+	dlh__list_add_tail(&dev->ports, &port->node);
+	dev->nports++;
+	port->life = DLH__PORT_LIVE;
+	return 0;
+}
+
+void dlh__port_free(struct dlh_port *port)
+{
+	if (port->life == DLH__PORT_LIVE)
+		dlh__port_unlink(port);
+	else
+		dlh__list_del(&port->node);
 	free(port);
 }
 
 DLH_EXPORT void dlh_sdk_port_unregister(struct dlh_port *port)
 {
-	if (!port)
+	if (!port || port_gone(port, "dlh_sdk_port_unregister"))
 		return;
 	dlh__event_emit(port->dev->ctx, DLH_EVENT_PORT_DEL, port->dev, port);
-	port_free(port);
+	dlh__port_unlink(port);
+	dlh__op_bury(port);
 }
 
 void dlh__port_free_all(struct dlh_dev *dev)
 {
 	while (!dlh__list_empty(&dev->ports))
 		dlh_sdk_port_unregister(dlh__container_of(dev->ports.prev, struct dlh_port, node));
+	while (!dlh__list_empty(&dev->quarantine))
+		dlh__port_free(dlh__container_of(dev->quarantine.next, struct dlh_port, node));
 }
 
 DLH_EXPORT void dlh_sdk_port_attrs_set(struct dlh_port *port, const struct dlh_sdk_port_attrs *attrs)
 {
 	struct dlh_sdk_port_attrs a = *attrs;
 
+	if (port_gone(port, "dlh_sdk_port_attrs_set"))
+		return;
 	if (!a.split)
 		a.split_group = a.split_subport = 0;
 	if (!memcmp(&a, &port->attrs, sizeof(a)))
@@ -351,7 +410,7 @@ DLH_EXPORT void dlh_sdk_port_attrs_set(struct dlh_port *port, const struct dlh_s
 
 DLH_EXPORT void dlh_sdk_port_desired_type_set(struct dlh_port *port, enum dlh_port_type type)
 {
-	if (port->desired_type == type)
+	if (port_gone(port, "dlh_sdk_port_desired_type_set") || port->desired_type == type)
 		return;
 	port->desired_type = type;
 	dlh__event_emit(port->dev->ctx, DLH_EVENT_PORT_CHANGE, port->dev, port);
@@ -364,11 +423,13 @@ DLH_EXPORT int dlh_sdk_port_type_eth(struct dlh_port *port, const char *netdev, 
 	struct dlh_port *holder;
 	int err;
 
+	if (port_gone(port, "dlh_sdk_port_type_eth"))
+		return dlh__extack_set(ext, -ENODEV, port->handle, "Port was removed");
 	if (!netdev) {
 		if (port->type == DLH_PORT_TYPE_ETH && !port->netdev[0])
 			return 0;
 		netdev_unlink(port);
-		port->ibdev[0] = '\0';
+		port->netdev[0] = port->ibdev[0] = '\0';
 		port->type = DLH_PORT_TYPE_ETH;
 		dlh__event_emit(ctx, DLH_EVENT_PORT_CHANGE, port->dev, port);
 		return 0;
@@ -406,11 +467,14 @@ DLH_EXPORT int dlh_sdk_port_type_ib(struct dlh_port *port, const char *ibdev, st
 {
 	size_t len = ibdev ? strlen(ibdev) : 0;
 
+	if (port_gone(port, "dlh_sdk_port_type_ib"))
+		return dlh__extack_set(ext, -ENODEV, port->handle, "Port was removed");
 	if (ibdev && (!len || len >= DLH_IBDEV_NAME_MAX || strchr(ibdev, '/')))
 		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid ibdev name \"%s\"", DLH__QUOTE(ibdev, len));
 	if (port->type == DLH_PORT_TYPE_IB && !strcmp(port->ibdev, ibdev ? ibdev : ""))
 		return 0;
 	netdev_unlink(port);
+	port->netdev[0] = '\0';
 	memcpy(port->ibdev, ibdev ? ibdev : "", len + 1);
 	port->type = DLH_PORT_TYPE_IB;
 	dlh__event_emit(port->dev->ctx, DLH_EVENT_PORT_CHANGE, port->dev, port);
@@ -419,10 +483,10 @@ DLH_EXPORT int dlh_sdk_port_type_ib(struct dlh_port *port, const char *ibdev, st
 
 DLH_EXPORT void dlh_sdk_port_type_clear(struct dlh_port *port)
 {
-	if (port->type == DLH_PORT_TYPE_NOTSET)
+	if (port_gone(port, "dlh_sdk_port_type_clear") || port->type == DLH_PORT_TYPE_NOTSET)
 		return;
 	netdev_unlink(port);
-	port->ibdev[0] = '\0';
+	port->netdev[0] = port->ibdev[0] = '\0';
 	port->type = DLH_PORT_TYPE_NOTSET;
 	dlh__event_emit(port->dev->ctx, DLH_EVENT_PORT_CHANGE, port->dev, port);
 }
@@ -433,46 +497,10 @@ DLH_EXPORT void dlh_sdk_port_type_clear(struct dlh_port *port)
  * given (split does), so nothing here touches @port after the op returns.
  */
 
-/*
- * Every driver op runs between these two. One at a time per context: a
- * driver calling an operation from inside its own op, or a subscriber from
- * inside an event, gets -EBUSY and a log line naming the driver, rather than
- * recursing. What the op returns is checked: a positive value is a driver
- * bug (-EIO, logged), a failure carries a message (the errno's text when a
- * local driver gave none), and a success carries none.
- */
-int dlh__op_begin(struct dlh_dev *dev, const char *op, const char *handle, struct dlh_extack *ext)
+/* Only a port in the model takes an operation (a stale pointer does not). */
+static int port_live(const struct dlh_port *port, struct dlh_extack *ext)
 {
-	if (!dev->ctx->op_running) {
-		dev->ctx->op_running = op;
-		return 0;
-	}
-	dlh__log(dev->ctx, DLH_LOG_ERR, dev, "driver %s: %s on %s while %s runs: refused (nested operation)",
-		 dev->drv->name, op, handle, dev->ctx->op_running);
-	return dlh__extack_set(ext, -EBUSY, handle, "Another operation is in progress");
-}
-
-int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *op, const char *handle, int err,
-		struct dlh_extack *ext)
-{
-	ctx->op_running = NULL;
-	if (err > 0) {
-		dlh__log(ctx, DLH_LOG_ERR, NULL, "driver %s: %s returned %d, not 0 or a negative errno (driver bug)",
-			 drv->name, op, err);
-		return dlh__extack_set(ext, -EIO, handle, "Driver bug: %s returned %d", op, err);
-	}
-	if (!err) {
-		dlh__extack_clear(ext);
-		return 0;
-	}
-	/* A backend that relays the kernel's or a dlhald's answer (one that finds
-	 * its devices itself) passes it on as it came, with no message when the
-	 * kernel sent none, as iproute2 shows it; a local driver's missing
-	 * message is filled in. */
-	if (ext && !ext->msg[0] && !DLH__OP(drv, bus_attach))
-		return dlh__extack_set(ext, err, handle, "%s", strerror(-err));
-	dlh__extack_obj(ext, handle);
-	return err;
+	return port->life == DLH__PORT_LIVE ? 0 : dlh__extack_set(ext, -ENODEV, port->handle, "Port was removed");
 }
 
 DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
@@ -484,6 +512,9 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 	int err;
 
 	dlh__extack_clear(ext);
+	err = port_live(port, ext);
+	if (err)
+		return err;
 	if (type != DLH_PORT_TYPE_ETH && type != DLH_PORT_TYPE_IB && type != DLH_PORT_TYPE_AUTO)
 		return dlh__extack_set(ext, -EINVAL, port->handle, "Port type must be eth, ib or auto");
 	if (type == port->desired_type)
@@ -494,7 +525,7 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 	err = dlh__op_begin(dev, "port_type_set", handle, ext);
 	if (err)
 		return err;
-	err = dlh__op_end(dev->ctx, dev->drv, "port_type_set", handle, op(port, type, ext), ext);
+	err = dlh__op_end(dev->ctx, dev->drv, handle, op(port, type, ext), ext);
 	if (err)
 		return err;
 	port = port_find(dev, &(struct index_key){index});
@@ -502,6 +533,32 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 		port->desired_type = type;
 		dlh__event_emit(dev->ctx, DLH_EVENT_PORT_CHANGE, dev, port);
 	}
+	return 0;
+}
+
+/*
+ * What Linux 6.1's devlink core refuses before a driver's port_split runs,
+ * in its words; a driver that names the counts its hardware takes
+ * (split_counts) has other counts refused first, in its own words, as
+ * Linux 4.6 drivers checked the count before anything else. A relay leaves
+ * this to the core it relays to.
+ */
+static int split_check(const struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+{
+	const struct dlh_sdk_driver *drv = port->dev->drv;
+
+	if (count < 2)
+		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid split count");
+	if (DLH__OP(drv, bus_attach))
+		return 0;
+	if (drv->split_counts && (count >= 32 || !(drv->split_counts & (1u << count))))
+		return dlh__extack_set(ext, -EINVAL, port->handle, "%s",
+				       drv->split_count_msg ? drv->split_count_msg : "Invalid split count");
+	if (!port->attrs.splittable)
+		return dlh__extack_set(ext, -EINVAL, port->handle, "%s",
+				       port->attrs.split ? "Port cannot be split further" : "Port cannot be split");
+	if (count & (count - 1) || count > port->attrs.lanes)
+		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid split count");
 	return 0;
 }
 
@@ -513,13 +570,17 @@ DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct 
 	int err;
 
 	dlh__extack_clear(ext);
-	if (count < 2)
-		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid split count");
+	err = port_live(port, ext);
+	if (err)
+		return err;
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port splitting is not supported");
+	err = split_check(port, count, ext);
+	if (err)
+		return err;
 	memcpy(handle, port->handle, sizeof(handle));
 	err = dlh__op_begin(dev, "port_split", handle, ext);
-	return err ? err : dlh__op_end(dev->ctx, dev->drv, "port_split", handle, op(port, count, ext), ext);
+	return err ? err : dlh__op_end(dev->ctx, dev->drv, handle, op(port, count, ext), ext);
 }
 
 DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
@@ -530,9 +591,12 @@ DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	int err;
 
 	dlh__extack_clear(ext);
+	err = port_live(port, ext);
+	if (err)
+		return err;
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port unsplitting is not supported");
 	memcpy(handle, port->handle, sizeof(handle));
 	err = dlh__op_begin(dev, "port_unsplit", handle, ext);
-	return err ? err : dlh__op_end(dev->ctx, dev->drv, "port_unsplit", handle, op(port, ext), ext);
+	return err ? err : dlh__op_end(dev->ctx, dev->drv, handle, op(port, ext), ext);
 }

@@ -695,4 +695,7 @@ static const struct dlh_sdk_ops mlxsw_sp_ops = {
 const struct dlh_sdk_driver mlxsw_driver = {
     DLH_SDK_DRIVER_INIT("mlxsw", &mlxsw_sp_ops),
     .dev_priv_size = sizeof(struct mlxsw_sp),
+    /* The seed checks the count before anything else, in these words. */
+    .split_counts = 1u << 2 | 1u << 4,
+    .split_count_msg = "Port can only be split into 2 or 4 ports",
 };

@@ -30,7 +30,7 @@ extern "C" {
  * refused. Bumped whenever a structure below changes incompatibly; adding an
  * op at the end of ::dlh_sdk_ops does not bump it (see ::dlh_sdk_driver.ops_size).
  */
-#define DLH_SDK_ABI_VERSION 1u
+#define DLH_SDK_ABI_VERSION 2u
 
 struct dlh_sdk_timer;
 struct dlh_sdk_bus;
@@ -86,6 +86,14 @@ struct dlh_sdk_driver {
 	size_t bus_priv_size;	       /**< Bytes of private storage per bus attachment, zeroed. */
 	const struct dlh_sdk_ops *ops; /**< Operations. */
 	size_t ops_size;	       /**< sizeof(struct dlh_sdk_ops) as the driver saw it. */
+	/**
+	 * Split counts the hardware takes, as a mask (bit n: into n ports), for
+	 * a driver whose counts are fewer than the powers of 2 up to a port's
+	 * lanes. Core refuses any other count before its own checks, with
+	 * @c split_count_msg ("Invalid split count" when NULL). 0: no mask.
+	 */
+	uint32_t split_counts;
+	const char *split_count_msg; /**< Message for a count outside @c split_counts, no period. */
 };
 
 /** Initialiser for the fixed fields of a ::dlh_sdk_driver. */
