@@ -92,7 +92,8 @@ bool dlh__op_defer(struct dlh_ctx *ctx, const struct dlh_event *ev)
 
 		if (!e) {
 			/* Cannot wait: the event goes out now rather than never. */
-			dlh__log(ctx, DLH_LOG_ERR, op->dev, "out of memory: an event of %s is delivered early", op->name);
+			dlh__log(ctx, DLH_LOG_ERR, op->dev, "out of memory: an event of %s is delivered early",
+				 op->name);
 			return false;
 		}
 		op->events = e;
@@ -213,8 +214,8 @@ int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const cha
 	if (op->local && err) {
 		if (!unchanged(op))
 			dlh__log(ctx, DLH_LOG_ERR, op->dev,
-				 "driver %s: %s on %s failed but left the ports changed (driver bug): restored", drv->name,
-				 name, handle);
+				 "driver %s: %s on %s failed but left the ports changed (driver bug): restored",
+				 drv->name, name, handle);
 		restore(op);
 		op->nevents = 0;
 	}
