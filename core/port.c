@@ -226,6 +226,18 @@ DLH_EXPORT bool dlh_port_splittable(const struct dlh_port *port)
 	return port->attrs.splittable;
 }
 
+DLH_EXPORT uint32_t dlh_port_split_counts(const struct dlh_port *port)
+{
+	const struct dlh_sdk_driver *drv = port->dev->drv;
+	uint32_t mask = 0;
+
+	if (!port->attrs.splittable)
+		return 0;
+	for (uint32_t n = 2; n <= port->attrs.lanes && n < 32; n *= 2)
+		mask |= 1u << n;
+	return drv->split_counts && !DLH__OP(drv, bus_attach) ? mask & drv->split_counts : mask;
+}
+
 DLH_EXPORT uint32_t dlh_port_speed(const struct dlh_port *port)
 {
 	return port->attrs.speed;

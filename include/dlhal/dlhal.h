@@ -389,6 +389,13 @@ DLH_EXPORT uint32_t dlh_port_number(const struct dlh_port *port);
 DLH_EXPORT uint32_t dlh_port_lanes(const struct dlh_port *port);
 /** @brief Whether the port can be split. */
 DLH_EXPORT bool dlh_port_splittable(const struct dlh_port *port);
+/**
+ * @brief Split counts core would pass to the driver, as a mask (bit n: into
+ *        n ports): for a splittable port, the powers of 2 up to its lanes,
+ *        narrowed to the counts its driver names. 0 for a port that cannot
+ *        be split. The driver may still refuse one (a neighbour in the way).
+ */
+DLH_EXPORT uint32_t dlh_port_split_counts(const struct dlh_port *port);
 /** @brief Maximum speed in Mb/s, 0 if unknown. */
 DLH_EXPORT uint32_t dlh_port_speed(const struct dlh_port *port);
 /**

@@ -1,0 +1,668 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The checks. Each starts from the profile's starting ports and leaves them
+ * so; one that cannot (the driver broke something) says so and resets the
+ * device under test, so that one bug does not fail every later check.
+ * Ports are looked up by handle before each use: an op may replace them.
+ */
+#include "conform.h"
+
+#include <dlhal/dlhal.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STATE_MAX (1 << 20)
+
+struct kit {
+	struct kit_run *run;
+	struct kit_target *t;
+	char *start;			 /* the starting ports */
+	char (*handles)[DLH_HANDLE_MAX]; /* their handles, by index */
+	size_t nhandles;
+	struct dlh_extack ext;
+};
+
+static const char *errname(int err)
+{
+	return strerror(err < 0 ? -err : err);
+}
+
+static void start_load(struct kit *k)
+{
+	struct dlh_port *p;
+	size_t i = 0;
+
+	free(k->start);
+	free(k->handles);
+	k->start = kit_model(k->t->dev);
+	k->nhandles = dlh_dev_port_count(k->t->dev);
+	k->handles = calloc(k->nhandles + 1, sizeof(*k->handles));
+	/* The model text is sorted by index: take handles from it. */
+	for (const char *s = k->start; s && *s && i < k->nhandles; s = strchr(s, '\n') + 1)
+		snprintf(k->handles[i++], DLH_HANDLE_MAX, "%.*s", (int)strcspn(s, " "), s);
+	k->nhandles = i;
+	(void)p;
+}
+
+/* Back to the starting ports, by a reset if need be; 0 if they were there already. */
+static int back_to_start(struct kit *k, const char *what)
+{
+	char *now = kit_model(k->t->dev);
+	int same = now && !strcmp(now, k->start);
+
+	if (!same) {
+		kit_model_diff(k->run, what, k->start, now ? now : "");
+		if (kit_target_reset(k->t, &k->ext))
+			kit_diag(k->run, "cannot set the device up again: %s", k->ext.msg);
+	}
+	free(now);
+	kit_events_clear(k->t);
+	return same ? 0 : -1;
+}
+
+static struct dlh_port *port(struct kit *k, const char *handle)
+{
+	return kit_port(k->t, handle);
+}
+
+static int split(struct kit *k, const char *handle, unsigned int n)
+{
+	struct dlh_port *p = port(k, handle);
+
+	return p ? dlh_port_split(p, n, &k->ext) : -ENODEV;
+}
+
+static int unsplit(struct kit *k, const char *handle)
+{
+	struct dlh_port *p = port(k, handle);
+
+	return p ? dlh_port_unsplit(p, &k->ext) : -ENODEV;
+}
+
+/* After an operation that had to be refused: an error with a message, no change, no event. */
+static void expect_refused(struct kit *k, const char *what, int err, const char *before)
+{
+	char *after;
+
+	if (err >= 0) {
+		kit_diag(k->run, "%s: accepted, expected a refusal", what);
+		return;
+	}
+	if (!k->ext.msg[0])
+		kit_diag(k->run, "%s: refused (%s) without a message", what, errname(err));
+	after = kit_model(k->t->dev);
+	if (after && strcmp(after, before))
+		kit_model_diff(k->run, what, before, after);
+	free(after);
+	if (k->t->nev)
+		kit_diag(k->run, "%s: %zu events for a refused operation (first: %s %s)", what, k->t->nev,
+			 dlh_event_action(k->t->ev[0].type), k->t->ev[0].handle ? k->t->ev[0].handle : "device");
+}
+
+/* Ports present after but not before (new, or changed), as handles. */
+static size_t changed_ports(struct kit *k, const char *before, char (*out)[DLH_HANDLE_MAX], size_t max)
+{
+	char line[256];
+	size_t n = 0;
+
+	for (struct dlh_port *p = dlh_port_first(k->t->dev); p && n < max; p = dlh_port_next(p)) {
+		kit_port_line(p, line, sizeof(line));
+		if (!strstr(before, line))
+			snprintf(out[n++], DLH_HANDLE_MAX, "%s", dlh_port_handle(p));
+	}
+	return n;
+}
+
+static void check_probe(struct kit *k)
+{
+	if (!dlh_dev_port_count(k->t->dev))
+		kit_diag(k->run, "%s: no ports after probe", dlh_dev_handle(k->t->dev));
+	kit_report(k->run, "device probes with ports", NULL);
+}
+
+static void check_attributes(struct kit *k)
+{
+	for (struct dlh_port *p = dlh_port_first(k->t->dev); p; p = dlh_port_next(p)) {
+		const char *h = dlh_port_handle(p), *nd = dlh_port_netdev(p);
+		uint32_t lanes = dlh_port_lanes(p);
+
+		if (!strcmp(dlh_port_flavour_name(dlh_port_flavour(p)), "unknown"))
+			kit_diag(k->run, "%s: unknown flavour", h);
+		if (dlh_port_splittable(p) && lanes < 2)
+			kit_diag(k->run, "%s: splittable with %u lanes (a split needs at least 2)", h, lanes);
+		if (dlh_port_splittable(p) && dlh_port_is_split(p))
+			kit_diag(k->run, "%s: split and splittable (a split port cannot be split further)", h);
+		if (dlh_port_type(p) == DLH_PORT_TYPE_NOTSET)
+			kit_diag(k->run, "%s: no type after probe (notset)", h);
+		if (dlh_port_type(p) == DLH_PORT_TYPE_ETH && !nd)
+			kit_diag(k->run, "%s: eth without a netdev", h);
+		if (nd && dlh_port_find_netdev(k->t->ctx, nd) != p)
+			kit_diag(k->run, "%s: netdev %s is not found as this port's", h, nd);
+	}
+	kit_report(k->run, "ports report flavour, lanes, splittable and names consistently", NULL);
+}
+
+/* The ports a split made: @n of them, each with lanes/n lanes, split, not splittable, one group. */
+static void split_result(struct kit *k, const char *h, unsigned int n, uint32_t lanes, char (*members)[DLH_HANDLE_MAX],
+			 size_t nchanged, size_t *nmembers)
+{
+	uint32_t group = 0, subports = 0;
+	size_t m = 0;
+
+	for (size_t i = 0; i < nchanged; i++) {
+		struct dlh_port *q = port(k, members[i]);
+
+		if (!q || !dlh_port_is_split(q))
+			continue;
+		snprintf(members[m++], DLH_HANDLE_MAX, "%s", dlh_port_handle(q));
+		if (dlh_port_lanes(q) != lanes / n)
+			kit_diag(k->run, "%s into %u: %s has %u lanes, expected %u", h, n, dlh_port_handle(q),
+				 dlh_port_lanes(q), lanes / n);
+		if (dlh_port_splittable(q))
+			kit_diag(k->run, "%s into %u: %s is splittable", h, n, dlh_port_handle(q));
+		if (m == 1)
+			group = dlh_port_split_group(q);
+		else if (dlh_port_split_group(q) != group)
+			kit_diag(k->run, "%s into %u: %s in split group %u, the others in %u", h, n, dlh_port_handle(q),
+				 dlh_port_split_group(q), group);
+		if (dlh_port_split_subport(q) >= n || subports & (1u << dlh_port_split_subport(q)))
+			kit_diag(k->run, "%s into %u: %s has subport %u (not one of 0..%u once each)", h, n,
+				 dlh_port_handle(q), dlh_port_split_subport(q), n - 1);
+		else
+			subports |= 1u << dlh_port_split_subport(q);
+		if (dlh_port_type(q) == DLH_PORT_TYPE_ETH && !dlh_port_netdev(q))
+			kit_diag(k->run, "%s into %u: %s has no netdev", h, n, dlh_port_handle(q));
+		else if (dlh_port_netdev(q) && dlh_port_find_netdev(k->t->ctx, dlh_port_netdev(q)) != q)
+			kit_diag(k->run, "%s into %u: %s's netdev %s is not its own", h, n, dlh_port_handle(q),
+				 dlh_port_netdev(q));
+	}
+	if (m != n)
+		kit_diag(k->run, "%s into %u: %zu split ports resulted", h, n, m);
+	*nmembers = m;
+}
+
+static void check_split(struct kit *k, unsigned int n)
+{
+	char(*members)[DLH_HANDLE_MAX] = calloc(256, DLH_HANDLE_MAX), name[96];
+	unsigned int tried = 0;
+
+	for (size_t i = 0; i < k->nhandles && members; i++) {
+		const char *h = k->handles[i];
+		struct dlh_port *p = port(k, h);
+		char *split_model;
+		size_t nchanged, nmembers;
+		uint32_t lanes;
+		int err;
+
+		if (!p || !(dlh_port_split_counts(p) & (1u << n)))
+			continue;
+		tried++;
+		lanes = dlh_port_lanes(p);
+		kit_events_clear(k->t);
+		err = split(k, h, n);
+		if (err) {
+			kit_diag(k->run, "%s into %u: refused (%s): %s", h, n, errname(err), k->ext.msg);
+			back_to_start(k, "after the refusal");
+			continue;
+		}
+		split_model = kit_model(k->t->dev);
+		nchanged = changed_ports(k, k->start, members, 256);
+		split_result(k, h, n, lanes, members, nchanged, &nmembers);
+		kit_events_explain(k->run, "split", k->start, split_model, k->t);
+		/* Unsplit from each member in turn; each must give back the starting ports. */
+		for (size_t m = 0; m < nmembers; m++) {
+			if (m && (err = split(k, h, n))) {
+				kit_diag(k->run, "%s into %u again: refused (%s): %s", h, n, errname(err), k->ext.msg);
+				break;
+			}
+			kit_events_clear(k->t);
+			err = unsplit(k, members[m]);
+			if (err) {
+				kit_diag(k->run, "unsplit %s: refused (%s): %s", members[m], errname(err), k->ext.msg);
+				back_to_start(k, "after the refusal");
+				break;
+			}
+			kit_events_explain(k->run, "unsplit", split_model, k->start, k->t);
+			snprintf(name, sizeof(name), "unsplit %s (split %s into %u)", members[m], h, n);
+			if (back_to_start(k, name))
+				break;
+		}
+		free(split_model);
+		back_to_start(k, "after the unsplits");
+	}
+	free(members);
+	snprintf(name, sizeof(name), "split into %u and unsplit from every member (%u ports)", n, tried);
+	kit_report(k->run, name, NULL);
+}
+
+static void check_refusals(struct kit *k)
+{
+	static const unsigned int extra[] = {64, 1000, 1u << 31};
+	char what[128], (*members)[DLH_HANDLE_MAX] = calloc(256, DLH_HANDLE_MAX);
+	const char *splittable = NULL;
+	unsigned int first = 0;
+	size_t nchanged = 0;
+
+	for (size_t i = 0; i < k->nhandles; i++) {
+		struct dlh_port *p = port(k, k->handles[i]);
+		uint32_t mask = p ? dlh_port_split_counts(p) : 0, top = p ? 2 * dlh_port_lanes(p) + 9 : 0;
+
+		for (unsigned int j = 0; j < top + 3; j++) {
+			unsigned int n = j < top ? j : extra[j - top];
+
+			if (n < 32 && mask & (1u << n))
+				continue;
+			kit_events_clear(k->t);
+			snprintf(what, sizeof(what), "split %s into %u", k->handles[i], n);
+			expect_refused(k, what, split(k, k->handles[i], n), k->start);
+			if (back_to_start(k, what))
+				break;
+		}
+		if (mask && !splittable) {
+			splittable = k->handles[i];
+			first = (unsigned int)__builtin_ctz(mask);
+		}
+	}
+	kit_report(k->run, "split by a count the port does not advertise is refused", NULL);
+
+	if (splittable && members && !split(k, splittable, first)) {
+		char *split_model = kit_model(k->t->dev);
+
+		nchanged = changed_ports(k, k->start, members, 256);
+		for (size_t i = 0; i < nchanged; i++)
+			for (unsigned int n = 2; n <= 8; n++) {
+				kit_events_clear(k->t);
+				snprintf(what, sizeof(what), "split %s (a split port) into %u", members[i], n);
+				expect_refused(k, what, split(k, members[i], n), split_model);
+			}
+		if (nchanged)
+			unsplit(k, members[0]);
+		free(split_model);
+		back_to_start(k, "after the unsplit");
+	}
+	kit_report(k->run, "a split port cannot be split again", splittable ? NULL : "no splittable port");
+
+	for (size_t i = 0; i < k->nhandles; i++) {
+		struct dlh_port *p = port(k, k->handles[i]);
+
+		if (!p || dlh_port_is_split(p))
+			continue;
+		kit_events_clear(k->t);
+		snprintf(what, sizeof(what), "unsplit %s (not split)", k->handles[i]);
+		expect_refused(k, what, unsplit(k, k->handles[i]), k->start);
+		back_to_start(k, what);
+	}
+	kit_report(k->run, "unsplit of a port that is not split is refused", NULL);
+	free(members);
+}
+
+static bool type_ok(enum dlh_port_type want, const struct dlh_port *p)
+{
+	enum dlh_port_type t = dlh_port_type(p);
+
+	if (want == DLH_PORT_TYPE_AUTO)
+		return t == DLH_PORT_TYPE_ETH || t == DLH_PORT_TYPE_IB;
+	return t == want && (t != DLH_PORT_TYPE_ETH || dlh_port_netdev(p));
+}
+
+static void check_types(struct kit *k)
+{
+	static const enum dlh_port_type types[] = {DLH_PORT_TYPE_ETH, DLH_PORT_TYPE_IB, DLH_PORT_TYPE_AUTO};
+	unsigned int accepted = 0;
+	char what[128], name[96];
+
+	for (size_t i = 0; i < k->nhandles; i++) {
+		const char *h = k->handles[i];
+		struct dlh_port *p = port(k, h);
+		enum dlh_port_type orig = p ? dlh_port_desired_type(p) : DLH_PORT_TYPE_NOTSET;
+
+		for (size_t j = 0; p && j < sizeof(types) / sizeof(types[0]); j++) {
+			enum dlh_port_type want = types[j];
+			char *before = kit_model(k->t->dev), *after;
+			int err;
+
+			kit_events_clear(k->t);
+			snprintf(what, sizeof(what), "%s type %s", h, dlh_port_type_name(want));
+			err = dlh_port_type_set(port(k, h), want, &k->ext);
+			if (err) {
+				expect_refused(k, what, err, before);
+				free(before);
+				continue;
+			}
+			accepted++;
+			p = port(k, h);
+			after = kit_model(k->t->dev);
+			if (!p || dlh_port_desired_type(p) != want)
+				kit_diag(k->run, "%s: accepted, but the desired type is not %s", what,
+					 dlh_port_type_name(want));
+			else if (!type_ok(want, p))
+				kit_diag(k->run, "%s: accepted, but the port is %s%s", what,
+					 dlh_port_type_name(dlh_port_type(p)),
+					 dlh_port_type(p) == DLH_PORT_TYPE_ETH ? " without a netdev" : "");
+			kit_events_explain(k->run, what, before, after, k->t);
+			/* The same type again changes nothing. */
+			kit_events_clear(k->t);
+			err = dlh_port_type_set(port(k, h), want, &k->ext);
+			free(before);
+			before = kit_model(k->t->dev);
+			if (err || strcmp(before, after) || k->t->nev)
+				kit_diag(k->run, "%s again: %s, %zu events (expected no change)", what,
+					 err ? errname(err) : "accepted", k->t->nev);
+			free(before);
+			free(after);
+		}
+		if (p && orig != DLH_PORT_TYPE_NOTSET)
+			dlh_port_type_set(port(k, h), orig, &k->ext);
+		/* Nothing sets a desired type back to notset: a port that had none starts over. */
+		if (orig == DLH_PORT_TYPE_NOTSET) {
+			char *now = kit_model(k->t->dev);
+
+			if (now && strcmp(now, k->start))
+				kit_target_reset(k->t, &k->ext);
+			free(now);
+		}
+		back_to_start(k, "after setting the type back");
+	}
+	snprintf(name, sizeof(name), "type set: eth, ib, auto take effect or are refused cleanly (%u accepted)",
+		 accepted);
+	kit_report(k->run, name, NULL);
+}
+
+/* One operation under fault injection, and what undoes it. */
+struct scenario {
+	const char *name;
+	const char *h;
+	unsigned int count; /* split into count; 0: unsplit (from a split by @setup) */
+	unsigned int setup;
+	enum dlh_port_type type; /* type set when not notset */
+	enum dlh_port_type undo_type;
+};
+
+/* Emulator controls, with their own extack: k->ext holds the operation's answer. */
+static int sim_get(struct kit *k, const char *key, char *buf, size_t len)
+{
+	return dlh_dev_sim_get(k->t->dev, NULL, key, buf, len, NULL);
+}
+
+static int sim_set(struct kit *k, const char *key, const char *value)
+{
+	return dlh_dev_sim_set(k->t->dev, NULL, key, value, NULL);
+}
+
+static int scenario_op(struct kit *k, const struct scenario *s, char (*members)[DLH_HANDLE_MAX])
+{
+	if (s->type != DLH_PORT_TYPE_NOTSET)
+		return port(k, s->h) ? dlh_port_type_set(port(k, s->h), s->type, &k->ext) : -ENODEV;
+	if (s->count)
+		return split(k, s->h, s->count);
+	return unsplit(k, members[0]);
+}
+
+/* Back to the scenario's starting point after the op succeeded. */
+static void scenario_undo(struct kit *k, const struct scenario *s, char (*members)[DLH_HANDLE_MAX])
+{
+	if (s->type != DLH_PORT_TYPE_NOTSET) {
+		if (s->undo_type != DLH_PORT_TYPE_NOTSET)
+			dlh_port_type_set(port(k, s->h), s->undo_type, &k->ext);
+	} else if (s->count) {
+		if (changed_ports(k, k->start, members, 256))
+			unsplit(k, members[0]);
+	} else {
+		split(k, s->h, s->setup);
+	}
+}
+
+static unsigned int scenario_run(struct kit *k, const struct scenario *s, char *hw)
+{
+	char(*members)[DLH_HANDLE_MAX] = calloc(256, DLH_HANDLE_MAX), nth[24], pending[24] = "";
+	unsigned int n, accesses = 0;
+
+	if (!members)
+		return 0;
+	if (!s->count && s->type == DLH_PORT_TYPE_NOTSET) {
+		if (split(k, s->h, s->setup) || !changed_ports(k, k->start, members, 256)) {
+			kit_diag(k->run, "%s: cannot split %s into %u to start", s->name, s->h, s->setup);
+			free(members);
+			return 0;
+		}
+	}
+	for (n = 1; n < 100000; n++) {
+		char *before = kit_model(k->t->dev), *after;
+		int err;
+
+		sim_get(k, "state", hw, STATE_MAX);
+		char *hw_before = strdup(hw);
+
+		snprintf(nth, sizeof(nth), "%u", n);
+		sim_set(k, "fail_nth", nth);
+		kit_events_clear(k->t);
+		err = scenario_op(k, s, members);
+		if (!err) {
+			sim_get(k, "fail_nth", pending, sizeof(pending));
+			sim_set(k, "fail_nth", "0");
+			if (!strcmp(pending, "0"))
+				kit_diag(k->run, "%s: hardware access %u failed, but the operation succeeded", s->name,
+					 n);
+			accesses = n - 1;
+			scenario_undo(k, s, members);
+			free(before);
+			free(hw_before);
+			break;
+		}
+		sim_set(k, "fail_nth", "0");
+		snprintf(nth, sizeof(nth), "%s, access %u failed", s->name, n);
+		after = kit_model(k->t->dev);
+		if (after && strcmp(after, before))
+			kit_model_diff(k->run, nth, before, after);
+		if (k->t->nev)
+			kit_diag(k->run, "%s: %zu events", nth, k->t->nev);
+		if (!k->ext.msg[0])
+			kit_diag(k->run, "%s: refused (%s) without a message", nth, errname(err));
+		sim_get(k, "state", hw, STATE_MAX);
+		if (strcmp(hw, hw_before))
+			kit_diag(k->run, "%s: the hardware state changed", nth);
+		free(before);
+		free(after);
+		free(hw_before);
+		if (k->run->ndiag)
+			break;
+	}
+	if (!s->count && s->type == DLH_PORT_TYPE_NOTSET && changed_ports(k, k->start, members, 256))
+		unsplit(k, members[0]);
+	/* A type change has no undo to notset: the caller sets the device up again. */
+	if (s->type == DLH_PORT_TYPE_NOTSET)
+		back_to_start(k, s->name);
+	free(members);
+	return accesses;
+}
+
+static void check_faults(struct kit *k)
+{
+	char *hw = malloc(STATE_MAX), name[160], probe[24];
+	unsigned int total = 0, ops = 0;
+	struct scenario s[8];
+	size_t ns = 0;
+
+	if (!hw || sim_set(k, "fail_nth", "0") || sim_get(k, "fail_nth", probe, sizeof(probe))) {
+		free(hw);
+		kit_report(k->run, "a failed hardware access leaves ports and hardware as before",
+			   "the driver offers no fail_nth emulator control");
+		return;
+	}
+	hw[0] = '\0';
+	for (size_t i = 0; i < k->nhandles && ns < 6; i++) {
+		struct dlh_port *p = port(k, k->handles[i]);
+		uint32_t mask = p ? dlh_port_split_counts(p) : 0;
+
+		if (!mask)
+			continue;
+		for (unsigned int n = 2; n < 32 && ns < 5; n *= 2)
+			if (mask & (1u << n))
+				s[ns++] = (struct scenario){"split", k->handles[i], n, 0, DLH_PORT_TYPE_NOTSET, 0};
+		s[ns++] = (struct scenario){
+		    "unsplit", k->handles[i], 0, (unsigned int)__builtin_ctz(mask), DLH_PORT_TYPE_NOTSET, 0};
+		break;
+	}
+	for (size_t i = 0; i < k->nhandles && ns < 8; i++) {
+		struct dlh_port *p = port(k, k->handles[i]);
+		enum dlh_port_type other;
+
+		if (!p)
+			continue;
+		other = dlh_port_type(p) == DLH_PORT_TYPE_IB ? DLH_PORT_TYPE_ETH : DLH_PORT_TYPE_IB;
+		/* Only a change the driver takes is worth failing step by step. */
+		if (dlh_port_type_set(p, other, &k->ext)) {
+			back_to_start(k, "type probe");
+			continue;
+		}
+		kit_target_reset(k->t, &k->ext);
+		s[ns++] = (struct scenario){"type set", k->handles[i], 0, 0, other, DLH_PORT_TYPE_NOTSET};
+		break;
+	}
+	for (size_t i = 0; i < ns && !k->run->ndiag; i++) {
+		char label[128];
+
+		if (s[i].count)
+			snprintf(label, sizeof(label), "%s %s into %u", s[i].name, s[i].h, s[i].count);
+		else if (s[i].type != DLH_PORT_TYPE_NOTSET)
+			snprintf(label, sizeof(label), "%s %s %s", s[i].name, s[i].h, dlh_port_type_name(s[i].type));
+		else
+			snprintf(label, sizeof(label), "%s %s (split into %u)", s[i].name, s[i].h, s[i].setup);
+		s[i].name = label;
+		total += scenario_run(k, &s[i], hw);
+		ops++;
+		if (s[i].type != DLH_PORT_TYPE_NOTSET)
+			kit_target_reset(k->t, &k->ext);
+	}
+	free(hw);
+	snprintf(name, sizeof(name),
+		 "a failed hardware access leaves ports and hardware as before (%u accesses in %u operations)", total,
+		 ops);
+	kit_report(k->run, name, ns ? NULL : "no operation the driver takes");
+}
+
+/* The model without desired types: those are the host's to keep, not the hardware's. */
+static char *hardware_view(char *text)
+{
+	char *w = text;
+
+	for (const char *r = text; r && *r;) {
+		if (!strncmp(r, " desired ", 9)) {
+			r += 9 + strcspn(r + 9, " ");
+			continue;
+		}
+		*w++ = *r++;
+	}
+	if (w)
+		*w = '\0';
+	return text;
+}
+
+static void check_state(struct kit *k)
+{
+	char *buf = malloc(STATE_MAX), *changed, *restored;
+	const char *what = NULL;
+
+	if (!buf || sim_get(k, "state", buf, STATE_MAX)) {
+		free(buf);
+		kit_report(k->run, "the hardware state survives a restart", "the driver offers no state");
+		return;
+	}
+	free(buf);
+	for (size_t i = 0; i < k->nhandles && !what; i++) {
+		struct dlh_port *p = port(k, k->handles[i]);
+		uint32_t mask = p ? dlh_port_split_counts(p) : 0;
+
+		if (mask && !split(k, k->handles[i], (unsigned int)__builtin_ctz(mask)))
+			what = "a split";
+	}
+	for (size_t i = 0; i < k->nhandles; i++) {
+		struct dlh_port *p = port(k, k->handles[i]);
+
+		if (p && !dlh_port_is_split(p) &&
+		    !dlh_port_type_set(p, dlh_port_type(p) == DLH_PORT_TYPE_IB ? DLH_PORT_TYPE_ETH : DLH_PORT_TYPE_IB,
+				       &k->ext)) {
+			what = what ? "a split and a type change" : "a type change";
+			break;
+		}
+	}
+	changed = hardware_view(kit_model(k->t->dev));
+	if (kit_target_restart(k->t, &k->ext)) {
+		kit_diag(k->run, "restart after %s: %s", what ? what : "no change", k->ext.msg);
+	} else {
+		restored = hardware_view(kit_model(k->t->dev));
+		kit_model_diff(k->run, "after a restart", changed, restored);
+		free(restored);
+	}
+	free(changed);
+	kit_target_reset(k->t, &k->ext);
+	kit_report(k->run, "the hardware state survives a restart", NULL);
+}
+
+static void check_cycles(struct kit *k)
+{
+	unsigned int cycles = k->t->opts->cycles ? k->t->opts->cycles : 20, done = 0;
+	char(*members)[DLH_HANDLE_MAX] = calloc(256, DLH_HANDLE_MAX), name[96];
+	const char *h = NULL;
+	uint32_t mask = 0;
+
+	for (size_t i = 0; i < k->nhandles && !h; i++) {
+		struct dlh_port *p = port(k, k->handles[i]);
+
+		if (p && (mask = dlh_port_split_counts(p)))
+			h = k->handles[i];
+	}
+	for (unsigned int c = 0; h && members && c < cycles; c++, done++) {
+		unsigned int n = 2;
+		int err;
+
+		/* Each advertised count in turn. */
+		for (unsigned int skip = c % (unsigned int)__builtin_popcount(mask);; n *= 2)
+			if (mask & (1u << n) && !skip--)
+				break;
+		err = split(k, h, n);
+		if (!err && !changed_ports(k, k->start, members, 256))
+			err = -ENODEV;
+		if (!err)
+			err = unsplit(k, members[0]);
+		if (err) {
+			kit_diag(k->run, "cycle %u (into %u): %s: %s", c + 1, n, errname(err), k->ext.msg);
+			break;
+		}
+		snprintf(name, sizeof(name), "after cycle %u", c + 1);
+		if (back_to_start(k, name))
+			break;
+	}
+	free(members);
+	snprintf(name, sizeof(name), "%u split/unsplit cycles return to the starting ports", done);
+	kit_report(k->run, name, h ? NULL : "no splittable port");
+}
+
+void kit_checks_run(struct kit_run *run, struct kit_target *t)
+{
+	struct kit k = {.run = run, .t = t};
+	uint32_t counts = 0;
+
+	start_load(&k);
+	check_probe(&k);
+	check_attributes(&k);
+	for (size_t i = 0; i < k.nhandles; i++) {
+		struct dlh_port *p = port(&k, k.handles[i]);
+
+		counts |= p ? dlh_port_split_counts(p) : 0;
+	}
+	for (unsigned int n = 2; n < 32; n++)
+		if (counts & (1u << n))
+			check_split(&k, n);
+	if (!counts)
+		kit_report(run, "split and unsplit", "no splittable port");
+	check_refusals(&k);
+	check_types(&k);
+	check_faults(&k);
+	check_state(&k);
+	check_cycles(&k);
+	free(k.start);
+	free(k.handles);
+}
