@@ -1,61 +1,247 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A minimal out-of-tree dlhal driver: a NIC with a configurable number of
- * Ethernet ports that only ever runs Ethernet. Build it against an installed
- * dlhal with the Makefile beside it, then point a profile at it:
+ * A complete small switch driver, out of tree: N front-panel cages of four
+ * lanes, each one port that splits into 2 or 4. The "hardware" is a register
+ * file of lane widths, one register per port index, with fault injection;
+ * a timer polls the cages for modules. Build it with the Makefile beside it
+ * (pkg-config only) and check it with dlhal-conform:
  *
- *   {"driver": "example", "handle": "pci/0000:05:00.0", "hw": {"ports": 2}}
+ *   {"driver": "example", "handle": "pci/0000:05:00.0", "hw": {"ports": 4}}
+ *   DLHAL_MODULE_PATH=. dl --sim ./example.json port split swp1 4
+ *   dlhal-conform --module ./example.so --profile ./example.json
  *
- *   DLHAL_MODULE_PATH=. dl --sim ./example.json port
+ * Port index: cage * 4 + subport. Netdevs: swp<cage+1>, split: swp<cage+1>s<subport>.
  */
 #include <dlhal/sdk.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct example_priv {
-	unsigned int nports;
+#define EX_CAGES_MAX 16
+#define EX_LANES     4
+#define EX_POLL_MS   1000
+
+struct example {
+	struct dlh_dev *dev;
+	unsigned int cages;
+	unsigned char width[EX_CAGES_MAX * EX_LANES]; /* the register file: lanes of each port, 0: none */
+	unsigned long accesses, fail_nth;	      /* fault injection: access fail_nth fails */
+	unsigned int present, seen;		      /* cages with a module, as the timer last saw them */
+	struct dlh_sdk_timer *poll;
 };
 
-static int example_probe(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
+static int reg_write(struct example *ex, unsigned int idx, unsigned char width)
 {
-	struct example_priv *priv = dlh_sdk_dev_priv(dev);
-	const char *n = config ? strstr(config, "\"ports\":") : NULL;
-	struct dlh_port *port;
+	ex->accesses++;
+	if (ex->fail_nth && !--ex->fail_nth)
+		return -EIO;
+	ex->width[idx] = width;
+	return 0;
+}
+
+/* Write @n widths from @base; on a failure, put back what was written (the fault has fired). */
+static int regs_write(struct example *ex, unsigned int base, const unsigned char *w, unsigned int n)
+{
+	unsigned char old[EX_LANES];
+	unsigned int i;
+	int err = 0;
+
+	memcpy(old, &ex->width[base], n);
+	for (i = 0; i < n && !err; i++)
+		err = reg_write(ex, base + i, w[i]);
+	while (err && i--)
+		ex->width[base + i] = old[i];
+	return err;
+}
+
+static int port_add(struct example *ex, unsigned int idx, struct dlh_extack *ext)
+{
+	unsigned int cage = idx / EX_LANES, sub = idx % EX_LANES, lanes = ex->width[idx];
+	struct dlh_sdk_port_attrs a = {
+	    .flavour = DLH_PORT_FLAVOUR_PHYSICAL,
+	    .number = cage + 1,
+	    .lanes = lanes,
+	    .split = lanes < EX_LANES,
+	    .split_group = cage,
+	    .split_subport = sub / lanes,
+	    .splittable = lanes == EX_LANES,
+	    .speed = 25000 * lanes,
+	};
+	char name[16];
+	struct dlh_port *p;
 	int err;
 
-	/* A real driver would parse its profile with a JSON library. */
-	priv->nports = n ? (unsigned int)strtoul(n + 8, NULL, 10) : 0;
-	if (priv->nports < 1 || priv->nports > 8)
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports\": expected 1 to 8");
-	for (unsigned int i = 0; i < priv->nports; i++) {
-		struct dlh_sdk_port_attrs attrs = {.flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = i + 1};
+	snprintf(name, sizeof(name), lanes < EX_LANES ? "swp%us%u" : "swp%u", cage + 1, sub / lanes);
+	err = dlh_sdk_port_register(ex->dev, idx, &a, &p, ext);
+	if (!err && (err = dlh_sdk_port_type_eth(p, name, ext)))
+		dlh_sdk_port_unregister(p);
+	return err;
+}
 
-		err = dlh_sdk_port_register(dev, i, &attrs, &port, ext);
-		if (!err)
-			err = dlh_sdk_port_type_eth(port, "enp5s0f%d", ext);
-		if (err)
-			return err; /* core removes the ports registered so far */
+/* The cage's ports in the model: remove those of the old widths, add those of the register file. */
+static int cage_sync(struct example *ex, unsigned int cage, const unsigned char *old, struct dlh_extack *ext)
+{
+	unsigned int base = cage * EX_LANES, i;
+	int err = 0;
+
+	for (i = 0; i < EX_LANES; i++)
+		if (old[i])
+			dlh_sdk_port_unregister(dlh_port_find(ex->dev, base + i));
+	for (i = 0; i < EX_LANES && !err; i++)
+		if (ex->width[base + i])
+			err = port_add(ex, base + i, ext);
+	return err;
+}
+
+static int cage_set(struct example *ex, unsigned int cage, unsigned int count, struct dlh_extack *ext)
+{
+	unsigned int base = cage * EX_LANES;
+	unsigned char old[EX_LANES], w[EX_LANES] = {0};
+	int err;
+
+	for (unsigned int i = 0; i < count; i++)
+		w[i * EX_LANES / count] = (unsigned char)(EX_LANES / count);
+	memcpy(old, &ex->width[base], EX_LANES);
+	err = regs_write(ex, base, w, EX_LANES);
+	if (err)
+		return dlh_sdk_extack(ext, err, "Failed to set the lanes of cage %u", cage + 1);
+	err = cage_sync(ex, cage, old, ext);
+	if (err) { /* a name taken, memory: hardware back, then the old ports */
+		memcpy(&ex->width[base], old, EX_LANES);
+		cage_sync(ex, cage, w, NULL);
 	}
-	return 0;
+	return err;
+}
+
+static int example_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+{
+	/* Core has checked: the port is splittable (whole), count is 2 or 4. */
+	return cage_set(dlh_sdk_dev_priv(dlh_port_dev(port)), dlh_port_index(port) / EX_LANES, count, ext);
+}
+
+static int example_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
+{
+	if (!dlh_port_is_split(port))
+		return dlh_sdk_extack(ext, -EINVAL, "Port was not split");
+	return cage_set(dlh_sdk_dev_priv(dlh_port_dev(port)), dlh_port_index(port) / EX_LANES, 1, ext);
 }
 
 static int example_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
 {
 	(void)port;
 	if (type != DLH_PORT_TYPE_ETH)
-		return dlh_sdk_extack(ext, -EOPNOTSUPP, "This NIC runs Ethernet only");
+		return dlh_sdk_extack(ext, -EOPNOTSUPP, "This switch runs Ethernet only");
 	return 0;
+}
+
+static void poll_cages(struct dlh_sdk_timer *timer, void *arg)
+{
+	struct example *ex = arg;
+
+	for (unsigned int c = 0; c < ex->cages; c++)
+		if ((ex->present ^ ex->seen) & (1u << c))
+			dlh_sdk_log(ex->dev, DLH_LOG_INFO, "cage %u: module %s", c + 1,
+				    ex->present & (1u << c) ? "inserted" : "removed");
+	ex->seen = ex->present;
+	dlh_sdk_timer_arm(timer, EX_POLL_MS);
+}
+
+/* The profile's "hw" comes as compact JSON; a real driver would use a JSON library. */
+static long config_num(const char *config, const char *key, long def)
+{
+	const char *s = config ? strstr(config, key) : NULL;
+
+	return s ? strtol(s + strlen(key), NULL, 10) : def;
+}
+
+static int example_probe(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
+{
+	struct example *ex = dlh_sdk_dev_priv(dev);
+	const char *state = config ? strstr(config, "\"state\":[") : NULL;
+	long cages = config_num(config, "\"ports\":", 0);
+	unsigned int i;
+	int err = 0;
+
+	if (cages < 1 || cages > EX_CAGES_MAX)
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports\": expected 1 to %d", EX_CAGES_MAX);
+	ex->dev = dev;
+	ex->cages = (unsigned int)cages;
+	ex->fail_nth = (unsigned long)config_num(config, "\"fail_nth\":", 0);
+	for (i = 0; i < ex->cages * EX_LANES; i++)
+		ex->width[i] = i % EX_LANES ? 0 : EX_LANES;
+	/* Saved state: the widths, [4,0,0,0,2,0,2,0,...]. */
+	for (i = 0, state = state ? state + 9 : NULL; state && i < ex->cages * EX_LANES; i++) {
+		unsigned int v = (unsigned int)strtoul(state, (char **)&state, 10);
+
+		if (v > EX_LANES || (v && i % v) || *state++ != (i + 1 < ex->cages * EX_LANES ? ',' : ']'))
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state\": expected %u lane widths",
+					      ex->cages * EX_LANES);
+		ex->width[i] = (unsigned char)v;
+	}
+	for (i = 0; i < ex->cages * EX_LANES && !err; i++)
+		if (ex->width[i])
+			err = port_add(ex, i, ext);
+	if (!err)
+		err = dlh_sdk_timer_new(dev, poll_cages, ex, &ex->poll);
+	if (err)
+		return err; /* core removes the ports registered so far, and the timer */
+	dlh_sdk_timer_arm(ex->poll, EX_POLL_MS);
+	return 0;
+}
+
+static int example_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *key, const char *value,
+			   struct dlh_extack *ext)
+{
+	struct example *ex = dlh_sdk_dev_priv(dev);
+	char *end;
+	unsigned long v = strtoul(value, &end, 10);
+
+	if (*end || !*value)
+		return dlh_sdk_extack(ext, -EINVAL, "%s: expected a number", key);
+	if (!port && !strcmp(key, "fail_nth"))
+		ex->fail_nth = v;
+	else if (port && !strcmp(key, "module") && v <= 1)
+		ex->present = v ? ex->present | 1u << dlh_port_number(port) >> 1
+				: ex->present & ~(1u << dlh_port_number(port) >> 1);
+	else
+		return dlh_sdk_extack(ext, -EINVAL, "Unknown emulator control \"%s\"", key);
+	return 0;
+}
+
+static int example_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *key, char *buf, size_t len,
+			   struct dlh_extack *ext)
+{
+	struct example *ex = dlh_sdk_dev_priv(dev);
+	size_t n = 0;
+
+	if (port)
+		return dlh_sdk_extack(ext, -EINVAL, "Unknown emulator control \"%s\"", key);
+	if (!strcmp(key, "fail_nth"))
+		n = (size_t)snprintf(buf, len, "%lu", ex->fail_nth);
+	else if (!strcmp(key, "accesses"))
+		n = (size_t)snprintf(buf, len, "%lu", ex->accesses);
+	else if (!strcmp(key, "state"))
+		for (unsigned int i = 0; i < ex->cages * EX_LANES && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%u%s", i ? "," : "[", ex->width[i],
+					      i + 1 < ex->cages * EX_LANES ? "" : "]");
+	else
+		return dlh_sdk_extack(ext, -EINVAL, "Unknown emulator control \"%s\"", key);
+	return n < len ? 0 : dlh_sdk_extack(ext, -ENOSPC, "Buffer too small");
 }
 
 static const struct dlh_sdk_ops example_ops = {
     .probe = example_probe,
     .port_type_set = example_port_type_set,
+    .port_split = example_port_split,
+    .port_unsplit = example_port_unsplit,
+    .sim_set = example_sim_set,
+    .sim_get = example_sim_get,
 };
 
 static const struct dlh_sdk_driver example_driver = {
     DLH_SDK_DRIVER_INIT("example", &example_ops),
-    .dev_priv_size = sizeof(struct example_priv),
+    .dev_priv_size = sizeof(struct example),
 };
 
 DLH_SDK_MODULE(example_driver);

@@ -31,7 +31,6 @@ static const char *errname(int err)
 
 static void start_load(struct kit *k)
 {
-	struct dlh_port *p;
 	size_t i = 0;
 
 	free(k->start);
@@ -43,7 +42,6 @@ static void start_load(struct kit *k)
 	for (const char *s = k->start; s && *s && i < k->nhandles; s = strchr(s, '\n') + 1)
 		snprintf(k->handles[i++], DLH_HANDLE_MAX, "%.*s", (int)strcspn(s, " "), s);
 	k->nhandles = i;
-	(void)p;
 }
 
 /* Back to the starting ports, by a reset if need be; 0 if they were there already. */
@@ -416,7 +414,7 @@ static void scenario_undo(struct kit *k, const struct scenario *s, char (*member
 
 static unsigned int scenario_run(struct kit *k, const struct scenario *s, char *hw)
 {
-	char(*members)[DLH_HANDLE_MAX] = calloc(256, DLH_HANDLE_MAX), nth[24], pending[24] = "";
+	char(*members)[DLH_HANDLE_MAX] = calloc(256, DLH_HANDLE_MAX), nth[24], pending[24] = "", what[192];
 	unsigned int n, accesses = 0;
 
 	if (!members)
@@ -452,17 +450,17 @@ static unsigned int scenario_run(struct kit *k, const struct scenario *s, char *
 			break;
 		}
 		sim_set(k, "fail_nth", "0");
-		snprintf(nth, sizeof(nth), "%s, access %u failed", s->name, n);
+		snprintf(what, sizeof(what), "%s, access %u failed", s->name, n);
 		after = kit_model(k->t->dev);
 		if (after && strcmp(after, before))
-			kit_model_diff(k->run, nth, before, after);
+			kit_model_diff(k->run, what, before, after);
 		if (k->t->nev)
-			kit_diag(k->run, "%s: %zu events", nth, k->t->nev);
+			kit_diag(k->run, "%s: %zu events", what, k->t->nev);
 		if (!k->ext.msg[0])
-			kit_diag(k->run, "%s: refused (%s) without a message", nth, errname(err));
+			kit_diag(k->run, "%s: refused (%s) without a message", what, errname(err));
 		sim_get(k, "state", hw, STATE_MAX);
 		if (strcmp(hw, hw_before))
-			kit_diag(k->run, "%s: the hardware state changed", nth);
+			kit_diag(k->run, "%s: the hardware state changed", what);
 		free(before);
 		free(after);
 		free(hw_before);
@@ -603,7 +601,7 @@ static void check_state(struct kit *k)
 
 static void check_cycles(struct kit *k)
 {
-	unsigned int cycles = k->t->opts->cycles ? k->t->opts->cycles : 20, done = 0;
+	unsigned int cycles = k->t->opts->cycles ? k->t->opts->cycles : 20;
 	char(*members)[DLH_HANDLE_MAX] = calloc(256, DLH_HANDLE_MAX), name[96];
 	const char *h = NULL;
 	uint32_t mask = 0;
@@ -614,7 +612,7 @@ static void check_cycles(struct kit *k)
 		if (p && (mask = dlh_port_split_counts(p)))
 			h = k->handles[i];
 	}
-	for (unsigned int c = 0; h && members && c < cycles; c++, done++) {
+	for (unsigned int c = 0; h && members && c < cycles; c++) {
 		unsigned int n = 2;
 		int err;
 
@@ -636,7 +634,7 @@ static void check_cycles(struct kit *k)
 			break;
 	}
 	free(members);
-	snprintf(name, sizeof(name), "%u split/unsplit cycles return to the starting ports", done);
+	snprintf(name, sizeof(name), "%u split/unsplit cycles return to the starting ports", cycles);
 	kit_report(k->run, name, h ? NULL : "no splittable port");
 }
 

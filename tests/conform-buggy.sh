@@ -1,0 +1,45 @@
+#!/bin/sh
+# dlhal-conform against tests/buggy.c with each of its bugs: the check the bug
+# is for must fail (and the run exit 1); without a bug every check passes.
+set -u
+kit=$1 module=$2 profile=$3 dlhald=$4
+pass=0 fail=0
+
+run() { # BUG EXPECTED-FAILING-CHECK [kit options]
+	bug=$1 want=$2
+	shift 2
+	out=$(DLHAL_BUG=$bug "$kit" --module "$module" --profile "$profile" --cycles 20 "$@" 2>&1)
+	rc=$?
+	if [ -z "$want" ]; then
+		if [ $rc -eq 0 ] && ! printf '%s\n' "$out" | grep -q '^not ok'; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1)) && printf 'FAIL: no bug %s: exit %d\n%s\n' "$*" $rc "$out"
+		fi
+		return
+	fi
+	if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -q "^not ok [0-9]* - $want"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		printf 'FAIL: bug %s %s: exit %d, expected "not ok ... %s"\n%s\n' "$bug" "$*" $rc "$want" "$out"
+	fi
+}
+
+run "" ""
+run "" "" --dlhald "$dlhald"
+run noports "device probes with ports"
+run lanes "ports report flavour, lanes, splittable and names consistently"
+run split_count "split into 2 and unsplit"
+run split_count "split into 4 and unsplit"
+run events "split into 2 and unsplit"
+run count_msg "split by a count the port does not advertise is refused"
+run splittable_split "a split port cannot be split again"
+run refuse "unsplit of a port that is not split is refused"
+run type "type set"
+run atomic "a failed hardware access leaves ports and hardware as before"
+run state "the hardware state survives a restart"
+run state "the hardware state survives a restart" --dlhald "$dlhald"
+run cycles "[0-9]* split/unsplit cycles return to the starting ports"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
