@@ -1,24 +1,41 @@
 #!/bin/sh
-# Installs dlhal into a scratch root, builds examples/driver against the
-# installed headers and dlhal-sdk.pc, and has dl load the module and show its ports.
+# Installs dlhal into a scratch root, builds the installed examples/driver with
+# its Makefile (pkg-config only), checks that the module needs no dlhal library,
+# has dl load it and split a port, and runs the conformance kit on it.
 set -eu
-build=$1 src=$2 dl=$3
+build=$1 src=$2 dl=$3 kit=$4
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+pass=0
+ok() { pass=$((pass + 1)); }
 meson install -C "$build" --destdir "$root" --quiet >/dev/null
 pc=$(dirname "$(find "$root" -name dlhal-sdk.pc | head -n 1)")
 [ -n "$pc" ] || { echo "FAIL: dlhal-sdk.pc not installed"; exit 1; }
-cp "$src/examples/driver/example.c" "$src/examples/driver/Makefile" "$root/"
-PKG_CONFIG_PATH=$pc PKG_CONFIG_SYSROOT_DIR=$root make -s -C "$root" example.so
-[ "$(PKG_CONFIG_PATH=$pc pkg-config --variable=abi_version dlhal-sdk)" = 1 ]
-printf '{"driver": "example", "handle": "pci/0000:05:00.0", "hw": {"ports": 2}}\n' > "$root/example.json"
-out=$(DLHAL_MODULE_PATH=$root "$dl" --sim "$root/example.json" port)
-expect='pci/0000:05:00.0/0: type eth netdev enp5s0f0
-pci/0000:05:00.0/1: type eth netdev enp5s0f1'
+ex=$(find "$root" -path '*examples/driver/example.c' | head -n 1)
+[ -n "$ex" ] || { echo "FAIL: examples/driver not installed"; exit 1; }
+ex=$(dirname "$ex")
+[ -f "$ex/Makefile" ] && [ -f "$ex/example.json" ] && ok
+PKG_CONFIG_PATH=$pc PKG_CONFIG_SYSROOT_DIR=$root make -s -C "$ex" example.so
+want=$(sed -n 's/^#define DLH_SDK_ABI_VERSION \([0-9]*\)u$/\1/p' "$src/include/dlhal/sdk.h")
+[ "$(PKG_CONFIG_PATH=$pc pkg-config --variable=abi_version dlhal-sdk)" = "$want" ] && ok
+if readelf -d "$ex/example.so" | grep -q 'NEEDED.*libdlhal'; then
+	echo "FAIL: example.so needs libdlhal (a module must take the symbols from its host)"
+	exit 1
+fi
+ok
+out=$(DLHAL_MODULE_PATH=$ex "$dl" --sim "$ex/example.json" port split swp2 4 && DLHAL_MODULE_PATH=$ex "$dl" --sim "$ex/example.json" port)
+expect='pci/0000:05:00.0/0: type eth netdev swp1
+pci/0000:05:00.0/4: type eth netdev swp2
+pci/0000:05:00.0/8: type eth netdev swp3
+pci/0000:05:00.0/12: type eth netdev swp4'
 if [ "$out" != "$expect" ]; then
 	printf 'FAIL: dl printed:\n%s\nexpected:\n%s\n' "$out" "$expect"
 	exit 1
 fi
-err=$(DLHAL_MODULE_PATH=$root "$dl" --sim "$root/example.json" port set enp5s0f1 type ib 2>&1) && exit 1
-case $err in *"This NIC runs Ethernet only"*) ;; *) echo "FAIL: $err"; exit 1 ;; esac
-echo "1 passed, 0 failed"
+ok
+err=$(DLHAL_MODULE_PATH=$ex "$dl" --sim "$ex/example.json" port set swp2 type ib 2>&1) && exit 1
+case $err in *"This switch runs Ethernet only"*) ok ;; *) echo "FAIL: $err"; exit 1 ;; esac
+DLHAL_MODULE_PATH=$DLHAL_MODULE_PATH "$kit" --module "$ex/example.so" --profile "$ex/example.json" >"$root/kit.out" ||
+	{ cat "$root/kit.out"; echo "FAIL: dlhal-conform on the installed example"; exit 1; }
+ok
+echo "$pass passed, 0 failed"
