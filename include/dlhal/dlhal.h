@@ -425,9 +425,14 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 /**
  * @brief Split a port into @p count ports. The port and its neighbours are
  *        replaced; new ports are listed last. Look ports up again afterwards.
- * @return 0; -EINVAL for a count below 2 or one the driver refuses;
- *         -EOPNOTSUPP if the driver cannot split; -EBUSY and -EIO as for
- *         dlh_port_type_set(); on failure the ports are as before.
+ * @return 0; -EINVAL for a count below 2, for a port that cannot be split
+ *         ("Port cannot be split", "Port cannot be split further") or a
+ *         count that is not a power of 2 up to its lanes ("Invalid split
+ *         count"), as Linux 6.1 refuses them, and for one the driver refuses;
+ *         -EOPNOTSUPP if the driver cannot split; -ENODEV for a port that was
+ *         removed; -EBUSY and -EIO as for dlh_port_type_set(); on failure the
+ *         ports are as before and no event was delivered. On success the
+ *         op's events are delivered before this returns.
  */
 DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext);
 

@@ -5,11 +5,16 @@
  *
  * A driver is a ::dlh_sdk_driver: an identity, the size of its private
  * storage per device and per port, and an ops table. Core checks its input
- * before calling an op (the device and port exist, the split count is at
- * least 2, the type is eth/ib/auto) and an op that is NULL means
- * -EOPNOTSUPP. Ops return 0 or a negative errno and, on failure, put a
- * short reason in the extack ("Port cannot be split further": no period).
- * A failed op must leave the device's ports as they were.
+ * before calling an op (the port exists; the type is eth/ib/auto; a split
+ * count is at least 2 and, as Linux 6.1's devlink core requires, the port is
+ * splittable and the count a power of 2 up to its lanes) and an op that is
+ * NULL means -EOPNOTSUPP. Ops return 0 or a negative errno and, on failure,
+ * put a short reason in the extack ("Port cannot be split further": no
+ * period). A failed op must leave the hardware and the ports as they were;
+ * core holds back its events until it succeeds and, if it fails, puts the
+ * device's ports back and logs a driver bug if they had changed. One op runs
+ * at a time: an op calling an operation of dlhal.h gets -EBUSY.
+ * docs/driver-guide.md is the walk-through; dlhal-conform(1) the check.
  *
  * A driver builds either as a shared module (DLH_SDK_MODULE() in one of its
  * files, loaded with dlh_ctx_module_load()) or linked into a program and
@@ -183,13 +188,21 @@ struct dlh_sdk_port_attrs {
 /**
  * @brief Register a port with type notset; delivers DLH_EVENT_PORT_NEW.
  *        Type changes afterwards deliver DLH_EVENT_PORT_CHANGE.
- * @param[out] port the new port (may be NULL).
- * @return 0; -EEXIST if the index is taken; -ENOMEM.
+ * @param index any but UINT32_MAX, unique on the device.
+ * @param attrs copied; NULL for all zero.
+ * @param[out] port the new port (may be NULL), the driver's until it unregisters it.
+ * @return 0; -EEXIST if the index is taken; -EINVAL for index UINT32_MAX or
+ *         an unknown flavour; -ENOMEM.
  */
 DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const struct dlh_sdk_port_attrs *attrs,
 				     struct dlh_port **port, struct dlh_extack *ext);
 
-/** @brief Remove a port (delivers DLH_EVENT_PORT_DEL); its names become free. */
+/**
+ * @brief Remove a port (delivers DLH_EVENT_PORT_DEL); its names become free.
+ *        The pointer is the driver's no more: do not use it afterwards. NULL
+ *        is allowed. Inside an op, registering the same index again gives
+ *        the same object back.
+ */
 DLH_EXPORT void dlh_sdk_port_unregister(struct dlh_port *port);
 
 /**
