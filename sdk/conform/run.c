@@ -38,11 +38,23 @@ void kit_diag(struct kit_run *run, const char *fmt, ...)
 	run->diag[run->dlen] = '\0';
 }
 
+static void diag_print(FILE *out, const char *prefix, const char *d)
+{
+	while (*d) {
+		size_t n = strcspn(d, "\n");
+
+		fputs(prefix, out);
+		fwrite(d, 1, n, out);
+		fputc('\n', out);
+		d += n + (d[n] == '\n');
+	}
+}
+
 /* Ends the check in progress: passed unless it left a diagnostic, or skipped for @skip. */
 void kit_report(struct kit_run *run, const char *name, const char *skip)
 {
 	int failed = run->ndiag > 0;
-	const char *d = run->dlen ? run->diag : "";
+	const char *d = run->diag && run->dlen ? run->diag : "";
 
 	run->n++;
 	if (skip)
@@ -56,16 +68,14 @@ void kit_report(struct kit_run *run, const char *name, const char *skip)
 			fprintf(run->out, "ok %u - %s # SKIP %s\n", run->n, name, skip);
 		else
 			fprintf(run->out, "%s %u - %s\n", failed ? "not ok" : "ok", run->n, name);
-		for (const char *s = d; *s; s += strcspn(s, "\n") + 1)
-			fprintf(run->out, "# %.*s\n", (int)strcspn(s, "\n"), s);
+		diag_print(run->out, "# ", d);
 	} else {
 		fprintf(run->out, "[%s] conform::%s%s%s\n",
 			skip	 ? "SKIP"
 			: failed ? "FAIL"
 				 : "PASS",
 			name, skip ? ": " : "", skip ? skip : "");
-		for (const char *s = d; *s; s += strcspn(s, "\n") + 1)
-			fprintf(run->out, "[----]   %.*s\n", (int)strcspn(s, "\n"), s);
+		diag_print(run->out, "[----]   ", d);
 	}
 	if (run->ndiag > KIT_DIAG_MAX)
 		fprintf(run->out, "%s(%u more)\n", run->format == DLH_CONFORM_TAP ? "# " : "[----]   ",
