@@ -41,5 +41,22 @@ run atomic "a failed hardware access leaves ports and hardware as before"
 run state "the hardware state survives a restart"
 run state "the hardware state survives a restart" --dlhald "$dlhald"
 run cycles "[0-9]* split/unsplit cycles return to the starting ports"
+# Bad usage: exit 2 and a message naming the bad part, no check run.
+usage() { # EXPECTED-MESSAGE ARGS...
+	want=$1
+	shift
+	out=$("$kit" "$@" 2>&1)
+	rc=$?
+	case $rc:$out in
+	2:*"$want"*) pass=$((pass + 1)) ;;
+	*) fail=$((fail + 1)) && printf 'FAIL: dlhal-conform %s: exit %d, expected 2 and "%s"\n%s\n' "$*" $rc "$want" "$out" ;;
+	esac
+}
+usage "Usage: dlhal-conform" --module "$module"
+usage "--cycles \"0\": expected 1 to 100000" --profile "$profile" --cycles 0
+usage "--format \"xml\": expected tap or criterion" --profile "$profile" --format xml
+usage "Usage: dlhal-conform" --profile "$profile" --bogus
+usage "/nonexistent.so: Cannot load module" --module /nonexistent.so --profile "$profile"
+usage "Unknown profile \"nosuch\"" --profile nosuch
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
