@@ -7,6 +7,7 @@
 #include <dlhal/sdk.h>
 
 #include <stdalign.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -216,11 +217,14 @@ int dlh__extack_obj(struct dlh_extack *ext, const char *obj);
 int dlh__extack_set(struct dlh_extack *ext, int err, const char *obj, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void dlh__extack_clear(struct dlh_extack *ext);
+void dlh__extack_vset(struct dlh_extack *ext, const char *fmt, va_list ap);
 
 /* ctx.c */
 void dlh__event_emit(struct dlh_ctx *ctx, enum dlh_event_type type, struct dlh_dev *dev, struct dlh_port *port);
 void dlh__log(const struct dlh_ctx *ctx, enum dlh_log_level level, const struct dlh_dev *dev, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+void dlh__vlog(const struct dlh_ctx *ctx, enum dlh_log_level level, const struct dlh_dev *dev, const char *fmt,
+	       va_list ap) __attribute__((format(printf, 4, 0)));
 const struct dlh_sdk_driver *dlh__driver_find(const struct dlh_ctx *ctx, const char *name);
 int dlh__driver_add(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, void *dl_handle, const char *origin,
 		    struct dlh_extack *ext);

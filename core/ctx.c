@@ -118,8 +118,8 @@ DLH_EXPORT void dlh_ctx_log_set(struct dlh_ctx *ctx, dlh_log_fn fn, void *arg)
 	ctx->log_arg = arg;
 }
 
-static void vlog(const struct dlh_ctx *ctx, enum dlh_log_level level, const struct dlh_dev *dev, const char *fmt,
-		 va_list ap)
+void dlh__vlog(const struct dlh_ctx *ctx, enum dlh_log_level level, const struct dlh_dev *dev, const char *fmt,
+	       va_list ap)
 {
 	char buf[512];
 
@@ -134,16 +134,7 @@ void dlh__log(const struct dlh_ctx *ctx, enum dlh_log_level level, const struct 
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(ctx, level, dev, fmt, ap);
-	va_end(ap);
-}
-
-DLH_EXPORT void dlh_sdk_log(const struct dlh_dev *dev, enum dlh_log_level level, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog(dev ? dev->ctx : NULL, level, dev, fmt, ap);
+	dlh__vlog(ctx, level, dev, fmt, ap);
 	va_end(ap);
 }
 
@@ -180,10 +171,4 @@ int dlh__driver_add(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, void 
 	d->dl_handle = dl_handle;
 	dlh__list_add_tail(&ctx->drivers, &d->node);
 	return 0;
-}
-
-DLH_EXPORT int dlh_sdk_driver_register(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, struct dlh_extack *ext)
-{
-	dlh__extack_clear(ext);
-	return dlh__driver_add(ctx, drv, NULL, drv->name, ext);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Error messages and the enum word tables. */
+/* Error messages: the extack core and drivers fill in. */
 #include "core.h"
 
 #include <errno.h>
@@ -35,7 +35,7 @@ const char *dlh__quote(char *buf, size_t size, const char *s, size_t len)
 }
 
 /* Nothing is cut silently: a message too long for the buffer ends in "...". */
-static void vset(struct dlh_extack *ext, const char *fmt, va_list ap)
+void dlh__extack_vset(struct dlh_extack *ext, const char *fmt, va_list ap)
 {
 	int n;
 
@@ -53,22 +53,10 @@ int dlh__extack_set(struct dlh_extack *ext, int err, const char *obj, const char
 	if (!ext)
 		return err;
 	va_start(ap, fmt);
-	vset(ext, fmt, ap);
+	dlh__extack_vset(ext, fmt, ap);
 	va_end(ap);
 	ext->obj[0] = '\0';
 	dlh__extack_obj(ext, obj);
-	return err;
-}
-
-DLH_EXPORT int dlh_sdk_extack(struct dlh_extack *ext, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!ext)
-		return err;
-	va_start(ap, fmt);
-	vset(ext, fmt, ap);
-	va_end(ap);
 	return err;
 }
 
@@ -83,71 +71,4 @@ DLH_EXPORT const char *dlh_extack_str(const struct dlh_extack *ext, char *buf, s
 	else
 		snprintf(buf, len, "%s", ext->msg);
 	return buf;
-}
-
-static const struct {
-	int value;
-	const char *name;
-} port_types[] = {
-#define DLH_X(s, n, v) {v, n},
-    DLH_PORT_TYPE_MAP(DLH_X)
-#undef DLH_X
-};
-
-static const struct {
-	int value;
-	const char *name;
-} flavours[] = {
-#define DLH_X(s, n, v) {v, n},
-    DLH_PORT_FLAVOUR_MAP(DLH_X)
-#undef DLH_X
-};
-
-static const char *const event_objects[] = {
-#define DLH_X(s, o, a) o,
-    DLH_EVENT_MAP(DLH_X)
-#undef DLH_X
-};
-
-static const char *const event_actions[] = {
-#define DLH_X(s, o, a) a,
-    DLH_EVENT_MAP(DLH_X)
-#undef DLH_X
-};
-
-DLH_EXPORT const char *dlh_port_type_name(enum dlh_port_type type)
-{
-	for (size_t i = 0; i < DLH__ARRAY_SIZE(port_types); i++)
-		if (port_types[i].value == (int)type)
-			return port_types[i].name;
-	return "unknown";
-}
-
-DLH_EXPORT int dlh_port_type_parse(const char *word, enum dlh_port_type *type)
-{
-	for (size_t i = 0; word && i < DLH__ARRAY_SIZE(port_types); i++) {
-		if (!strcmp(port_types[i].name, word)) {
-			*type = (enum dlh_port_type)port_types[i].value;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-DLH_EXPORT const char *dlh_port_flavour_name(enum dlh_port_flavour flavour)
-{
-	for (size_t i = 0; i < DLH__ARRAY_SIZE(flavours); i++)
-		if (flavours[i].value == (int)flavour)
-			return flavours[i].name;
-	return "unknown";
-}
-
-DLH_EXPORT const char *dlh_event_object(enum dlh_event_type type)
-{
-	return (unsigned)type < DLH_EVENT_COUNT ? event_objects[type] : "unknown";
-}
-
-DLH_EXPORT const char *dlh_event_action(enum dlh_event_type type)
-{
-	return (unsigned)type < DLH_EVENT_COUNT ? event_actions[type] : "unknown";
 }

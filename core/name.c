@@ -20,11 +20,6 @@ int dlh__netdev_name_valid(const char *name)
 	return 1;
 }
 
-DLH_EXPORT bool dlh_sdk_netdev_name_valid(const char *name)
-{
-	return name && dlh__netdev_name_valid(name);
-}
-
 /* The kernel scans at most one page of bits for a free number. */
 #define NAME_ALLOC_MAX 32768
 

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/* The words of the enums (types, flavours, events), from the X-macro tables of dlhal.h. */
+#include "core.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const struct {
+	int value;
+	const char *name;
+} port_types[] = {
+#define DLH_X(s, n, v) {v, n},
+    DLH_PORT_TYPE_MAP(DLH_X)
+#undef DLH_X
+};
+
+static const struct {
+	int value;
+	const char *name;
+} flavours[] = {
+#define DLH_X(s, n, v) {v, n},
+    DLH_PORT_FLAVOUR_MAP(DLH_X)
+#undef DLH_X
+};
+
+static const char *const event_objects[] = {
+#define DLH_X(s, o, a) o,
+    DLH_EVENT_MAP(DLH_X)
+#undef DLH_X
+};
+
+static const char *const event_actions[] = {
+#define DLH_X(s, o, a) a,
+    DLH_EVENT_MAP(DLH_X)
+#undef DLH_X
+};
+
+DLH_EXPORT const char *dlh_port_type_name(enum dlh_port_type type)
+{
+	for (size_t i = 0; i < DLH__ARRAY_SIZE(port_types); i++)
+		if (port_types[i].value == (int)type)
+			return port_types[i].name;
+	return "unknown";
+}
+
+DLH_EXPORT int dlh_port_type_parse(const char *word, enum dlh_port_type *type)
+{
+	for (size_t i = 0; word && i < DLH__ARRAY_SIZE(port_types); i++) {
+		if (!strcmp(port_types[i].name, word)) {
+			*type = (enum dlh_port_type)port_types[i].value;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+DLH_EXPORT const char *dlh_port_flavour_name(enum dlh_port_flavour flavour)
+{
+	for (size_t i = 0; i < DLH__ARRAY_SIZE(flavours); i++)
+		if (flavours[i].value == (int)flavour)
+			return flavours[i].name;
+	return "unknown";
+}
+
+DLH_EXPORT const char *dlh_event_object(enum dlh_event_type type)
+{
+	return (unsigned)type < DLH_EVENT_COUNT ? event_objects[type] : "unknown";
+}
+
+DLH_EXPORT const char *dlh_event_action(enum dlh_event_type type)
+{
+	return (unsigned)type < DLH_EVENT_COUNT ? event_actions[type] : "unknown";
+}
