@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The board-profile loader (sdk/host.c, then the driver's config parser) on any file. */
+/* The board-profile loader (sdk/host.c, then the driver's config parser: mlxsw, mlx4, the example) on any file. */
 #include "input_file.h"
 #include "mlx4.h"
 #include "mlxsw.h"
@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+extern const struct dlh_sdk_driver *const fuzz_example_driver;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -27,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dlh_ctx *ctx;
 
 	if (dlh_ctx_new(&ctx, &ext) || dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) ||
-	    dlh_sdk_driver_register(ctx, &mlx4_driver, &ext))
+	    dlh_sdk_driver_register(ctx, &mlx4_driver, &ext) || dlh_sdk_driver_register(ctx, fuzz_example_driver, &ext))
 		abort();
 	if (!dlh_ctx_sim_load(ctx, path, &ext)) {
 		/* A split frees the port it splits: one, then stop walking. */

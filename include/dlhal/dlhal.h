@@ -413,10 +413,11 @@ DLH_EXPORT bool dlh_port_module(const struct dlh_port *port, uint32_t *module, u
  * compares with the desired type so that it can.
  *
  * @return 0; -EINVAL for another type; -EOPNOTSUPP if the driver cannot set
- *         types; -EBUSY while another operation of the context runs (a
- *         driver or an event subscriber calling in); -EIO if the driver
- *         returned a positive value (a driver bug, logged); the driver's
- *         error otherwise, the port as before. A failure carries a message
+ *         types; -ENODEV for a port that was removed (a stale pointer);
+ *         -EBUSY while another operation of the context runs (a driver or
+ *         an event subscriber calling in); -EIO if the driver returned a
+ *         positive value (a driver bug, logged); the driver's error
+ *         otherwise, the ports as before and no event delivered. A failure carries a message
  *         in @p ext (from the kernel backend, only when the kernel sent
  *         one); a success leaves it empty.
  */
@@ -438,9 +439,10 @@ DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct 
 
 /**
  * @brief Undo the split a port is part of.
- * @return 0; -EINVAL if the port was not split; -EOPNOTSUPP if the driver
- *         cannot unsplit; -EBUSY and -EIO as for dlh_port_type_set(); on
- *         failure the ports are as before.
+ * @return 0; -EINVAL if the port was not split (the driver's refusal);
+ *         -EOPNOTSUPP if the driver cannot unsplit; -ENODEV, -EBUSY and -EIO
+ *         as for dlh_port_type_set(); on failure the ports are as before and
+ *         no event was delivered.
  */
 DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext);
 
