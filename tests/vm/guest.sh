@@ -174,4 +174,87 @@ kill -TERM $dmn; wait $dmn; r=$?
 if [ $r = 0 ] && [ ! -e /run/dlhal/dlhald.sock ]; then ok "dlhald stops on SIGTERM and removes its socket"
 else nok "dlhald stop" "rc=$r $(cat $T/dlhald.log)"; fi
 
+# --- kernel/bridge: userspace drivers' instances in the kernel's devlink family ----------------
+if [ -c /dev/dlhal ] && [ "$(stat -c %a /dev/dlhal)" = 600 ]; then ok "/dev/dlhal exists, mode 0600"
+else nok "/dev/dlhal" "$(ls -l /dev/dlhal 2>&1)"; fi
+dmesg -c > /dev/null
+out=$(su user -c "echo sizes | bridge_client" 2>&1)
+case $out in "open -1"|"open -13") ok "/dev/dlhal refuses a user without CAP_NET_ADMIN ($out)" ;;
+*) nok "/dev/dlhal for a user" "$out" ;; esac
+mkfifo $T/bin
+bridge_client < $T/bin > $T/bout 2>&1 &
+bc=$!
+exec 3> $T/bin
+n=0
+say() { # command expected-answer name
+	echo "$1" >&3
+	n=$((n + 1))
+	i=0
+	until [ "$(grep -c . $T/bout)" -gt $n ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+	got=$(sed -n "$((n + 1))p" $T/bout)
+	if [ "$got" = "$2" ]; then [ -n "$3" ] && ok "$3"; else nok "${3:-$1}" "answered \"$got\", expected \"$2\""; fi
+}
+say "dev add 0000:03:00.0" ok ""
+say "port add 0000:03:00.0 1 eth swp1 1 4 1 0 0" ok ""
+say "port add 0000:03:00.0 2 eth swp2s0 2 2 0 1 0" ok ""
+say "port add 0000:03:00.0 3 eth swp2s1 2 2 0 1 1" ok ""
+say "port add 0000:03:00.0 5 ib - 3 4 0 0 0" ok "an instance with eth, split and ib ports is created"
+out=$(echo "dev add 0000:03:00.0" | bridge_client | tail -n 1)
+if [ "$out" = "err -17" ]; then ok "another file cannot take an instance name in use"
+else nok "a name in use by another file" "answered \"$out\""; fi
+devlink port show > $T/bports 2>&1
+if grep -q "^dlhal/0000:03:00.0/1: type eth netdev swp1 flavour physical port 1 splittable true lanes 4" $T/bports &&
+	grep "^dlhal/0000:03:00.0/3: type eth netdev swp2s1 flavour physical port 2 " $T/bports | grep -q "splittable false lanes 2" &&
+	grep -q "^dlhal/0000:03:00.0/5: type ib flavour physical port 3" $T/bports &&
+	devlink dev show | grep -q "^dlhal/0000:03:00.0$" && ip link show swp2s0 > /dev/null 2>&1; then
+	ok "iproute2's devlink and ip see the instance, its ports and netdevs"
+else
+	nok "devlink sees the bridge instance" "$(grep dlhal $T/bports; devlink dev show)"
+fi
+dl -j port show dlhal/0000:03:00.0/3 > $T/b1.json 2>&1 && devlink -j port show dlhal/0000:03:00.0/3 > $T/b2.json
+if jsoncmp $T/b1.json $T/b2.json 2> $T/cmp.err; then ok "dl --kernel shows a bridge port as devlink does"
+else nok "dl on a bridge port" "$(cat $T/b1.json $T/cmp.err)"; fi
+# Hostile messages: each refused with its errno, nothing left behind.
+say "raw 0100" "err -22" "a message shorter than its type is refused"
+say "raw 09000000$(printf '%0144d' 0)" "err -22" "an unknown message type is refused"
+say "raw 01000000$(printf '%0138d' 0)" "err -22" "a message of the wrong size is refused"
+say "raw 0100000000000000$(printf '41%.0s' $(seq 64))" "err -22" "an instance name without its NUL is refused"
+say "raw 0100000001000000$(printf '41%.0s' $(seq 4))$(printf '%0120d' 0)" "err -22" "a nonzero reserved field is refused"
+say "dev add a/b" "err -22" "an instance name with a slash is refused"
+say "dev add 0000:03:00.0" "err -17" "an instance name taken is refused"
+say "port add 0000:03:00.0 1 eth swp9 1 4 1 0 0" "err -17" "a port index taken is refused"
+say "port add 0000:03:00.0 7 eth a/b 1 4 1 0 0" "err -22" "an invalid netdev name is refused"
+say "port add 0000:03:00.0 7 eth sw%d 1 4 1 0 0" "err -22" "a netdev name pattern is refused"
+say "port add 0000:03:00.0 7 eth swp7 1 4 1 1 0" "err -22" "a port both split and splittable is refused"
+say "port add 0000:03:00.0 7 eth swp7 1 1 1 0 0" "err -22" "a splittable port with one lane is refused"
+say "port add 0000:03:00.0 7 eth swp7 1 99 0 0 0" "err -22" "a lane count above 16 is refused"
+say "port add 0000:03:00.0 7 7 - 1 4 0 0 0" "err -22" "an unknown port type is refused"
+say "port add 0000:03:00.0 7 ib swp7 1 4 0 0 0" "err -22" "an ib port with a netdev name is refused"
+say "port add 0000:09:00.0 7 eth swp7 1 4 0 0 0" "err -19" "a port of an unknown instance is refused"
+say "port add 0000:03:00.0 7 eth lo 1 4 0 0 0" "err -17" "a netdev name the kernel has is refused"
+if ! devlink port show dlhal/0000:03:00.0/7 > /dev/null 2>&1 && [ "$(devlink port show | grep -c '^dlhal/')" = 4 ]; then
+	ok "refused ports leave nothing in devlink"
+else
+	nok "refused ports leave nothing" "$(devlink port show | grep dlhal)"
+fi
+say "port del 0000:03:00.0 2" ok ""
+if ! ip link show swp2s0 > /dev/null 2>&1 && ! devlink port show dlhal/0000:03:00.0/2 > /dev/null 2>&1; then
+	ok "port del removes the port and its netdev"
+else
+	nok "port del" "$(devlink port show | grep dlhal)"
+fi
+i=1; while [ $i -le 15 ]; do echo "dev add x$i" >&3; i=$((i + 1)); done
+n=$((n + 15)); sleep 1
+say "dev add x16" "err -28" "a 17th instance on one file is refused"
+exec 3>&-
+wait $bc
+if [ "$(devlink dev show | grep -c '^dlhal/')" = 0 ] && ! ip link show swp1 > /dev/null 2>&1; then
+	ok "closing /dev/dlhal removes its instances, ports and netdevs"
+else
+	nok "close removes everything" "$(devlink dev show | grep dlhal)"
+fi
+if rmmod dlhal_bridge; then ok "the module unloads once its files are closed"; else nok "rmmod dlhal_bridge" "busy"; fi
+if dmesg | grep -qiE "warning|bug|call trace|oops"; then nok "dmesg is clean during the bridge tests" "$(dmesg | tail -n 20)"
+else ok "dmesg is clean during the bridge tests"; fi
+
 echo "$pass passed, $fail failed"

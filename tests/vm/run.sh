@@ -51,6 +51,18 @@ if [ ! -f "$nsim/netdevsim.ko" ]; then
 		fail "netdevsim does not build: $(tail -n 5 "$cache/netdevsim.log")"
 fi
 
+# The bridge module, from this tree: built each run (the source changes), as netdevsim is.
+bridge=$cache/bridge
+rm -rf "$bridge"
+mkdir -p "$bridge/include/dlhal"
+cp "$src"/kernel/bridge/* "$bridge/"
+cp "$src/include/dlhal/bridge.h" "$bridge/include/dlhal/"
+make -s -C "/usr/src/linux-headers-$ver" M="$bridge" modules >"$cache/bridge.log" 2>&1 ||
+	fail "kernel/bridge does not build: $(tail -n 5 "$cache/bridge.log")"
+if grep -E 'warning|error' "$cache/bridge.log"; then
+	fail "kernel/bridge builds with warnings"
+fi
+
 root=$(mktemp -d)
 out=$(mktemp)
 trap 'rm -rf "$root" "$out"' EXIT
@@ -87,7 +99,8 @@ if [ -f "$luamod" ] && command -v lua5.4 >/dev/null && [ -f /usr/share/lua/5.4/d
 	cp /usr/share/lua/5.4/dkjson.lua "$root/usr/share/lua/5.4/"
 	cp "$src/tests/vm/lua.lua" "$root/"
 fi
-cp "$psample" "$nsim/netdevsim.ko" "$root/modules/"
+cp "$psample" "$nsim/netdevsim.ko" "$bridge/dlhal_bridge.ko" "$root/modules/"
+copy_bin "$build/tests/bridge_client" /usr/bin/bridge_client
 cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$root/"
 printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:user:/tmp:/bin/sh\n' >"$root/etc/passwd"
 printf 'root:x:0:\nuser:x:1000:\n' >"$root/etc/group"
@@ -101,6 +114,7 @@ mount -t devtmpfs dev /dev
 mount -t tmpfs tmp /tmp
 chmod 1777 /tmp
 insmod /modules/$(basename "$psample") && insmod /modules/netdevsim.ko || echo "not ok insmod"
+insmod /modules/dlhal_bridge.ko || echo "not ok insmod dlhal_bridge"
 echo VM-BOOTED
 sh /$script
 echo VM-DONE

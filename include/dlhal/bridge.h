@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR MIT) */
+/**
+ * @file bridge.h
+ * @brief Messages of /dev/dlhal, the kernel module that puts userspace
+ *        drivers' devices into the kernel's devlink family (kernel/bridge/).
+ *
+ * One write() is one message, exactly the size of its structure, whose
+ * first field says which; the write returns that size or a negative errno
+ * (-EINVAL for a malformed message, naming nothing: the fields are checked
+ * in the order listed and docs/protocol.md says what each refusal means).
+ * Instances appear in devlink as "dlhal/NAME"; they, their ports and their
+ * netdevs go when the file is closed. Opening needs CAP_NET_ADMIN.
+ */
+#ifndef DLHAL_BRIDGE_H
+#define DLHAL_BRIDGE_H
+
+#include <linux/types.h>
+
+#define DLHAL_BRIDGE_NAME_MAX	 64   /**< Instance name field, NUL included. */
+#define DLHAL_BRIDGE_IFNAME_MAX	 16   /**< Netdev name field (IFNAMSIZ), NUL included. */
+#define DLHAL_BRIDGE_DEVS_MAX	 16   /**< Instances per open file. */
+#define DLHAL_BRIDGE_PORTS_MAX	 1024 /**< Ports per instance. */
+#define DLHAL_BRIDGE_LANES_MAX	 16   /**< Largest lane count a port may report. */
+
+/** @brief Message types (the first __u32 of every message). */
+enum dlhal_bridge_msg_type {
+	/** struct dlhal_bridge_dev: create instance dlhal/NAME. */
+	DLHAL_BRIDGE_DEV_ADD = 1,
+	/** struct dlhal_bridge_dev: remove it, its ports and netdevs. */
+	DLHAL_BRIDGE_DEV_DEL = 2,
+	/** struct dlhal_bridge_port: register a port (and its netdev). */
+	DLHAL_BRIDGE_PORT_ADD = 3,
+	/** struct dlhal_bridge_port: unregister it (only dev and index are read). */
+	DLHAL_BRIDGE_PORT_DEL = 4,
+};
+
+/** @brief Port types, as devlink numbers them. */
+enum dlhal_bridge_port_type {
+	DLHAL_BRIDGE_PORT_NOTSET = 0,
+	DLHAL_BRIDGE_PORT_ETH = 2, /**< With a netdev named @c netdev. */
+	DLHAL_BRIDGE_PORT_IB = 3,  /**< No ibdev: that needs a real RDMA device. */
+};
+
+/** @brief DLHAL_BRIDGE_DEV_ADD, DLHAL_BRIDGE_DEV_DEL. */
+struct dlhal_bridge_dev {
+	__u32 type;
+	__u32 reserved;			  /**< Zero. */
+	/** [A-Za-z0-9:._-], 1 to 63 bytes, NUL-terminated. */
+	char name[DLHAL_BRIDGE_NAME_MAX];
+};
+
+/** @brief DLHAL_BRIDGE_PORT_ADD, DLHAL_BRIDGE_PORT_DEL. */
+struct dlhal_bridge_port {
+	__u32 type;
+	__u32 index;		       /**< Port index, unique in the instance. */
+	char dev[DLHAL_BRIDGE_NAME_MAX]; /**< Instance name. */
+	/** Front-panel port number (the kernel's split group when split). */
+	__u32 number;
+	__u32 subport;		       /**< Split subport number, if split. */
+	__u32 lanes;		       /**< 0 (unknown) to DLHAL_BRIDGE_LANES_MAX. */
+	__u8 port_type;		       /**< enum dlhal_bridge_port_type. */
+	__u8 split;		       /**< 0 or 1. */
+	__u8 splittable;	       /**< 0 or 1; 1 needs lanes >= 2 and split 0. */
+	__u8 reserved;		       /**< Zero. */
+	/** For eth: a name by the kernel's rules, no pattern; else empty. */
+	char netdev[DLHAL_BRIDGE_IFNAME_MAX];
+};
+
+#endif /* DLHAL_BRIDGE_H */

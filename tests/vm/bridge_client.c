@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A /dev/dlhal client for tests/vm/guest.sh: one command a line on stdin, one
+ * answer a line on stdout ("ok" or "err -ERRNO"); the file closes at EOF.
+ *   dev add|del NAME
+ *   port add DEV INDEX eth|ib|notset NETDEV|- NUMBER LANES SPLITTABLE SPLIT SUBPORT
+ *   port del DEV INDEX
+ *   raw HEX           one write() of exactly these bytes (hostile input)
+ *   sizes             the two message sizes
+ */
+#include <dlhal/bridge.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void answer(ssize_t n, size_t want)
+{
+	if (n == (ssize_t)want)
+		printf("ok\n");
+	else
+		printf("err %d\n", n < 0 ? -errno : -EIO);
+	fflush(stdout);
+}
+
+static int port_type(const char *s)
+{
+	return !strcmp(s, "eth") ? DLHAL_BRIDGE_PORT_ETH : !strcmp(s, "ib") ? DLHAL_BRIDGE_PORT_IB : atoi(s);
+}
+
+int main(int argc, char **argv)
+{
+	char line[1024], a[8][128];
+	int fd = open(argc > 1 ? argv[1] : "/dev/dlhal", O_RDWR);
+
+	if (fd < 0) {
+		printf("open %d\n", -errno);
+		return 1;
+	}
+	printf("open 0\n");
+	fflush(stdout);
+	while (fgets(line, sizeof(line), stdin)) {
+		int n = sscanf(line, "%127s %127s %127s %127s %127s %127s %127s %127s", a[0], a[1], a[2], a[3], a[4],
+			       a[5], a[6], a[7]);
+		struct dlhal_bridge_port p = {0};
+		struct dlhal_bridge_dev d = {0};
+
+		if (n >= 3 && !strcmp(a[0], "dev")) {
+			d.type = !strcmp(a[1], "add") ? DLHAL_BRIDGE_DEV_ADD : DLHAL_BRIDGE_DEV_DEL;
+			snprintf(d.name, sizeof(d.name), "%.63s", a[2]);
+			answer(write(fd, &d, sizeof(d)), sizeof(d));
+		} else if (n >= 4 && !strcmp(a[0], "port") && !strcmp(a[1], "del")) {
+			p.type = DLHAL_BRIDGE_PORT_DEL;
+			snprintf(p.dev, sizeof(p.dev), "%.63s", a[2]);
+			p.index = (__u32)strtoul(a[3], NULL, 0);
+			answer(write(fd, &p, sizeof(p)), sizeof(p));
+		} else if (n >= 3 && !strcmp(a[0], "port") && !strcmp(a[1], "add")) {
+			/* port add DEV INDEX TYPE NETDEV NUMBER LANES SPLITTABLE SPLIT SUBPORT */
+			unsigned int number, lanes, splittable, split, subport;
+			char type[16], netdev[64];
+
+			if (sscanf(line, "port add %63s %u %15s %63s %u %u %u %u %u", p.dev, &p.index, type, netdev,
+				   &number, &lanes, &splittable, &split, &subport) != 9) {
+				printf("usage\n");
+				fflush(stdout);
+				continue;
+			}
+			p.type = DLHAL_BRIDGE_PORT_ADD;
+			p.port_type = (__u8)port_type(type);
+			if (strcmp(netdev, "-"))
+				memcpy(p.netdev, netdev, strlen(netdev) < sizeof(p.netdev) ? strlen(netdev) + 1 : sizeof(p.netdev));
+			p.number = number;
+			p.lanes = lanes;
+			p.splittable = (__u8)splittable;
+			p.split = (__u8)split;
+			p.subport = subport;
+			answer(write(fd, &p, sizeof(p)), sizeof(p));
+		} else if (!strncmp(line, "raw ", 4)) {
+			unsigned char buf[512];
+			size_t len = strcspn(line + 4, "\n") / 2;
+
+			if (len > sizeof(buf))
+				len = sizeof(buf);
+			for (size_t i = 0; i < len; i++)
+				sscanf(line + 4 + 2 * i, "%2hhx", &buf[i]);
+			answer(write(fd, buf, len), len);
+		} else if (n == 1 && !strcmp(a[0], "sizes")) {
+			printf("dev %zu port %zu\n", sizeof(d), sizeof(p));
+			fflush(stdout);
+		} else {
+			printf("usage\n");
+			fflush(stdout);
+		}
+	}
+	close(fd);
+	return 0;
+}
