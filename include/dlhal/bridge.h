@@ -21,6 +21,9 @@
 #define DLHAL_BRIDGE_DEVS_MAX	 16   /**< Instances per open file. */
 #define DLHAL_BRIDGE_PORTS_MAX	 1024 /**< Ports per instance. */
 #define DLHAL_BRIDGE_LANES_MAX	 16   /**< Largest lane count a port may report. */
+#define DLHAL_BRIDGE_CHANGES_MAX 64   /**< Port changes one reply may carry. */
+#define DLHAL_BRIDGE_MSG_MAX	 128  /**< Reply message field, NUL included. */
+#define DLHAL_BRIDGE_TIMEOUT_MS	 10000 /**< How long an op waits for its reply. */
 
 /** @brief Message types (the first __u32 of every message). */
 enum dlhal_bridge_msg_type {
@@ -32,6 +35,24 @@ enum dlhal_bridge_msg_type {
 	DLHAL_BRIDGE_PORT_ADD = 3,
 	/** struct dlhal_bridge_port: unregister it (only dev and index are read). */
 	DLHAL_BRIDGE_PORT_DEL = 4,
+	/**
+	 * struct dlhal_bridge_reply, then @c nchanges struct dlhal_bridge_port
+	 * (adds and dels of the request's instance, applied in order within the
+	 * op, so that the kernel's own notifications report them).
+	 */
+	DLHAL_BRIDGE_REPLY = 5,
+	/** Read: struct dlhal_bridge_req, split port @c index into @c arg ports. */
+	DLHAL_BRIDGE_REQ_SPLIT = 16,
+	/** Read: struct dlhal_bridge_req, unsplit port @c index. */
+	DLHAL_BRIDGE_REQ_UNSPLIT = 17,
+	/** Read: struct dlhal_bridge_req, set port @c index to type @c arg. */
+	DLHAL_BRIDGE_REQ_TYPE_SET = 18,
+	/**
+	 * Read: struct dlhal_bridge_req: the kernel could not apply the changes
+	 * of the reply to request @c seq (@c arg: its errno, positive) and
+	 * undid them; the process undoes the operation in its own model.
+	 */
+	DLHAL_BRIDGE_REQ_UNDO = 19,
 };
 
 /** @brief Port types, as devlink numbers them. */
@@ -64,6 +85,25 @@ struct dlhal_bridge_port {
 	__u8 reserved;		       /**< Zero. */
 	/** For eth: a name by the kernel's rules, no pattern; else empty. */
 	char netdev[DLHAL_BRIDGE_IFNAME_MAX];
+};
+
+/** @brief What read() returns: an operation the process is to run and answer. */
+struct dlhal_bridge_req {
+	__u32 type;			 /**< DLHAL_BRIDGE_REQ_*. */
+	__u32 seq;			 /**< Echoed in the reply. */
+	char dev[DLHAL_BRIDGE_NAME_MAX]; /**< Instance name. */
+	__u32 index;			 /**< Port index. */
+	__u32 arg;			 /**< Split count, port type, or errno (UNDO). */
+};
+
+/** @brief DLHAL_BRIDGE_REPLY: the answer to request @c seq. */
+struct dlhal_bridge_reply {
+	__u32 type;
+	__u32 seq;
+	__s32 err;	/**< 0, or a negative errno (then @c nchanges is 0). */
+	__u32 nchanges; /**< Up to DLHAL_BRIDGE_CHANGES_MAX. */
+	/** The message for the kernel's caller (extack), NUL-terminated; may be empty. */
+	char msg[DLHAL_BRIDGE_MSG_MAX];
 };
 
 #endif /* DLHAL_BRIDGE_H */

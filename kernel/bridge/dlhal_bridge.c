@@ -9,6 +9,7 @@
  * checked before use: this file trusts nothing it reads.
  */
 #include <linux/ctype.h>
+#include <linux/completion.h>
 #include <linux/device.h>
 #include <linux/etherdevice.h>
 #include <linux/fs.h>
@@ -17,9 +18,13 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/poll.h>
 #include <linux/rtnetlink.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/wait.h>
 #include <linux/uaccess.h>
 #include <net/devlink.h>
 
@@ -31,15 +36,22 @@ struct dlb_file {
 	struct mutex lock; /* devs, and every instance of this file */
 	struct list_head devs;
 	unsigned int ndevs;
+	spinlock_t req_lock; /* everything below */
+	struct list_head reqs;	   /* ops (and undo notices) not read yet */
+	struct list_head inflight; /* ops read, not answered */
+	wait_queue_head_t wq;
+	u32 seq;
+	bool closing;
 };
 
 struct dlb_dev {
 	struct list_head node;
 	struct device dev;
 	struct devlink *devlink;
+	struct dlb_file *f;
 	struct list_head ports;
 	unsigned int nports;
-	bool registered;
+	bool op_busy; /* under f->req_lock: an op of this instance waits */
 };
 
 struct dlb_port {
@@ -47,6 +59,26 @@ struct dlb_port {
 	struct devlink_port dl;
 	struct net_device *netdev;
 	u32 index;
+	struct dlhal_bridge_port msg; /* as registered: to put it back */
+};
+
+/*
+ * An operation forwarded to the process: on the stack of the devlink
+ * caller, which holds the instance's lock and waits for the answer. An undo
+ * notice has no waiter and is freed once read.
+ */
+struct dlb_op {
+	struct list_head node;
+	struct dlhal_bridge_req req;
+	struct completion done;
+	struct dlb_dev *d;
+	bool notice;
+	bool answered;
+	bool closed;
+	int err;
+	char msg[DLHAL_BRIDGE_MSG_MAX];
+	struct dlhal_bridge_port *changes;
+	u32 nchanges;
 };
 
 struct dlb_netdev {
@@ -61,8 +93,47 @@ static struct bus_type dlb_bus = {
 	.dev_name = DRV_NAME,
 };
 
-static const struct devlink_ops dlb_devlink_ops = {
+/*
+ * Linux 6.1 keeps a pointer to an extack message until the answer is sent,
+ * after the op returns: a driver's message is kept here, once per distinct
+ * text, until the module goes (a bounded number; past it, a fixed text).
+ */
+#define DLB_MSGS_MAX 256
+
+struct dlb_msg {
+	struct list_head node;
+	char text[DLHAL_BRIDGE_MSG_MAX];
 };
+
+static LIST_HEAD(dlb_msgs);
+static unsigned int dlb_nmsgs;
+static DEFINE_MUTEX(dlb_msgs_lock);
+
+static const char *msg_intern(const char *text)
+{
+	const char *ret = "Refused by the dlhal driver process";
+	struct dlb_msg *m;
+
+	mutex_lock(&dlb_msgs_lock);
+	list_for_each_entry(m, &dlb_msgs, node) {
+		if (!strcmp(m->text, text)) {
+			ret = m->text;
+			goto out;
+		}
+	}
+	if (dlb_nmsgs < DLB_MSGS_MAX) {
+		m = kzalloc(sizeof(*m), GFP_KERNEL);
+		if (m) {
+			strscpy(m->text, text, sizeof(m->text));
+			list_add(&m->node, &dlb_msgs);
+			dlb_nmsgs++;
+			ret = m->text;
+		}
+	}
+out:
+	mutex_unlock(&dlb_msgs_lock);
+	return ret;
+}
 
 static netdev_tx_t dlb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
@@ -138,24 +209,69 @@ static void dlb_dev_release(struct device *dev)
 	kfree(container_of(dev, struct dlb_dev, dev));
 }
 
-/* Under devl_lock: the netdev first, as its devlink port must outlive it. */
+static int netdev_create(struct dlb_dev *d, struct dlb_port *p, const char *name)
+{
+	struct dlb_netdev *nd;
+	int err;
+
+	p->netdev = alloc_netdev(sizeof(*nd), name, NET_NAME_USER, dlb_netdev_setup);
+	if (!p->netdev)
+		return -ENOMEM;
+	nd = netdev_priv(p->netdev);
+	nd->port = p;
+	SET_NETDEV_DEV(p->netdev, &d->dev);
+	err = register_netdev(p->netdev);
+	if (err) {
+		free_netdev(p->netdev);
+		p->netdev = NULL;
+		return err;
+	}
+	devlink_port_type_eth_set(&p->dl, p->netdev);
+	return 0;
+}
+
+/* The devlink port's type first, as it must not point at a netdev gone. */
+static void netdev_destroy(struct dlb_port *p)
+{
+	if (!p->netdev)
+		return;
+	devlink_port_type_clear(&p->dl);
+	unregister_netdev(p->netdev);
+	free_netdev(p->netdev);
+	p->netdev = NULL;
+}
+
+/* The port's type and netdev as @m says; its other attributes stay. */
+static int port_type_apply(struct dlb_dev *d, struct dlb_port *p, const struct dlhal_bridge_port *m)
+{
+	int err = 0;
+
+	netdev_destroy(p);
+	if (m->port_type == DLHAL_BRIDGE_PORT_ETH)
+		err = netdev_create(d, p, m->netdev);
+	else if (m->port_type == DLHAL_BRIDGE_PORT_IB)
+		devlink_port_type_ib_set(&p->dl, NULL);
+	else
+		devlink_port_type_clear(&p->dl);
+	if (!err)
+		p->msg = *m;
+	return err;
+}
+
+/* Under devl_lock. */
 static void port_del(struct dlb_dev *d, struct dlb_port *p)
 {
-	if (p->netdev) {
-		devlink_port_type_clear(&p->dl);
-		unregister_netdev(p->netdev);
-		free_netdev(p->netdev);
-	}
+	netdev_destroy(p);
 	devl_port_unregister(&p->dl);
 	list_del(&p->node);
 	d->nports--;
 	kfree(p);
 }
 
+/* Under devl_lock. */
 static int port_add(struct dlb_dev *d, const struct dlhal_bridge_port *m)
 {
 	struct devlink_port_attrs attrs = {};
-	struct dlb_netdev *nd;
 	struct dlb_port *p;
 	int err;
 
@@ -167,6 +283,7 @@ static int port_add(struct dlb_dev *d, const struct dlhal_bridge_port *m)
 	if (!p)
 		return -ENOMEM;
 	p->index = m->index;
+	p->msg = *m;
 	attrs.flavour = DEVLINK_PORT_FLAVOUR_PHYSICAL;
 	attrs.phys.port_number = m->number;
 	attrs.phys.split_subport_number = m->subport;
@@ -178,18 +295,9 @@ static int port_add(struct dlb_dev *d, const struct dlhal_bridge_port *m)
 	if (err)
 		goto err_free;
 	if (m->port_type == DLHAL_BRIDGE_PORT_ETH) {
-		p->netdev = alloc_netdev(sizeof(*nd), m->netdev, NET_NAME_USER, dlb_netdev_setup);
-		if (!p->netdev) {
-			err = -ENOMEM;
-			goto err_port_unregister;
-		}
-		nd = netdev_priv(p->netdev);
-		nd->port = p;
-		SET_NETDEV_DEV(p->netdev, &d->dev);
-		err = register_netdev(p->netdev);
+		err = netdev_create(d, p, m->netdev);
 		if (err)
-			goto err_free_netdev;
-		devlink_port_type_eth_set(&p->dl, p->netdev);
+			goto err_port_unregister;
 	} else if (m->port_type == DLHAL_BRIDGE_PORT_IB) {
 		devlink_port_type_ib_set(&p->dl, NULL);
 	}
@@ -197,14 +305,203 @@ static int port_add(struct dlb_dev *d, const struct dlhal_bridge_port *m)
 	d->nports++;
 	return 0;
 
-err_free_netdev:
-	free_netdev(p->netdev);
 err_port_unregister:
 	devl_port_unregister(&p->dl);
 err_free:
 	kfree(p);
 	return err;
 }
+
+/* A port message's fields (an add's all of them), before anything uses it. */
+static int port_msg_check(const struct dlhal_bridge_port *m)
+{
+	if (!dev_name_ok(m->dev))
+		return -EINVAL;
+	if (m->type == DLHAL_BRIDGE_PORT_DEL)
+		return 0;
+	if (m->type != DLHAL_BRIDGE_PORT_ADD)
+		return -EINVAL;
+	if (m->reserved || m->split > 1 || m->splittable > 1 ||
+	    m->lanes > DLHAL_BRIDGE_LANES_MAX ||
+	    (m->splittable && (m->split || m->lanes < 2)))
+		return -EINVAL;
+	switch (m->port_type) {
+	case DLHAL_BRIDGE_PORT_ETH:
+		if (!field_str(m->netdev, sizeof(m->netdev)) ||
+		    !dev_valid_name(m->netdev) || strchr(m->netdev, '%'))
+			return -EINVAL;
+		return 0;
+	case DLHAL_BRIDGE_PORT_NOTSET:
+	case DLHAL_BRIDGE_PORT_IB:
+		return m->netdev[0] ? -EINVAL : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* An add for a port that exists, with the same attributes: a type change. */
+static bool is_retype(const struct dlb_port *p, const struct dlhal_bridge_port *m)
+{
+	return p->msg.number == m->number && p->msg.subport == m->subport &&
+	       p->msg.lanes == m->lanes && p->msg.split == m->split &&
+	       p->msg.splittable == m->splittable;
+}
+
+/*
+ * Applies an op's changes in order, under the instance's lock; on a failure
+ * undoes those applied, newest first, and returns the error. The port the op
+ * was called for survives a type set (the devlink core uses it afterwards).
+ */
+static int changes_apply(struct dlb_dev *d, const struct dlb_op *op)
+{
+	struct dlhal_bridge_port *undo;
+	struct dlb_port *p;
+	u32 i, n = 0;
+	int err = 0;
+
+	undo = kcalloc(op->nchanges, sizeof(*undo), GFP_KERNEL);
+	if (!undo && op->nchanges)
+		return -ENOMEM;
+	for (i = 0; i < op->nchanges && !err; i++) {
+		const struct dlhal_bridge_port *m = &op->changes[i];
+
+		p = port_find(d, m->index);
+		if (m->type == DLHAL_BRIDGE_PORT_DEL) {
+			if (!p || (op->req.type == DLHAL_BRIDGE_REQ_TYPE_SET &&
+				   m->index == op->req.index)) {
+				err = -EINVAL;
+				break;
+			}
+			undo[n++] = p->msg;
+			port_del(d, p);
+		} else if (p) {
+			if (!is_retype(p, m)) {
+				err = -EEXIST;
+				break;
+			}
+			undo[n] = p->msg;
+			undo[n++].type = 0; /* a type to put back */
+			err = port_type_apply(d, p, m);
+		} else {
+			undo[n] = *m;
+			undo[n++].type = DLHAL_BRIDGE_PORT_DEL;
+			err = port_add(d, m);
+			if (err)
+				n--;
+		}
+	}
+	while (err && n--) {
+		p = port_find(d, undo[n].index);
+		if (undo[n].type == DLHAL_BRIDGE_PORT_DEL && p)
+			port_del(d, p);
+		else if (!undo[n].type && p)
+			port_type_apply(d, p, &undo[n]);
+		else if (undo[n].type == DLHAL_BRIDGE_PORT_ADD)
+			port_add(d, &undo[n]);
+	}
+	kfree(undo);
+	return err;
+}
+
+static void notice_queue(struct dlb_file *f, const struct dlhal_bridge_req *req, int err)
+{
+	struct dlb_op *n = kzalloc(sizeof(*n), GFP_KERNEL);
+
+	if (!n)
+		return;
+	n->req = *req;
+	n->req.type = DLHAL_BRIDGE_REQ_UNDO;
+	n->req.arg = -err;
+	n->notice = true;
+	spin_lock(&f->req_lock);
+	list_add_tail(&n->node, &f->reqs);
+	spin_unlock(&f->req_lock);
+	wake_up_interruptible(&f->wq);
+}
+
+/* Forwards an op to the process and waits, bounded, for its answer. */
+static int dlb_op_run(struct dlb_dev *d, u32 type, u32 index, u32 arg,
+		      struct netlink_ext_ack *extack)
+{
+	struct dlb_file *f = d->f;
+	struct dlb_op op = { .d = d };
+	long left;
+	int err;
+
+	init_completion(&op.done);
+	op.req.type = type;
+	op.req.index = index;
+	op.req.arg = arg;
+	strscpy(op.req.dev, dev_name(&d->dev), sizeof(op.req.dev));
+	spin_lock(&f->req_lock);
+	if (f->closing) {
+		spin_unlock(&f->req_lock);
+		return -ENODEV;
+	}
+	op.req.seq = ++f->seq;
+	d->op_busy = true;
+	list_add_tail(&op.node, &f->reqs);
+	spin_unlock(&f->req_lock);
+	wake_up_interruptible(&f->wq);
+
+	left = wait_for_completion_killable_timeout(&op.done,
+						    msecs_to_jiffies(DLHAL_BRIDGE_TIMEOUT_MS));
+	spin_lock(&f->req_lock);
+	d->op_busy = false;
+	if (!op.answered && !op.closed)
+		list_del(&op.node);
+	spin_unlock(&f->req_lock);
+	if (op.closed) {
+		NL_SET_ERR_MSG_MOD(extack, "The dlhal driver process went away");
+		return -ENODEV;
+	}
+	if (!op.answered) {
+		NL_SET_ERR_MSG_MOD(extack, "The dlhal driver process did not answer");
+		return left < 0 ? -EINTR : -ETIMEDOUT;
+	}
+	if (op.err) {
+		if (op.msg[0] && extack)
+			extack->_msg = msg_intern(op.msg);
+		return op.err;
+	}
+	err = changes_apply(d, &op);
+	kfree(op.changes);
+	if (err) {
+		notice_queue(f, &op.req, err);
+		NL_SET_ERR_MSG_MOD(extack, "The kernel could not take the driver's ports");
+	}
+	return err;
+}
+
+static struct dlb_dev *dlb_of(struct devlink *devlink)
+{
+	return *(struct dlb_dev **)devlink_priv(devlink);
+}
+
+static int dlb_port_split(struct devlink *devlink, struct devlink_port *port,
+			  unsigned int count, struct netlink_ext_ack *extack)
+{
+	return dlb_op_run(dlb_of(devlink), DLHAL_BRIDGE_REQ_SPLIT, port->index, count, extack);
+}
+
+static int dlb_port_unsplit(struct devlink *devlink, struct devlink_port *port,
+			    struct netlink_ext_ack *extack)
+{
+	return dlb_op_run(dlb_of(devlink), DLHAL_BRIDGE_REQ_UNSPLIT, port->index, 0, extack);
+}
+
+/* Linux 6.1 gives this op no extack: the caller gets the errno only. */
+static int dlb_port_type_set(struct devlink_port *port, enum devlink_port_type type)
+{
+	return dlb_op_run(dlb_of(port->devlink), DLHAL_BRIDGE_REQ_TYPE_SET, port->index, type,
+			  NULL);
+}
+
+static const struct devlink_ops dlb_devlink_ops = {
+	.port_split = dlb_port_split,
+	.port_unsplit = dlb_port_unsplit,
+	.port_type_set = dlb_port_type_set,
+};
 
 static void dev_del(struct dlb_file *f, struct dlb_dev *d)
 {
@@ -242,11 +539,13 @@ static int dev_register(struct dlb_file *f, const struct dlhal_bridge_dev *m)
 		put_device(&d->dev);
 		return err;
 	}
-	d->devlink = devlink_alloc(&dlb_devlink_ops, 0, &d->dev);
+	d->f = f;
+	d->devlink = devlink_alloc(&dlb_devlink_ops, sizeof(d), &d->dev);
 	if (!d->devlink) {
 		device_unregister(&d->dev);
 		return -ENOMEM;
 	}
+	*(struct dlb_dev **)devlink_priv(d->devlink) = d;
 	devlink_register(d->devlink);
 	list_add_tail(&d->node, &f->devs);
 	f->ndevs++;
@@ -274,6 +573,17 @@ out_unlock:
 	return err;
 }
 
+/* An instance whose op waits for this process: changing it now would wait on that op. */
+static bool dev_busy(struct dlb_file *f, struct dlb_dev *d)
+{
+	bool busy;
+
+	spin_lock(&f->req_lock);
+	busy = d->op_busy;
+	spin_unlock(&f->req_lock);
+	return busy;
+}
+
 static int msg_dev(struct dlb_file *f, const struct dlhal_bridge_dev *m)
 {
 	struct dlb_dev *d;
@@ -285,6 +595,8 @@ static int msg_dev(struct dlb_file *f, const struct dlhal_bridge_dev *m)
 		return d ? -EEXIST : dev_add(f, m);
 	if (!d)
 		return -ENODEV;
+	if (dev_busy(f, d))
+		return -EBUSY;
 	dev_del(f, d);
 	return 0;
 }
@@ -295,41 +607,82 @@ static int msg_port(struct dlb_file *f, const struct dlhal_bridge_port *m)
 	struct dlb_dev *d;
 	int err;
 
-	if (!dev_name_ok(m->dev))
-		return -EINVAL;
-	if (m->type == DLHAL_BRIDGE_PORT_ADD) {
-		if (m->reserved || m->split > 1 || m->splittable > 1 ||
-		    m->lanes > DLHAL_BRIDGE_LANES_MAX ||
-		    (m->splittable && (m->split || m->lanes < 2)))
-			return -EINVAL;
-		switch (m->port_type) {
-		case DLHAL_BRIDGE_PORT_ETH:
-			if (!field_str(m->netdev, sizeof(m->netdev)) ||
-			    !dev_valid_name(m->netdev) || strchr(m->netdev, '%'))
-				return -EINVAL;
-			break;
-		case DLHAL_BRIDGE_PORT_NOTSET:
-		case DLHAL_BRIDGE_PORT_IB:
-			if (m->netdev[0])
-				return -EINVAL;
-			break;
-		default:
-			return -EINVAL;
-		}
-	}
+	err = port_msg_check(m);
+	if (err)
+		return err;
 	d = dev_find(f, m->dev);
 	if (!d)
 		return -ENODEV;
+	if (dev_busy(f, d))
+		return -EBUSY;
 	devl_lock(d->devlink);
-	if (m->type == DLHAL_BRIDGE_PORT_ADD) {
-		err = port_add(d, m);
-	} else {
-		p = port_find(d, m->index);
+	p = port_find(d, m->index);
+	if (m->type == DLHAL_BRIDGE_PORT_DEL) {
 		err = p ? 0 : -ENODEV;
 		if (p)
 			port_del(d, p);
+	} else if (p && is_retype(p, m)) {
+		err = port_type_apply(d, p, m);
+	} else {
+		err = port_add(d, m);
 	}
 	devl_unlock(d->devlink);
+	return err;
+}
+
+/* The answer to an op: checked whole, then handed to the op's caller, which applies it. */
+static int msg_reply(struct dlb_file *f, const char __user *buf, size_t len)
+{
+	struct dlhal_bridge_port *changes = NULL;
+	struct dlhal_bridge_reply r;
+	struct dlb_op *op, *found = NULL;
+	u32 i;
+	int err;
+
+	if (len < sizeof(r) || copy_from_user(&r, buf, sizeof(r)))
+		return len < sizeof(r) ? -EINVAL : -EFAULT;
+	if (r.type != DLHAL_BRIDGE_REPLY || r.err > 0 || r.err < -MAX_ERRNO ||
+	    r.nchanges > DLHAL_BRIDGE_CHANGES_MAX || (r.err && r.nchanges) ||
+	    strnlen(r.msg, sizeof(r.msg)) == sizeof(r.msg) ||
+	    len != sizeof(r) + r.nchanges * sizeof(*changes))
+		return -EINVAL;
+	if (r.nchanges) {
+		changes = memdup_user(buf + sizeof(r), r.nchanges * sizeof(*changes));
+		if (IS_ERR(changes))
+			return PTR_ERR(changes);
+	}
+	for (i = 0; i < r.nchanges; i++) {
+		err = port_msg_check(&changes[i]);
+		if (err)
+			goto err_free;
+	}
+	spin_lock(&f->req_lock);
+	list_for_each_entry(op, &f->inflight, node) {
+		if (op->req.seq == r.seq) {
+			found = op;
+			break;
+		}
+	}
+	err = found ? 0 : -ESRCH;
+	for (i = 0; found && i < r.nchanges && !err; i++)
+		if (strcmp(changes[i].dev, found->req.dev))
+			err = -EINVAL;
+	if (err) {
+		spin_unlock(&f->req_lock);
+		goto err_free;
+	}
+	found->err = r.err;
+	memcpy(found->msg, r.msg, sizeof(found->msg));
+	found->changes = changes;
+	found->nchanges = r.nchanges;
+	found->answered = true;
+	list_del(&found->node);
+	complete(&found->done);
+	spin_unlock(&f->req_lock);
+	return 0;
+
+err_free:
+	kfree(changes);
 	return err;
 }
 
@@ -357,6 +710,9 @@ static ssize_t dlb_write(struct file *file, const char __user *buf, size_t len, 
 	case DLHAL_BRIDGE_PORT_DEL:
 		want = sizeof(m.port);
 		break;
+	case DLHAL_BRIDGE_REPLY:
+		err = msg_reply(f, buf, len);
+		return err ? err : len;
 	default:
 		return -EINVAL;
 	}
@@ -376,6 +732,51 @@ static ssize_t dlb_write(struct file *file, const char __user *buf, size_t len, 
 	return err ? err : len;
 }
 
+/* One request a read; an op read and not answered waits in inflight. */
+static ssize_t dlb_read(struct file *file, char __user *buf, size_t len, loff_t *ppos)
+{
+	struct dlb_file *f = file->private_data;
+	struct dlhal_bridge_req req;
+	struct dlb_op *op;
+
+	if (len < sizeof(req))
+		return -EINVAL;
+	spin_lock(&f->req_lock);
+	while (list_empty(&f->reqs)) {
+		spin_unlock(&f->req_lock);
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (wait_event_interruptible(f->wq, !list_empty(&f->reqs)))
+			return -ERESTARTSYS;
+		spin_lock(&f->req_lock);
+	}
+	op = list_first_entry(&f->reqs, struct dlb_op, node);
+	req = op->req;
+	if (op->notice) {
+		list_del(&op->node);
+		kfree(op);
+	} else {
+		list_move_tail(&op->node, &f->inflight);
+	}
+	spin_unlock(&f->req_lock);
+	if (copy_to_user(buf, &req, sizeof(req)))
+		return -EFAULT;
+	return sizeof(req);
+}
+
+static __poll_t dlb_poll(struct file *file, struct poll_table_struct *wait)
+{
+	struct dlb_file *f = file->private_data;
+	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
+
+	poll_wait(file, &f->wq, wait);
+	spin_lock(&f->req_lock);
+	if (!list_empty(&f->reqs))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	spin_unlock(&f->req_lock);
+	return mask;
+}
+
 static int dlb_open(struct inode *inode, struct file *file)
 {
 	struct dlb_file *f;
@@ -387,8 +788,28 @@ static int dlb_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	mutex_init(&f->lock);
 	INIT_LIST_HEAD(&f->devs);
+	spin_lock_init(&f->req_lock);
+	INIT_LIST_HEAD(&f->reqs);
+	INIT_LIST_HEAD(&f->inflight);
+	init_waitqueue_head(&f->wq);
 	file->private_data = f;
 	return nonseekable_open(inode, file);
+}
+
+/* Ops waiting on this file fail at once; then its instances go. */
+static void ops_close(struct dlb_file *f, struct list_head *list)
+{
+	struct dlb_op *op, *tmp;
+
+	list_for_each_entry_safe(op, tmp, list, node) {
+		list_del(&op->node);
+		if (op->notice) {
+			kfree(op);
+			continue;
+		}
+		op->closed = true;
+		complete(&op->done);
+	}
 }
 
 static int dlb_release(struct inode *inode, struct file *file)
@@ -396,6 +817,11 @@ static int dlb_release(struct inode *inode, struct file *file)
 	struct dlb_file *f = file->private_data;
 	struct dlb_dev *d, *tmp;
 
+	spin_lock(&f->req_lock);
+	f->closing = true;
+	ops_close(f, &f->reqs);
+	ops_close(f, &f->inflight);
+	spin_unlock(&f->req_lock);
 	mutex_lock(&f->lock);
 	list_for_each_entry_safe(d, tmp, &f->devs, node)
 		dev_del(f, d);
@@ -409,7 +835,9 @@ static const struct file_operations dlb_fops = {
 	.owner = THIS_MODULE,
 	.open = dlb_open,
 	.release = dlb_release,
+	.read = dlb_read,
 	.write = dlb_write,
+	.poll = dlb_poll,
 	.llseek = no_llseek,
 };
 
@@ -439,8 +867,12 @@ err_bus_unregister:
 
 static void __exit dlb_exit(void)
 {
+	struct dlb_msg *m, *tmp;
+
 	misc_deregister(&dlb_misc);
 	bus_unregister(&dlb_bus);
+	list_for_each_entry_safe(m, tmp, &dlb_msgs, node)
+		kfree(m);
 }
 
 module_init(dlb_init);

@@ -7,11 +7,15 @@
  *   port del DEV INDEX
  *   raw HEX           one write() of exactly these bytes (hostile input)
  *   sizes             the two message sizes
+ *   read              wait up to 5 s for a request: "req TYPE SEQ DEV INDEX ARG" or "none"
+ *   reply SEQ ERR MSG|- [del:INDEX | add:INDEX:TYPE:NETDEV|-:NUMBER:LANES:SPLITTABLE:SPLIT:SUBPORT]...
+ *   reply-dev SEQ DEV add:...   a reply whose change names instance DEV
  */
 #include <dlhal/bridge.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +28,64 @@ static void answer(ssize_t n, size_t want)
 	else
 		printf("err %d\n", n < 0 ? -errno : -EIO);
 	fflush(stdout);
+}
+
+static int port_type(const char *s);
+
+/* "del:INDEX" or "add:INDEX:TYPE:NETDEV:NUMBER:LANES:SPLITTABLE:SPLIT:SUBPORT" into @p. */
+static int change_parse(const char *s, const char *dev, struct dlhal_bridge_port *p)
+{
+	unsigned int number, lanes, splittable, split, subport;
+	char type[16], netdev[64];
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->dev, sizeof(p->dev), "%.63s", dev);
+	if (sscanf(s, "del:%u", &p->index) == 1) {
+		p->type = DLHAL_BRIDGE_PORT_DEL;
+		return 0;
+	}
+	if (sscanf(s, "add:%u:%15[^:]:%63[^:]:%u:%u:%u:%u:%u", &p->index, type, netdev, &number, &lanes,
+		   &splittable, &split, &subport) != 8)
+		return -1;
+	p->type = DLHAL_BRIDGE_PORT_ADD;
+	p->port_type = (__u8)port_type(type);
+	if (strcmp(netdev, "-"))
+		snprintf(p->netdev, sizeof(p->netdev), "%.15s", netdev);
+	p->number = number;
+	p->lanes = lanes;
+	p->splittable = (__u8)splittable;
+	p->split = (__u8)split;
+	p->subport = subport;
+	return 0;
+}
+
+static char last_dev[64] = "0000:03:00.0";
+
+static void reply(int fd, char *args, const char *dev)
+{
+	struct {
+		struct dlhal_bridge_reply r;
+		struct dlhal_bridge_port c[DLHAL_BRIDGE_CHANGES_MAX];
+	} m = {0};
+	char *save = NULL, *tok;
+	int seq, err;
+
+	tok = strtok_r(args, " \n", &save);
+	seq = tok ? atoi(tok) : 0;
+	tok = strtok_r(NULL, " \n", &save);
+	err = tok ? atoi(tok) : 0;
+	tok = strtok_r(NULL, " \n", &save);
+	m.r.type = DLHAL_BRIDGE_REPLY;
+	m.r.seq = (__u32)seq;
+	m.r.err = err;
+	if (tok && strcmp(tok, "-"))
+		for (size_t i = 0; tok[i] && i + 1 < sizeof(m.r.msg); i++)
+			m.r.msg[i] = tok[i] == '_' ? ' ' : tok[i];
+	while ((tok = strtok_r(NULL, " \n", &save)) && m.r.nchanges < DLHAL_BRIDGE_CHANGES_MAX)
+		if (!change_parse(tok, dev, &m.c[m.r.nchanges]))
+			m.r.nchanges++;
+	answer(write(fd, &m, sizeof(m.r) + m.r.nchanges * sizeof(m.c[0])),
+	       sizeof(m.r) + m.r.nchanges * sizeof(m.c[0]));
 }
 
 static int port_type(const char *s)
@@ -87,6 +149,27 @@ int main(int argc, char **argv)
 			for (size_t i = 0; i < len; i++)
 				sscanf(line + 4 + 2 * i, "%2hhx", &buf[i]);
 			answer(write(fd, buf, len), len);
+		} else if (n == 1 && !strcmp(a[0], "read")) {
+			struct pollfd pfd = {.fd = fd, .events = POLLIN};
+			struct dlhal_bridge_req r;
+
+			if (poll(&pfd, 1, 5000) == 1 && read(fd, &r, sizeof(r)) == sizeof(r))
+				printf("req %u %u %.63s %u %u\n", r.type, r.seq, r.dev, r.index, r.arg);
+			else
+				printf("none\n");
+			fflush(stdout);
+		} else if (!strncmp(line, "reply ", 6)) {
+			reply(fd, line + 6, last_dev);
+		} else if (n >= 3 && !strcmp(a[0], "reply-dev")) {
+			char *rest = strchr(strchr(line, ' ') + 1, ' ') + 1;
+			char seq[16];
+
+			snprintf(seq, sizeof(seq), "%.15s", a[1]);
+			/* reply-dev SEQ DEV CHANGE: the change names DEV */
+			char buf[1024];
+
+			snprintf(buf, sizeof(buf), "%s 0 - %s", seq, rest + strlen(a[2]) + 1);
+			reply(fd, buf, a[2]);
 		} else if (n == 1 && !strcmp(a[0], "sizes")) {
 			printf("dev %zu port %zu\n", sizeof(d), sizeof(p));
 			fflush(stdout);

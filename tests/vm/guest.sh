@@ -182,6 +182,7 @@ out=$(su user -c "echo sizes | bridge_client" 2>&1)
 case $out in "open -1"|"open -13") ok "/dev/dlhal refuses a user without CAP_NET_ADMIN ($out)" ;;
 *) nok "/dev/dlhal for a user" "$out" ;; esac
 mkfifo $T/bin
+# (background commands below close fd 3, the FIFO's writer: else the client never sees EOF)
 bridge_client < $T/bin > $T/bout 2>&1 &
 bc=$!
 exec 3> $T/bin
@@ -222,7 +223,7 @@ say "raw 0100000000000000$(printf '41%.0s' $(seq 64))" "err -22" "an instance na
 say "raw 0100000001000000$(printf '41%.0s' $(seq 4))$(printf '%0120d' 0)" "err -22" "a nonzero reserved field is refused"
 say "dev add a/b" "err -22" "an instance name with a slash is refused"
 say "dev add 0000:03:00.0" "err -17" "an instance name taken is refused"
-say "port add 0000:03:00.0 1 eth swp9 1 4 1 0 0" "err -17" "a port index taken is refused"
+say "port add 0000:03:00.0 1 eth swp9 1 2 0 0 0" "err -17" "a port index taken (other attributes) is refused"
 say "port add 0000:03:00.0 7 eth a/b 1 4 1 0 0" "err -22" "an invalid netdev name is refused"
 say "port add 0000:03:00.0 7 eth sw%d 1 4 1 0 0" "err -22" "a netdev name pattern is refused"
 say "port add 0000:03:00.0 7 eth swp7 1 4 1 1 0" "err -22" "a port both split and splittable is refused"
@@ -246,8 +247,103 @@ fi
 i=1; while [ $i -le 15 ]; do echo "dev add x$i" >&3; i=$((i + 1)); done
 n=$((n + 15)); sleep 1
 say "dev add x16" "err -28" "a 17th instance on one file is refused"
+# Ops forwarded to the process: devlink waits for its reply, the changes come within the op.
+ask() { # command: send, wait for one answer line, leave it in $got (no subshell: n must count)
+	echo "$1" >&3
+	n=$((n + 1))
+	i=0
+	until [ "$(grep -c . $T/bout)" -gt $n ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+	got=$(sed -n "$((n + 1))p" $T/bout)
+}
+devlink monitor port > $T/bmon 2>&1 3>&- &
+bmon=$!
+sleep 0.5
+devlink port split dlhal/0000:03:00.0/1 count 2 > $T/bsplit 2>&1 3>&- &
+dlp=$!
+ask read; req=$got
+set -- $req
+if [ "$1 $2 $4 $5 $6" = "req 16 0000:03:00.0 1 2" ]; then ok "devlink's split reaches the process as a request ($req)"
+else nok "split request" "$req"; fi
+seq=$3
+say "reply $seq 0 - del:1 add:1:eth:swp1s0:1:2:0:1:0 add:2:eth:swp1s1:1:2:0:1:1" ok ""
+wait $dlp; r=$?
+devlink port show > $T/bports 2>&1
+if [ $r = 0 ] && grep -q "^dlhal/0000:03:00.0/1: type eth netdev swp1s0 flavour physical port 1 split_group 1" $T/bports &&
+	grep -q "^dlhal/0000:03:00.0/2: type eth netdev swp1s1 " $T/bports && ! ip link show swp1 > /dev/null 2>&1 &&
+	ip link show swp1s1 > /dev/null 2>&1; then
+	ok "iproute2's devlink splits a userspace driver's port: the reply's ports replace it"
+else
+	nok "split through the bridge" "rc=$r $(cat $T/bsplit; grep dlhal $T/bports)"
+fi
+kill $bmon; wait $bmon 2> /dev/null
+if grep -q "\[port,del\] dlhal/0000:03:00.0/1" $T/bmon && grep -q "\[port,new\] dlhal/0000:03:00.0/2" $T/bmon; then
+	ok "the kernel's own notifications report the ports the op replaced"
+else
+	nok "notifications of a bridged split" "$(cat $T/bmon)"
+fi
+devlink port split dlhal/0000:03:00.0/2 count 2 > $T/bsplit 2>&1; r=$?
+ask read
+if [ $r != 0 ] && grep -q "Port cannot be split further" $T/bsplit && [ "$got" = none ]; then
+	ok "the kernel core refuses a split of a split port before the process hears of it"
+else
+	nok "kernel core refusal" "rc=$r $(cat $T/bsplit)"
+fi
+devlink port unsplit dlhal/0000:03:00.0/5 > $T/bsplit 2>&1 3>&- &
+dlp=$!
+ask read; set -- $got; seq=$3
+say "reply $seq -22 Port_was_not_split" ok ""
+wait $dlp; r=$?
+if [ $r != 0 ] && grep -q "Port was not split" $T/bsplit; then
+	ok "the process's errno and message reach devlink ($(head -n 1 $T/bsplit))"
+else
+	nok "refusal message through the bridge" "rc=$r $(cat $T/bsplit)"
+fi
+devlink port set dlhal/0000:03:00.0/5 type eth > $T/bset 2>&1 3>&- &
+dlp=$!
+ask read; set -- $got; req="$1 $2 $5 $6"; seq=$3
+say "reply $seq 0 - add:5:eth:swp3:3:4:0:0:0" ok ""
+wait $dlp; r=$?
+if [ "$req" = "req 18 5 2" ] && [ $r = 0 ] && devlink port show dlhal/0000:03:00.0/5 | grep -q "type eth netdev swp3"; then
+	ok "type set: the process answers with the port's new type and netdev"
+else
+	nok "type set through the bridge" "req=$req rc=$r $(cat $T/bset; devlink port show dlhal/0000:03:00.0/5)"
+fi
+devlink port show | grep '^dlhal/' | sort > $T/before
+devlink port unsplit dlhal/0000:03:00.0/2 > $T/bsplit 2>&1 3>&- &
+dlp=$!
+ask read; set -- $got; seq=$3
+say "reply $seq 0 - del:1 del:2 add:1:eth:lo:1:4:1:0:0" ok ""
+wait $dlp; r=$?
+devlink port show | grep '^dlhal/' | sort > $T/after
+ask read; set -- $got
+if [ $r != 0 ] && grep -q "could not take the driver's ports" $T/bsplit && cmp -s $T/before $T/after &&
+	ip link show swp1s0 > /dev/null 2>&1 && [ "$1 $2 $3" = "req 19 $seq" ]; then
+	ok "a reply the kernel cannot apply (netdev name taken) is undone, and the process told to undo"
+else
+	nok "undo of a reply" "rc=$r $(cat $T/bsplit; diff $T/before $T/after) $*"
+fi
+devlink port unsplit dlhal/0000:03:00.0/2 > $T/bsplit 2>&1 3>&- &
+dlp=$!
+ask read; set -- $got; seq=$3
+say "reply 99999 0 -" "err -3" "a reply to no request is refused"
+say "reply $seq 5 -" "err -22" "a reply with a positive error is refused"
+say "reply-dev $seq 0000:09:00.0 add:9:eth:swp9:9:4:0:0:0" "err -22" "a reply changing another instance is refused"
+say "raw 05000000$(printf '%08x' $seq | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/')0000000001000000$(printf '%0256d' 0)" "err -22" "a reply shorter than its changes is refused"
+i=0; while kill -0 $dlp 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+wait $dlp; r=$?
+if [ $r != 0 ] && grep -q "did not answer" $T/bsplit && devlink port show dlhal/0000:03:00.0/2 > /dev/null; then
+	ok "a process that does not answer fails the op after 10 s, ports unchanged"
+else
+	nok "op timeout" "rc=$r $(cat $T/bsplit)"
+fi
+devlink port unsplit dlhal/0000:03:00.0/2 > $T/bsplit 2>&1 3>&- &
+dlp=$!
+ask read
 exec 3>&-
 wait $bc
+wait $dlp; r=$?
+if [ $r != 0 ] && grep -q "went away" $T/bsplit; then ok "an op waiting on a process that closes fails at once"
+else nok "op when the process closes" "rc=$r $(cat $T/bsplit)"; fi
 if [ "$(devlink dev show | grep -c '^dlhal/')" = 0 ] && ! ip link show swp1 > /dev/null 2>&1; then
 	ok "closing /dev/dlhal removes its instances, ports and netdevs"
 else
