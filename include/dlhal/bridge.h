@@ -16,6 +16,7 @@
 
 #include <linux/types.h>
 
+#define DLHAL_BRIDGE_PATH	 "/dev/dlhal" /**< The module's character device. */
 #define DLHAL_BRIDGE_NAME_MAX	 64   /**< Instance name field, NUL included. */
 #define DLHAL_BRIDGE_IFNAME_MAX	 16   /**< Netdev name field (IFNAMSIZ), NUL included. */
 #define DLHAL_BRIDGE_DEVS_MAX	 16   /**< Instances per open file. */

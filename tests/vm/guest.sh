@@ -349,6 +349,73 @@ if [ "$(devlink dev show | grep -c '^dlhal/')" = 0 ] && ! ip link show swp1 > /d
 else
 	nok "close removes everything" "$(devlink dev show | grep dlhal)"
 fi
+
+# dlhald --kernel-bridge: its emulated Spectrum and ConnectX-3 in the kernel; Debian's devlink
+# replays the seed's split and unsplit on them. netdevsim goes first: its eth names would clash.
+for id in 10 11 12; do echo $id > /sys/bus/netdevsim/del_device; done
+dlhald -f -s $T/b.sock --sim sn2700,cx3-vpi --kernel-bridge > $T/bd.log 2>&1 &
+bd=$!
+i=0; until devlink dev show 2> /dev/null | grep -q '^dlhal/0000:01:00.0$'; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+devlink port show > $T/bports 2>&1
+if [ "$(grep -c '^dlhal/0000:03:00.0/' $T/bports)" = 32 ] && [ "$(grep -c '^dlhal/0000:01:00.0/' $T/bports)" = 2 ] &&
+	grep -q "^dlhal/0000:03:00.0/1: type eth netdev eth0 flavour physical port 17 splittable true lanes 4" $T/bports; then
+	ok "dlhald --kernel-bridge: 32 Spectrum and 2 ConnectX-3 ports in the kernel's devlink"
+else
+	nok "dlhald --kernel-bridge" "$(grep -c '^dlhal/' $T/bports) $(head -n 3 $T/bports; cat $T/bd.log)"
+fi
+bdl() { dl -s $T/b.sock "$@"; }
+devlink port split dlhal/0000:03:00.0/1 count 2 > $T/bs 2>&1; r=$?
+if [ $r = 0 ] && devlink port show dlhal/0000:03:00.0/1 | grep -q "type eth netdev eth0 flavour physical port 17 split_group 17" &&
+	devlink port show dlhal/0000:03:00.0/2 | grep -q "type eth netdev eth32 " &&
+	[ "$(bdl port show pci/0000:03:00.0/2)" = "pci/0000:03:00.0/2: type eth netdev eth32 split_group 16" ]; then
+	ok "devlink port split runs Spectrum's split in dlhald: eth0 and eth32, as the seed shows"
+else
+	nok "devlink split through dlhald" "rc=$r $(cat $T/bs; devlink port show dlhal/0000:03:00.0/2; bdl port show pci/0000:03:00.0/2)"
+fi
+devlink port split dlhal/0000:03:00.0/3 count 4 > $T/bs 2>&1; r=$?
+if [ $r != 0 ] && grep -q "Invalid split configuration" $T/bs && devlink port show dlhal/0000:03:00.0/3 > /dev/null; then
+	ok "Spectrum's own refusal reaches devlink: $(head -n 1 $T/bs)"
+else
+	nok "driver refusal through dlhald" "rc=$r $(cat $T/bs)"
+fi
+devlink port split dlhal/0000:03:00.0/1 count 2 > $T/bs 2>&1; r=$?
+if [ $r != 0 ] && grep -q "Port cannot be split further" $T/bs; then ok "a split port: the kernel's core refuses"
+else nok "split of a split port" "rc=$r $(cat $T/bs)"; fi
+devlink port unsplit dlhal/0000:03:00.0/2 > $T/bs 2>&1; r=$?
+if [ $r = 0 ] && devlink port show dlhal/0000:03:00.0/1 | grep -q "netdev eth0 flavour physical port 17 splittable true" &&
+	! devlink port show dlhal/0000:03:00.0/2 > /dev/null 2>&1 && ! ip link show eth32 > /dev/null 2>&1 &&
+	[ "$(bdl port show pci/0000:03:00.0/1)" = "pci/0000:03:00.0/1: type eth netdev eth0" ]; then
+	ok "devlink port unsplit gives eth0 back, in the kernel and in dlhald"
+else
+	nok "unsplit through dlhald" "rc=$r $(cat $T/bs; devlink port show | grep 0000:03:00.0/[12]:)"
+fi
+bdl port split pci/0000:03:00.0/5 4 > $T/bs 2>&1; r=$?
+sleep 0.5
+if [ $r = 0 ] && [ "$(devlink port show | grep -c '^dlhal/0000:03:00.0/[5678]: .*split_group 18')" = 4 ]; then
+	ok "a split made through dlhald's socket appears in the kernel"
+else
+	nok "socket split mirrored" "rc=$r $(cat $T/bs; devlink port show | grep '0000:03:00.0/[5678]:')"
+fi
+devlink port unsplit dlhal/0000:03:00.0/7 > $T/bs 2>&1
+bdl port > $T/bdl
+devlink port show | grep '^dlhal/0000:03:00.0/' | sed 's|^dlhal/\([^:]*:[^:]*:[^/]*\)/\([0-9]*\): type eth netdev \([a-z0-9]*\) .*|\1/\2 \3|' | sort > $T/k
+grep '^pci/0000:03:00.0/' $T/bdl | sed 's|^pci/\([^:]*:[^:]*:[^/]*\)/\([0-9]*\): type eth netdev \([a-z0-9]*\).*|\1/\2 \3|' | sort > $T/d
+if cmp -s $T/k $T/d && [ "$(wc -l < $T/k)" = 32 ]; then
+	ok "the kernel and dlhald's socket show the same 32 ports and netdevs"
+else
+	nok "kernel vs dlhald" "$(diff $T/k $T/d | head -n 5)"
+fi
+before=$(bdl port show pci/0000:01:00.0/2)
+devlink port set dlhal/0000:01:00.0/2 type eth > $T/bs 2>&1; r=$?
+after=$(bdl port show pci/0000:01:00.0/2)
+k=$(devlink port show dlhal/0000:01:00.0/2)
+case $r:$after:$k in
+0:*"type eth netdev"*:*"type eth netdev"*) ok "devlink port set type eth runs mlx4's type set in dlhald ($after)" ;;
+*) nok "type set through dlhald" "rc=$r $(cat $T/bs) before: $before after: $after kernel: $k" ;;
+esac
+kill -TERM $bd; wait $bd
+if ! devlink dev show | grep -q '^dlhal/'; then ok "dlhald stopping takes its instances out of the kernel"
+else nok "dlhald stop with the bridge" "$(devlink dev show)"; fi
 if rmmod dlhal_bridge; then ok "the module unloads once its files are closed"; else nok "rmmod dlhal_bridge" "busy"; fi
 if dmesg | grep -qiE "warning|bug|call trace|oops"; then nok "dmesg is clean during the bridge tests" "$(dmesg | tail -n 20)"
 else ok "dmesg is clean during the bridge tests"; fi

@@ -33,6 +33,8 @@ static void usage(FILE *f)
 		   "                      as anyone reads the kernel's devlink; 0660: root and GROUP only)\n"
 		   "      --sim PROFILE[,PROFILE...]  host emulated devices of these board profiles\n"
 		   "      --kernel        also serve the kernel's devlink devices\n"
+		   "      --kernel-bridge publish the emulated devices in the kernel's devlink family\n"
+		   "                      (as dlhal/NAME, through the dlhal_bridge module's /dev/dlhal)\n"
 		   "      --state FILE    keep the emulated hardware's state in FILE across restarts\n"
 		   "      --fresh         with --state: start from the profiles, not from FILE\n"
 		   "  -f, --foreground    stay in the foreground and log to stderr (default: daemon, syslog)\n"
@@ -119,14 +121,21 @@ static int daemonize(void)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_SIM = 256, OPT_KERNEL, OPT_STATE, OPT_FRESH };
+	enum { OPT_SIM = 256, OPT_KERNEL, OPT_STATE, OPT_FRESH, OPT_BRIDGE };
 	static const struct option opts[] = {
-	    {"socket", required_argument, NULL, 's'},  {"group", required_argument, NULL, 'g'},
-	    {"mode", required_argument, NULL, 'm'},    {"sim", required_argument, NULL, OPT_SIM},
-	    {"kernel", no_argument, NULL, OPT_KERNEL}, {"foreground", no_argument, NULL, 'f'},
-	    {"verbose", no_argument, NULL, 'v'},       {"version", no_argument, NULL, 'V'},
-	    {"help", no_argument, NULL, 'h'},	       {"state", required_argument, NULL, OPT_STATE},
-	    {"fresh", no_argument, NULL, OPT_FRESH},   {NULL, 0, NULL, 0},
+	    {"socket", required_argument, NULL, 's'},
+	    {"group", required_argument, NULL, 'g'},
+	    {"mode", required_argument, NULL, 'm'},
+	    {"sim", required_argument, NULL, OPT_SIM},
+	    {"kernel", no_argument, NULL, OPT_KERNEL},
+	    {"foreground", no_argument, NULL, 'f'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"version", no_argument, NULL, 'V'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"state", required_argument, NULL, OPT_STATE},
+	    {"fresh", no_argument, NULL, OPT_FRESH},
+	    {"kernel-bridge", no_argument, NULL, OPT_BRIDGE},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *path = DLHAL_SOCKET_DEFAULT, *sim = NULL, *group = NULL, *state = NULL;
 	char *states = NULL, why[512];
@@ -134,7 +143,8 @@ int main(int argc, char **argv)
 	mode_t mode = 0666;
 	bool fresh = false;
 	struct server srv = {.lfd = -1};
-	bool foreground = false, kernel = false;
+	bool foreground = false, kernel = false, bridged = false;
+	struct bridge bridge = {.fd = -1};
 	int opt, verbose = 0, ret = 1;
 	struct dlh_extack ext;
 	ev_signal sigint, sigterm;
@@ -175,6 +185,9 @@ int main(int argc, char **argv)
 		case OPT_FRESH:
 			fresh = true;
 			break;
+		case OPT_BRIDGE:
+			bridged = true;
+			break;
 		case 'f':
 			foreground = true;
 			break;
@@ -210,6 +223,11 @@ int main(int argc, char **argv)
 		}
 		gid = gr->gr_gid;
 	}
+	if (bridged && !sim) {
+		fprintf(stderr,
+			"dlhald: --kernel-bridge publishes emulated devices: give --sim PROFILE[,PROFILE...]\n");
+		return 2;
+	}
 	if (fresh && !state) {
 		fprintf(stderr, "dlhald: --fresh needs --state FILE\n");
 		return 2;
@@ -239,6 +257,10 @@ int main(int argc, char **argv)
 		dlh_port_first(dev);
 	if (dlh_ctx_subscribe(srv.ctx, proto_event, &srv, &srv.sub))
 		goto out_server;
+	if (bridged && bridge_open(&bridge, &srv, DLHAL_BRIDGE_PATH, why, sizeof(why))) {
+		dlhald_log(LOG_ERR, "--kernel-bridge: %s", why);
+		goto out_server;
+	}
 	ev_signal_init(&sigint, on_signal, SIGINT);
 	ev_signal_init(&sigterm, on_signal, SIGTERM);
 	ev_signal_start(srv.loop, &sigint);
@@ -259,6 +281,7 @@ int main(int argc, char **argv)
 	}
 	dlhald_log(LOG_INFO, "serving on %s", path);
 	ev_run(srv.loop, 0);
+	bridge_close(&bridge);
 	evhost_stop(&host);
 	dlh_ctx_unsubscribe(srv.sub);
 	ret = 0;

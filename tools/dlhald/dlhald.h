@@ -3,10 +3,12 @@
 #ifndef DLHALD_H
 #define DLHALD_H
 
+#include <dlhal/bridge.h>
 #include <dlhal/dlhal.h>
 #include <ev.h>
 #include <netlink/msg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Largest state one device's driver may save. */
@@ -51,6 +53,29 @@ struct server {
 	bool state_dirty;  /* the model changed since FILE was written */
 };
 
+/* A device in the kernel through /dev/dlhal, and the ports the kernel holds for it. */
+struct bridge_dev {
+	struct dlh_dev *dev;
+	struct dlhal_bridge_port *mirror;
+	size_t n;
+};
+
+struct bridge {
+	struct server *srv;
+	int fd;
+	ev_io io;
+	ev_prepare sync;
+	struct bridge_dev *devs;
+	size_t ndevs;
+	/* The last op the kernel asked for, to undo it if the kernel cannot take its ports. */
+	struct {
+		uint32_t seq, type, index, count;
+		enum dlh_port_type prev_type;
+		struct dlhal_bridge_port *before;
+		size_t nbefore;
+	} last;
+};
+
 /* server.c */
 int server_open(struct server *srv, const char *path, gid_t group, mode_t mode);
 /* A connected client on @fd (taken over: closed when the client goes), read on the server's loop. */
@@ -75,6 +100,10 @@ int state_load(struct dlh_ctx *ctx, const char *profiles, const char *devices, c
 int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen);
 /* Writes the file if the model changed since; 0 when it is durable. */
 int state_commit(struct server *srv, char *why, size_t whylen);
+
+/* bridge.c: --kernel-bridge */
+int bridge_open(struct bridge *b, struct server *srv, const char *path, char *why, size_t whylen);
+void bridge_close(struct bridge *b);
 
 /* log.c */
 void log_init(bool foreground, int verbosity);

@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --kernel-bridge: the devices of dlhald's drivers in the kernel's devlink
+ * family, through kernel/bridge's /dev/dlhal. Each device becomes instance
+ * dlhal/NAME (NAME: the profile handle's device part); its ports are mirrored
+ * there, and what the kernel asks (devlink port split, unsplit, type set from
+ * any tool) runs the driver's op here, answered with the ports it changed.
+ * The mirror (what the kernel holds) is kept per device, so that changes made
+ * here otherwise (a client of the socket, a driver's timer) follow as a diff.
+ */
+#include "dlhald.h"
+
+#include <dlhal/bridge.h>
+#include <dlhal/sdk.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+static void port_msg(const struct dlh_port *p, struct dlhal_bridge_port *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = DLHAL_BRIDGE_PORT_ADD;
+	m->index = dlh_port_index(p);
+	snprintf(m->dev, sizeof(m->dev), "%s", dlh_dev_name(dlh_port_dev(p)));
+	m->number = dlh_port_number(p);
+	m->subport = dlh_port_split_subport(p);
+	m->lanes = dlh_port_lanes(p);
+	m->split = dlh_port_is_split(p);
+	m->splittable = dlh_port_splittable(p);
+	if (dlh_port_type(p) == DLH_PORT_TYPE_ETH && dlh_port_netdev(p)) {
+		m->port_type = DLHAL_BRIDGE_PORT_ETH;
+		snprintf(m->netdev, sizeof(m->netdev), "%s", dlh_port_netdev(p));
+	} else if (dlh_port_type(p) == DLH_PORT_TYPE_IB) {
+		m->port_type = DLHAL_BRIDGE_PORT_IB;
+	}
+}
+
+/* The device's ports as the kernel is to hold them. */
+static size_t model_msgs(struct dlh_dev *dev, struct dlhal_bridge_port **out)
+{
+	size_t n = 0, cap = dlh_dev_port_count(dev);
+	struct dlhal_bridge_port *v = calloc(cap ? cap : 1, sizeof(*v));
+
+	for (struct dlh_port *p = dlh_port_first(dev); v && p && n < cap; p = dlh_port_next(p))
+		port_msg(p, &v[n++]);
+	*out = v;
+	return v ? n : 0;
+}
+
+static const struct dlhal_bridge_port *find(const struct dlhal_bridge_port *v, size_t n, uint32_t index)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].index == index)
+			return &v[i];
+	return NULL;
+}
+
+/* Same port for the kernel but perhaps for its type: a retype, not a replacement. */
+static bool same_attrs(const struct dlhal_bridge_port *a, const struct dlhal_bridge_port *b)
+{
+	return a->number == b->number && a->subport == b->subport && a->lanes == b->lanes && a->split == b->split &&
+	       a->splittable == b->splittable;
+}
+
+static bool same(const struct dlhal_bridge_port *a, const struct dlhal_bridge_port *b)
+{
+	return same_attrs(a, b) && a->port_type == b->port_type && !strcmp(a->netdev, b->netdev);
+}
+
+/* What takes @from to @to: removals first (their names become free), then additions and retypes. */
+static size_t diff(const struct dlhal_bridge_port *from, size_t nfrom, const struct dlhal_bridge_port *to, size_t nto,
+		   struct dlhal_bridge_port *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nfrom; i++) {
+		const struct dlhal_bridge_port *t = find(to, nto, from[i].index);
+
+		if ((!t || !same_attrs(t, &from[i])) && n < max) {
+			out[n] = from[i];
+			out[n++].type = DLHAL_BRIDGE_PORT_DEL;
+		}
+	}
+	for (size_t i = 0; i < nto; i++) {
+		const struct dlhal_bridge_port *f = find(from, nfrom, to[i].index);
+
+		if ((!f || !same(f, &to[i])) && n < max)
+			out[n++] = to[i];
+	}
+	return n;
+}
+
+static struct bridge_dev *bdev_find(struct bridge *b, const char *name)
+{
+	for (size_t i = 0; i < b->ndevs; i++)
+		if (!strcmp(dlh_dev_name(b->devs[i].dev), name))
+			return &b->devs[i];
+	return NULL;
+}
+
+/* Brings the kernel's copy of @bd up to the model, message by message. */
+static int sync_dev(struct bridge *b, struct bridge_dev *bd)
+{
+	struct dlhal_bridge_port *model, *changes;
+	size_t nmodel = model_msgs(bd->dev, &model), n;
+	int err = 0;
+
+	changes = calloc(bd->n + nmodel + 1, sizeof(*changes));
+	if (!model || !changes) {
+		free(model);
+		free(changes);
+		return -ENOMEM;
+	}
+	n = diff(bd->mirror, bd->n, model, nmodel, changes, bd->n + nmodel);
+	for (size_t i = 0; i < n; i++) {
+		if (write(b->fd, &changes[i], sizeof(changes[i])) != sizeof(changes[i])) {
+			err = -errno;
+			dlhald_log(LOG_ERR, "kernel bridge: %s port %u%s%s: %s",
+				   changes[i].type == DLHAL_BRIDGE_PORT_DEL ? "removing" : "adding", changes[i].index,
+				   changes[i].netdev[0] ? " netdev " : "", changes[i].netdev, strerror(errno));
+		}
+	}
+	if (!err) {
+		free(bd->mirror);
+		bd->mirror = model;
+		bd->n = nmodel;
+		model = NULL;
+	}
+	free(model);
+	free(changes);
+	return err;
+}
+
+static void reply(struct bridge *b, uint32_t seq, int err, const char *msg, const struct dlhal_bridge_port *changes,
+		  size_t n)
+{
+	size_t len = sizeof(struct dlhal_bridge_reply) + n * sizeof(*changes);
+	struct dlhal_bridge_reply *r = calloc(1, len);
+
+	if (!r)
+		return;
+	r->type = DLHAL_BRIDGE_REPLY;
+	r->seq = seq;
+	r->err = err;
+	r->nchanges = (uint32_t)n;
+	snprintf(r->msg, sizeof(r->msg), "%s", msg ? msg : "");
+	memcpy(r + 1, changes, n * sizeof(*changes));
+	if (write(b->fd, r, len) != (ssize_t)len)
+		dlhald_log(LOG_ERR, "kernel bridge: answering request %u: %s", seq, strerror(errno));
+	free(r);
+}
+
+/* The kernel could not take the ports of op @seq and undid them: undo the op here too. */
+static void undo(struct bridge *b, const struct dlhal_bridge_req *req)
+{
+	struct bridge_dev *bd = bdev_find(b, req->dev);
+	struct dlh_extack ext = {0};
+	struct dlh_port *p = NULL;
+	int err = -ESRCH;
+
+	if (!bd || req->seq != b->last.seq) {
+		dlhald_log(LOG_ERR, "kernel bridge: undo of unknown request %u", req->seq);
+		return;
+	}
+	dlhald_log(LOG_WARNING, "kernel bridge: the kernel refused the ports of request %u (%s): undoing it", req->seq,
+		   strerror((int)req->arg));
+	if (b->last.type == DLHAL_BRIDGE_REQ_SPLIT) {
+		/* any port the split made */
+		for (p = dlh_port_first(bd->dev); p; p = dlh_port_next(p)) {
+			struct dlhal_bridge_port m;
+
+			port_msg(p, &m);
+			if (m.split && !find(b->last.before, b->last.nbefore, m.index))
+				break;
+		}
+		err = p ? dlh_port_unsplit(p, &ext) : -ENODEV;
+	} else if (b->last.type == DLHAL_BRIDGE_REQ_UNSPLIT) {
+		p = dlh_port_find(bd->dev, b->last.index);
+		err = p ? dlh_port_split(p, b->last.count, &ext) : -ENODEV;
+	} else if (b->last.type == DLHAL_BRIDGE_REQ_TYPE_SET && b->last.prev_type != DLH_PORT_TYPE_NOTSET) {
+		p = dlh_port_find(bd->dev, b->last.index);
+		err = p ? dlh_port_type_set(p, b->last.prev_type, &ext) : -ENODEV;
+	}
+	if (err)
+		dlhald_log(LOG_ERR, "kernel bridge: cannot undo request %u: %s", req->seq,
+			   ext.msg[0] ? ext.msg : strerror(-err));
+	/* The kernel holds the ports from before the op again. */
+	free(bd->mirror);
+	bd->mirror = b->last.before;
+	bd->n = b->last.nbefore;
+	b->last.before = NULL;
+	b->last.nbefore = 0;
+	b->srv->state_dirty = true;
+	sync_dev(b, bd);
+}
+
+static int run_op(struct bridge_dev *bd, const struct dlhal_bridge_req *req, struct dlh_extack *ext)
+{
+	struct dlh_port *p = dlh_port_find(bd->dev, req->index);
+
+	if (!p)
+		return dlh_sdk_extack(ext, -ENODEV, "Port %u does not exist", req->index);
+	switch (req->type) {
+	case DLHAL_BRIDGE_REQ_SPLIT:
+		return dlh_port_split(p, req->arg, ext);
+	case DLHAL_BRIDGE_REQ_UNSPLIT:
+		return dlh_port_unsplit(p, ext);
+	case DLHAL_BRIDGE_REQ_TYPE_SET:
+		if (req->arg < DLH_PORT_TYPE_AUTO || req->arg > DLH_PORT_TYPE_IB)
+			return dlh_sdk_extack(ext, -EINVAL, "Port type %u is not eth, ib or auto", req->arg);
+		return dlh_port_type_set(p, (enum dlh_port_type)req->arg, ext);
+	}
+	return dlh_sdk_extack(ext, -EOPNOTSUPP, "Unknown request %u", req->type);
+}
+
+/* The number of ports split with @index before the op: what an unsplit is undone with. */
+static uint32_t group_size(const struct dlhal_bridge_port *v, size_t n, uint32_t index)
+{
+	const struct dlhal_bridge_port *p = find(v, n, index);
+	uint32_t count = 0;
+
+	for (size_t i = 0; p && p->split && i < n; i++)
+		count += v[i].split && v[i].number == p->number;
+	return count;
+}
+
+static void on_request(struct bridge *b, const struct dlhal_bridge_req *req)
+{
+	struct dlhal_bridge_port *model = NULL, changes[DLHAL_BRIDGE_CHANGES_MAX];
+	struct bridge_dev *bd = bdev_find(b, req->dev);
+	struct dlh_extack ext = {0};
+	struct dlh_port *p;
+	size_t nmodel, n;
+	char why[512];
+	int err;
+
+	if (req->type == DLHAL_BRIDGE_REQ_UNDO) {
+		undo(b, req);
+		return;
+	}
+	if (!bd) {
+		reply(b, req->seq, -ENODEV, "No such device in dlhald", NULL, 0);
+		return;
+	}
+	p = dlh_port_find(bd->dev, req->index);
+	free(b->last.before);
+	b->last.before = NULL;
+	b->last.nbefore = model_msgs(bd->dev, &b->last.before);
+	b->last.seq = req->seq;
+	b->last.type = req->type;
+	b->last.index = req->index;
+	b->last.count = group_size(b->last.before, b->last.nbefore, req->index);
+	b->last.prev_type = p ? dlh_port_desired_type(p) : DLH_PORT_TYPE_NOTSET;
+	err = run_op(bd, req, &ext);
+	dlhald_log(LOG_INFO, "kernel bridge: request %u (%u on %s/%u, %u): %s", req->seq, req->type,
+		   dlh_dev_handle(bd->dev), req->index, req->arg, err ? ext.msg : "done");
+	if (err) {
+		reply(b, req->seq, err, ext.msg, NULL, 0);
+		return;
+	}
+	/* As for a socket client: durable before the answer. */
+	if (state_commit(b->srv, why, sizeof(why)))
+		dlhald_log(LOG_ERR, "kernel bridge: changed, but not saved: %s", why);
+	nmodel = model_msgs(bd->dev, &model);
+	n = diff(bd->mirror, bd->n, model, nmodel, changes, DLHAL_BRIDGE_CHANGES_MAX);
+	reply(b, req->seq, 0, "", changes, n);
+	free(bd->mirror);
+	bd->mirror = model;
+	bd->n = nmodel;
+}
+
+static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct bridge *b = w->data;
+	struct dlhal_bridge_req req;
+	ssize_t n;
+
+	(void)loop;
+	(void)revents;
+	while ((n = read(b->fd, &req, sizeof(req))) == sizeof(req)) {
+		req.dev[sizeof(req.dev) - 1] = '\0';
+		on_request(b, &req);
+	}
+	if (n >= 0 || (errno != EAGAIN && errno != EINTR))
+		dlhald_log(LOG_ERR, "kernel bridge: reading %s: %s", "/dev/dlhal",
+			   n < 0 ? strerror(errno) : "short read");
+}
+
+/* Changes made here otherwise (socket clients, drivers' timers) follow before the loop waits. */
+static void on_sync(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+	struct bridge *b = w->data;
+
+	(void)loop;
+	(void)revents;
+	for (size_t i = 0; i < b->ndevs; i++)
+		sync_dev(b, &b->devs[i]);
+}
+
+int bridge_open(struct bridge *b, struct server *srv, const char *path, char *why, size_t whylen)
+{
+	size_t ndevs = 0;
+
+	memset(b, 0, sizeof(*b));
+	b->srv = srv;
+	b->fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	if (b->fd < 0) {
+		snprintf(why, whylen, "%s: %s%s", path, strerror(errno),
+			 errno == ENOENT ? " (is the dlhal_bridge module loaded?)" : "");
+		return -1;
+	}
+	for (struct dlh_dev *d = dlh_dev_first(srv->ctx); d; d = dlh_dev_next(d))
+		ndevs++;
+	b->devs = calloc(ndevs ? ndevs : 1, sizeof(*b->devs));
+	if (!b->devs) {
+		snprintf(why, whylen, "out of memory");
+		goto err_close;
+	}
+	for (struct dlh_dev *d = dlh_dev_first(srv->ctx); d; d = dlh_dev_next(d)) {
+		struct dlhal_bridge_dev m = {.type = DLHAL_BRIDGE_DEV_ADD};
+		struct bridge_dev *bd;
+
+		/* The kernel's own devices are there already. */
+		if (dlh_sdk_dev_bus(d))
+			continue;
+		snprintf(m.name, sizeof(m.name), "%s", dlh_dev_name(d));
+		if (write(b->fd, &m, sizeof(m)) != sizeof(m)) {
+			snprintf(why, whylen, "%s: instance dlhal/%s for %s: %s", path, m.name, dlh_dev_handle(d),
+				 strerror(errno));
+			goto err_close;
+		}
+		bd = &b->devs[b->ndevs++];
+		bd->dev = d;
+		if (sync_dev(b, bd)) {
+			snprintf(why, whylen, "%s: the ports of %s (see the log above)", path, dlh_dev_handle(d));
+			goto err_close;
+		}
+	}
+	ev_io_init(&b->io, on_readable, b->fd, EV_READ);
+	b->io.data = b;
+	ev_io_start(srv->loop, &b->io);
+	ev_prepare_init(&b->sync, on_sync);
+	b->sync.data = b;
+	ev_prepare_start(srv->loop, &b->sync);
+	return 0;
+
+err_close:
+	bridge_close(b);
+	return -1;
+}
+
+void bridge_close(struct bridge *b)
+{
+	if (b->fd < 0)
+		return;
+	if (b->srv && b->srv->loop && ev_is_active(&b->io)) {
+		ev_io_stop(b->srv->loop, &b->io);
+		ev_prepare_stop(b->srv->loop, &b->sync);
+	}
+	/* Closing removes the instances, their ports and netdevs. */
+	close(b->fd);
+	b->fd = -1;
+	for (size_t i = 0; i < b->ndevs; i++)
+		free(b->devs[i].mirror);
+	free(b->devs);
+	free(b->last.before);
+	b->devs = NULL;
+	b->ndevs = 0;
+}
