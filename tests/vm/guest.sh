@@ -413,6 +413,21 @@ case $r:$after:$k in
 0:*"type eth netdev"*:*"type eth netdev"*) ok "devlink port set type eth runs mlx4's type set in dlhald ($after)" ;;
 *) nok "type set through dlhald" "rc=$r $(cat $T/bs) before: $before after: $after kernel: $k" ;;
 esac
+# A netdev name the kernel has: netdevsim takes eth32, the name Spectrum gives port 2 on a split.
+echo "13 1" > /sys/bus/netdevsim/new_device
+i=0; until ip link show eth32 > /dev/null 2>&1; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+devlink port show | grep '^dlhal/' | sort > $T/before
+devlink port split dlhal/0000:03:00.0/1 count 2 > $T/bs 2>&1; r=$?
+sleep 1
+devlink port show | grep '^dlhal/' | sort > $T/after
+if [ $r != 0 ] && grep -q "could not take the driver's ports" $T/bs && cmp -s $T/before $T/after &&
+	[ "$(bdl port show pci/0000:03:00.0/1)" = "pci/0000:03:00.0/1: type eth netdev eth0" ] &&
+	! bdl port show pci/0000:03:00.0/2 > /dev/null 2>&1; then
+	ok "a split whose netdev name the kernel has fails, and dlhald undoes it too"
+else
+	nok "undo through dlhald" "rc=$r $(cat $T/bs; diff $T/before $T/after | head -n 4; bdl port show pci/0000:03:00.0/1; grep -i undo $T/bd.log)"
+fi
+echo 13 > /sys/bus/netdevsim/del_device
 kill -TERM $bd; wait $bd
 if ! devlink dev show | grep -q '^dlhal/'; then ok "dlhald stopping takes its instances out of the kernel"
 else nok "dlhald stop with the bridge" "$(devlink dev show)"; fi
