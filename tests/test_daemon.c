@@ -1012,6 +1012,11 @@ Test(daemon, bad_options_are_refused)
 	    {{"-f", "--sim", "sn2700", "--mode", "0999"}, 2, "--mode \"0999\": expected octal permission bits"},
 	    {{"-f", "--sim", "sn2700", "-m", "1777"}, 2, "--mode \"1777\": expected octal permission bits"},
 	    {{"-f", "-s", "/tmp/dlhald-bad.sock", "--sim", "nosuch"}, 1, "Unknown profile \"nosuch\""},
+	    {{"-f", "--kernel", "--kernel-bridge"}, 2, "--kernel-bridge publishes emulated devices"},
+	    /* this machine has no dlhal_bridge module loaded (tests/vm has) */
+	    {{"-f", "-s", "/tmp/dlhald-bad.sock", "--sim", "sn2700", "--kernel-bridge"},
+	     1,
+	     "--kernel-bridge: /dev/dlhal: No such file or directory (is the dlhal_bridge module loaded?)"},
 	};
 	struct run_result r;
 

@@ -233,6 +233,10 @@ say "port add 0000:03:00.0 7 7 - 1 4 0 0 0" "err -22" "an unknown port type is r
 say "port add 0000:03:00.0 7 ib swp7 1 4 0 0 0" "err -22" "an ib port with a netdev name is refused"
 say "port add 0000:09:00.0 7 eth swp7 1 4 0 0 0" "err -19" "a port of an unknown instance is refused"
 say "port add 0000:03:00.0 7 eth lo 1 4 0 0 0" "err -17" "a netdev name the kernel has is refused"
+say "port add 0000:03:00.0 7 eth abcdefghijklmnopq 1 4 0 0 0" "err -22" "a netdev name of 17 bytes is refused"
+out=$(echo "port add 0000:03:00.0 7 eth swp7 1 4 0 0 0" | bridge_client | tail -n 1)
+if [ "$out" = "err -19" ]; then ok "another process's instance is unknown to this one"
+else nok "another process's instance" "answered \"$out\""; fi
 if ! devlink port show dlhal/0000:03:00.0/7 > /dev/null 2>&1 && [ "$(devlink port show | grep -c '^dlhal/')" = 4 ]; then
 	ok "refused ports leave nothing in devlink"
 else
@@ -329,6 +333,7 @@ say "reply 99999 0 -" "err -3" "a reply to no request is refused"
 say "reply $seq 5 -" "err -22" "a reply with a positive error is refused"
 say "reply-dev $seq 0000:09:00.0 add:9:eth:swp9:9:4:0:0:0" "err -22" "a reply changing another instance is refused"
 say "raw 05000000$(printf '%08x' $seq | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/')0000000001000000$(printf '%0256d' 0)" "err -22" "a reply shorter than its changes is refused"
+say "raw 05000000$(printf '%08x' $seq | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/')00000000ffffffff$(printf '%0256d' 0)" "err -22" "a reply claiming 4294967295 changes is refused"
 i=0; while kill -0 $dlp 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 wait $dlp; r=$?
 if [ $r != 0 ] && grep -q "did not answer" $T/bsplit && devlink port show dlhal/0000:03:00.0/2 > /dev/null; then
@@ -364,6 +369,26 @@ else
 	nok "dlhald --kernel-bridge" "$(grep -c '^dlhal/' $T/bports) $(head -n 3 $T/bports; cat $T/bd.log)"
 fi
 bdl() { dl -s $T/b.sock "$@"; }
+# The seed's walkthrough (001) through the kernel: its lines, handle prefix dlhal/ for pci/, and the
+# split group as Linux 6.1 reports it (the port number, 17, where the seed's Linux 4.6 said 16).
+seed_ports() { # the seed's "dl port" for the Spectrum, ports 1..63 odd, eth0..eth31, in its order
+	i=1; while [ $i -le 63 ]; do echo "dlhal/0000:03:00.0/$i: type eth netdev eth$(((i - 1) / 2))"; i=$((i + 2)); done
+}
+kdl() { dl --kernel "$@"; }
+kjson() { # dl --kernel -j and devlink -j agree on every port
+	kdl -j port show > $T/kj1.json 2>&1 && devlink -j port show > $T/kj2.json && jsoncmp $T/kj1.json $T/kj2.json 2> $T/kjcmp
+}
+seed_ports > $T/want
+kdl port show | grep '^dlhal/0000:03:00.0/' > $T/got
+if cmp -s $T/want $T/got; then ok "seed walkthrough, dl --kernel port: the seed's 32 lines"
+else nok "seed listing through the kernel" "$(diff $T/want $T/got | head -n 5)"; fi
+if kjson; then ok "dl --kernel -j and devlink -j agree on the bridged ports"; else nok "json before split" "$(head -n 3 $T/kjcmp)"; fi
+dl --kernel -v monitor port > $T/kmon 2> $T/kmon.err &
+kmon=$!
+ready $T/kmon.err
+devlink monitor port > $T/dmon2 2>&1 &
+dmon2=$!
+sleep 0.5
 devlink port split dlhal/0000:03:00.0/1 count 2 > $T/bs 2>&1; r=$?
 if [ $r = 0 ] && devlink port show dlhal/0000:03:00.0/1 | grep -q "type eth netdev eth0 flavour physical port 17 split_group 17" &&
 	devlink port show dlhal/0000:03:00.0/2 | grep -q "type eth netdev eth32 " &&
@@ -371,6 +396,24 @@ if [ $r = 0 ] && devlink port show dlhal/0000:03:00.0/1 | grep -q "type eth netd
 	ok "devlink port split runs Spectrum's split in dlhald: eth0 and eth32, as the seed shows"
 else
 	nok "devlink split through dlhald" "rc=$r $(cat $T/bs; devlink port show dlhal/0000:03:00.0/2; bdl port show pci/0000:03:00.0/2)"
+fi
+{ seed_ports | grep -v '/1:'; echo "dlhal/0000:03:00.0/1: type eth netdev eth0 split_group 17"
+	echo "dlhal/0000:03:00.0/2: type eth netdev eth32 split_group 17"; } > $T/want
+kdl port show | grep '^dlhal/0000:03:00.0/' > $T/got
+if cmp -s $T/want $T/got && ip link show eth32 > /dev/null 2>&1; then
+	ok "seed walkthrough after the split: the seed's lines, and eth32 in ip link"
+else
+	nok "seed listing after split" "$(diff $T/want $T/got | head -n 5)"
+fi
+if kjson; then ok "dl --kernel -j and devlink -j agree after the split"; else nok "json after split" "$(head -n 3 $T/kjcmp)"; fi
+devlink port split dlhal/0000:03:00.0/3 count 3 > $T/bs 2>&1; r=$?
+if [ $r != 0 ] && grep -q "Invalid split count" $T/bs; then ok "count 3: the kernel's core refuses ($(head -n 1 $T/bs))"
+else nok "count 3 through the kernel" "rc=$r $(cat $T/bs)"; fi
+su user -c "devlink port split dlhal/0000:03:00.0/3 count 2" > $T/bs 2>&1; r=$?
+if [ $r != 0 ] && grep -q "Operation not permitted" $T/bs && ! devlink port show dlhal/0000:03:00.0/4 > /dev/null 2>&1; then
+	ok "an unprivileged user gets the kernel's EPERM"
+else
+	nok "unprivileged split" "rc=$r $(cat $T/bs)"
 fi
 devlink port split dlhal/0000:03:00.0/3 count 4 > $T/bs 2>&1; r=$?
 if [ $r != 0 ] && grep -q "Invalid split configuration" $T/bs && devlink port show dlhal/0000:03:00.0/3 > /dev/null; then
@@ -388,6 +431,18 @@ if [ $r = 0 ] && devlink port show dlhal/0000:03:00.0/1 | grep -q "netdev eth0 f
 	ok "devlink port unsplit gives eth0 back, in the kernel and in dlhald"
 else
 	nok "unsplit through dlhald" "rc=$r $(cat $T/bs; devlink port show | grep 0000:03:00.0/[12]:)"
+fi
+{ seed_ports | grep -v '/1:'; echo "dlhal/0000:03:00.0/1: type eth netdev eth0"; } > $T/want
+kdl port show | grep '^dlhal/0000:03:00.0/' > $T/got
+if cmp -s $T/want $T/got; then ok "seed walkthrough after the unsplit: the seed's lines"
+else nok "seed listing after unsplit" "$(diff $T/want $T/got | head -n 5)"; fi
+if kjson; then ok "dl --kernel -j and devlink -j agree after the unsplit"; else nok "json after unsplit" "$(head -n 3 $T/kjcmp)"; fi
+kill -TERM $kmon; wait $kmon; kill $dmon2; wait $dmon2 2> /dev/null
+if grep -q "\[port,del\] dlhal/0000:03:00.0/1" $T/kmon && grep -q "\[port,new\] dlhal/0000:03:00.0/2: type eth netdev eth32" $T/kmon &&
+	grep -q "\[port,del\] dlhal/0000:03:00.0/2" $T/kmon && grep -q "\[port,new\] dlhal/0000:03:00.0/2" $T/dmon2; then
+	ok "dl monitor and devlink monitor report the split's and the unsplit's del/new events"
+else
+	nok "monitors of bridged ops" "$(head -n 8 $T/kmon; cat $T/kmon.err)"
 fi
 bdl port split pci/0000:03:00.0/5 4 > $T/bs 2>&1; r=$?
 sleep 0.5
@@ -428,6 +483,42 @@ else
 	nok "undo through dlhald" "rc=$r $(cat $T/bs; diff $T/before $T/after | head -n 4; bdl port show pci/0000:03:00.0/1; grep -i undo $T/bd.log)"
 fi
 echo 13 > /sys/bus/netdevsim/del_device
+# 1,000 split/unsplit cycles through devlink: nothing left behind.
+links=$(ip link | wc -l); slab=$(grep -E '^Slab:' /proc/meminfo | awk '{print $2}')
+i=0; bad=0
+while [ $i -lt 1000 ]; do
+	devlink port split dlhal/0000:03:00.0/1 count 2 || bad=$((bad + 1))
+	devlink port unsplit dlhal/0000:03:00.0/1 || bad=$((bad + 1))
+	i=$((i + 1))
+done > $T/cycles 2>&1
+links2=$(ip link | wc -l); slab2=$(grep -E '^Slab:' /proc/meminfo | awk '{print $2}')
+if [ $bad = 0 ] && [ "$links" = "$links2" ] && [ "$(devlink port show | grep -c '^dlhal/0000:03:00.0/')" = 32 ] &&
+	[ $((slab2 - slab)) -lt 4096 ]; then
+	ok "1000 split/unsplit cycles through devlink: same ports and links, slab $slab -> $slab2 kB"
+else
+	nok "1000 cycles" "failures $bad, links $links -> $links2, slab $slab -> $slab2 kB $(head -n 3 $T/cycles)"
+fi
+kill -TERM $bd; wait $bd
+# --state: SIGKILL takes the instances out; a restart brings the split back in the kernel too.
+dlhald -f -s $T/b.sock --sim sn2700,cx3-vpi --kernel-bridge --state $T/bstate.json > $T/bd.log 2>&1 &
+bd=$!
+i=0; until devlink dev show 2> /dev/null | grep -q '^dlhal/0000:01:00.0$'; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+devlink port split dlhal/0000:03:00.0/9 count 4 > $T/bs 2>&1
+kill -KILL $bd; wait $bd 2> /dev/null
+sleep 0.5
+if ! devlink dev show | grep -q '^dlhal/' && ! ip link show eth4 > /dev/null 2>&1; then
+	ok "SIGKILL of dlhald removes its instances and netdevs"
+else
+	nok "SIGKILL with the bridge" "$(devlink dev show)"
+fi
+dlhald -f -s $T/b.sock --sim sn2700,cx3-vpi --kernel-bridge --state $T/bstate.json > $T/bd.log 2>&1 &
+bd=$!
+i=0; until devlink dev show 2> /dev/null | grep -q '^dlhal/0000:01:00.0$'; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+if [ "$(devlink port show | grep -c '^dlhal/0000:03:00.0/\(9\|10\|11\|12\): .*split_group')" = 4 ]; then
+	ok "restarted with --state, dlhald puts the split ports back in the kernel"
+else
+	nok "restart with --state" "$(devlink port show | grep '0000:03:00.0/1[0-2]\?:'; cat $T/bs $T/bd.log)"
+fi
 kill -TERM $bd; wait $bd
 if ! devlink dev show | grep -q '^dlhal/'; then ok "dlhald stopping takes its instances out of the kernel"
 else nok "dlhald stop with the bridge" "$(devlink dev show)"; fi
