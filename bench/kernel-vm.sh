@@ -12,7 +12,7 @@ out=$(tests/vm/run.sh "$build" . "$build/tools/dl/dl" "$build/tests/jsoncmp" "$b
 echo "$out" | grep -q '^BENCH ' || { echo "$out"; exit 1; }
 printf '| case | dl (ms) | devlink (ms) | dl / devlink |\n|---|---|---|---|\n'
 echo "$out" | awk '/^BENCH /{
-	name = $2 == "dump" ? "`-j port show`, 1024 ports" : $2 == "one" ? "`port show eth512`" : $2 == "devs" ? "`dev show`" : "`-V` (process start only)"
+	name = $2 == "dump" ? "`-j port show`, 1024 ports" : $2 == "one" ? "`port show eth512`" : $2 == "devs" ? "`dev show`" : $2 == "pair" ? "bridged split+unsplit pair (dl --kernel vs devlink, through dlhald)" : $2 == "bridged" ? "bridged Spectrum `-j port show`: dlhald socket (dl) vs kernel (devlink)" : "`-V` (process start only)"
 	printf "| %s | %.1f | %.1f | %.2f |\n", name, $3 / 1000, $4 / 1000, $3 / $4 }'
 echo
 echo "Reproduce: bench/kernel-vm.sh $build"
