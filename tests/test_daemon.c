@@ -830,12 +830,17 @@ Test(daemon, sigkill_and_restart_restore_the_hardware)
 	run_free(&r);
 	dl(&r, "port set pci/0000:01:00.0/1 type eth");
 	run_free(&r);
+	dl(&r, "port set pci/0000:01:00.0/2 type auto");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
 	before = sorted_ports();
 	cr_assert_eq(kill(daemon_pid, SIGKILL), 0);
 	waitpid(daemon_pid, &st, 0);
 	daemon_start_with(NULL, more);
 	after = sorted_ports();
 	cr_expect_str_eq(after, before, "the same ports, types and names after SIGKILL");
+	cr_expect_not_null(strstr(after, "pci/0000:01:00.0/2: type ib(auto) ibdev mlx4_0\n"),
+			   "a port in auto stays in auto: %s", after);
 	cr_expect_not_null(strstr(after, SW "/2: type eth netdev eth32 split_group 16\n"));
 	/* and the board's wiring is known: unsplit brings the original ports back */
 	dl(&r, "port unsplit eth32");
@@ -880,6 +885,30 @@ Test(daemon, sigkill_and_restart_restore_the_hardware)
 		     "field \"devices.pci/0000:09:00.0\": no emulated device of --sim cx3-vpi,sn2700 has this handle"},
 		};
 
+		static const struct {
+			const char *file, *expect;
+		} bad_desired[] = {
+		    {"{\"version\": 2, \"devices\": {}}", "expected {\"version\": 2, \"devices\": {...}, \"desired\""},
+		    {"{\"version\": 3, \"devices\": {}, \"desired\": {}}", "expected {\"version\": 2"},
+		    {"{\"version\": 2, \"devices\": {}, \"desired\": {\"pci/0000:09:00.0\": {}}}",
+		     "field \"desired.pci/0000:09:00.0\": no emulated device has this handle"},
+		    {"{\"version\": 2, \"devices\": {}, \"desired\": {\"pci/0000:01:00.0\": {\"9\": \"auto\"}}}",
+		     "field \"desired.pci/0000:01:00.0.9\": expected a port index of the device"},
+		    {"{\"version\": 2, \"devices\": {}, \"desired\": {\"pci/0000:01:00.0\": {\"1\": \"notset\"}}}",
+		     "field \"desired.pci/0000:01:00.0.1\": expected a port index of the device"},
+		    {"{\"version\": 2, \"devices\": {}, \"desired\": {\"pci/0000:03:00.0\": {\"1\": \"ib\"}}}",
+		     "field \"desired.pci/0000:03:00.0.1\": pci/0000:03:00.0/1: Port type setting is not supported"},
+		};
+
+		for (size_t i = 0; i < sizeof(bad_desired) / sizeof(bad_desired[0]); i++) {
+			f = fopen(state_path, "w");
+			fputs(bad_desired[i].file, f);
+			fclose(f);
+			run_argv(&r, argv, NULL);
+			cr_expect_eq(r.status, 1, "desired case %zu: %s", i, r.err);
+			cr_expect_not_null(strstr(r.err, bad_desired[i].expect), "desired case %zu: %s", i, r.err);
+			run_free(&r);
+		}
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			f = fopen(state_path, "w");
 			fprintf(f, "{\"version\": 1, \"devices\": %s}", bad[i].devices);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The emulated hardware's state file: {"version": 1, "devices": {handle:
- * state}} with each driver's own state (dlh_dev_sim_get "state"). Written
+ * The emulated hardware's state file: {"version": 2, "devices": {handle:
+ * state}, "desired": {handle: {"INDEX": "auto"}}} with each driver's own
+ * state (dlh_dev_sim_get "state") and the ports' desired types, which are
+ * the host's (core's), not the hardware's. Written
  * before a change is acknowledged (and after changes drivers make on their
  * own, before the loop next waits): to FILE.tmp, synced, renamed over FILE,
  * and the directory synced, so that a crash leaves either the old file or
@@ -23,6 +25,7 @@ int state_parse(const char *text, size_t len, const char *path, char **devices, 
 {
 	json_error_t jerr;
 	json_t *root, *devs;
+	json_int_t version;
 
 	*devices = NULL;
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -31,14 +34,19 @@ int state_parse(const char *text, size_t len, const char *path, char **devices, 
 		return -EINVAL;
 	}
 	devs = json_object_get(root, "devices");
-	if (!json_is_integer(json_object_get(root, "version")) ||
-	    json_integer_value(json_object_get(root, "version")) != 1 || !json_is_object(devs) ||
-	    json_object_size(root) != 2) {
-		snprintf(why, whylen, "%s: expected {\"version\": 1, \"devices\": {...}} and nothing else", path);
+	version = json_integer_value(json_object_get(root, "version"));
+	/* Version 1 had no desired types; 2 keeps them (an mlx4 port in auto stays in auto). */
+	if (!json_is_integer(json_object_get(root, "version")) || (version != 1 && version != 2) ||
+	    !json_is_object(devs) || json_object_size(root) != (version == 1 ? 2u : 3u) ||
+	    (version == 2 && !json_is_object(json_object_get(root, "desired")))) {
+		snprintf(why, whylen,
+			 "%s: expected {\"version\": 2, \"devices\": {...}, \"desired\": {...}} (or version 1 "
+			 "without \"desired\") and nothing else",
+			 path);
 		json_decref(root);
 		return -EINVAL;
 	}
-	*devices = json_dumps(devs, JSON_COMPACT);
+	*devices = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
 	return *devices ? 0 : -ENOMEM;
 }
@@ -79,15 +87,64 @@ int state_read(const char *path, char **devices, char *why, size_t whylen)
 	return err;
 }
 
-int state_load(struct dlh_ctx *ctx, const char *profiles, const char *devices, const char *path, char *why,
-	       size_t whylen)
+/* The saved desired types (auto, for mlx4) back on their ports: the driver's op runs again. */
+static int desired_apply(struct dlh_ctx *ctx, json_t *desired, const char *path, char *why, size_t whylen)
+{
+	char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX];
+	const char *handle, *key;
+	json_t *ports, *v;
+
+	json_object_foreach(desired, handle, ports)
+	{
+		struct dlh_dev *dev = dlh_dev_find(ctx, handle);
+
+		if (!dev || !json_is_object(ports)) {
+			snprintf(why, whylen, "%s: field \"desired.%s\": %s", path, handle,
+				 dev ? "expected an object of ports" : "no emulated device has this handle");
+			return -EINVAL;
+		}
+		json_object_foreach(ports, key, v)
+		{
+			enum dlh_port_type type;
+			struct dlh_extack ext;
+			struct dlh_port *port;
+			char *end;
+			unsigned long index = strtoul(key, &end, 10);
+
+			if (!*key || *end || index > UINT32_MAX || !(port = dlh_port_find(dev, (uint32_t)index)) ||
+			    !json_is_string(v) || dlh_port_type_parse(json_string_value(v), &type) ||
+			    type == DLH_PORT_TYPE_NOTSET) {
+				snprintf(why, whylen,
+					 "%s: field \"desired.%s.%s\": expected a port index of the device and "
+					 "\"eth\", \"ib\" or \"auto\"",
+					 path, handle, key);
+				return -EINVAL;
+			}
+			if (dlh_port_desired_type(port) != type && dlh_port_type_set(port, type, &ext)) {
+				snprintf(why, whylen, "%s: field \"desired.%s.%s\": %s", path, handle, key,
+					 dlh_extack_str(&ext, buf, sizeof(buf)));
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+int state_load(struct dlh_ctx *ctx, const char *profiles, const char *saved, const char *path, char *why, size_t whylen)
 {
 	char list[1024], *save = NULL, buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX];
+	json_t *root = saved ? json_loads(saved, 0, NULL) : NULL, *all, *v;
+	char *devices = root ? json_dumps(json_object_get(root, "devices"), JSON_COMPACT) : NULL;
 	struct dlh_extack ext;
 	const char *handle;
-	json_t *all, *v;
 	char *st;
 	int err = 0;
+
+	if (saved && !devices) {
+		json_decref(root);
+		snprintf(why, whylen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
 
 	if (strlen(profiles) >= sizeof(list)) {
 		snprintf(why, whylen, "--sim: profile list too long");
@@ -102,6 +159,8 @@ int state_load(struct dlh_ctx *ctx, const char *profiles, const char *devices, c
 					 dlh_extack_str(&ext, buf, sizeof(buf)));
 			else
 				snprintf(why, whylen, "--sim %s: %s", p, dlh_extack_str(&ext, buf, sizeof(buf)));
+			free(devices);
+			json_decref(root);
 			return -EINVAL;
 		}
 	}
@@ -126,13 +185,39 @@ int state_load(struct dlh_ctx *ctx, const char *profiles, const char *devices, c
 	}
 	json_decref(all);
 	free(st);
+	free(devices);
+	if (!err && json_object_get(root, "desired"))
+		err = desired_apply(ctx, json_object_get(root, "desired"), path, why, whylen);
+	json_decref(root);
 	return err;
+}
+
+/* The device's ports with a desired type, as {"INDEX": "auto"}; none, no entry. */
+static int desired_save(struct dlh_dev *dev, json_t *desired)
+{
+	json_t *ports = json_object();
+	char key[16];
+
+	for (struct dlh_port *p = dlh_port_first(dev); ports && p; p = dlh_port_next(p)) {
+		if (dlh_port_desired_type(p) == DLH_PORT_TYPE_NOTSET)
+			continue;
+		snprintf(key, sizeof(key), "%u", dlh_port_index(p));
+		if (json_object_set_new(ports, key, json_string(dlh_port_type_name(dlh_port_desired_type(p)))))
+			break;
+	}
+	if (!ports)
+		return -ENOMEM;
+	if (!json_object_size(ports)) {
+		json_decref(ports);
+		return 0;
+	}
+	return json_object_set_new(desired, dlh_dev_handle(dev), ports) ? -ENOMEM : 0;
 }
 
 int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 {
-	json_t *root = json_pack("{s:i, s:o}", "version", 1, "devices", json_object());
-	json_t *devs = json_object_get(root, "devices");
+	json_t *root = json_pack("{s:i, s:o, s:o}", "version", 2, "devices", json_object(), "desired", json_object());
+	json_t *devs = json_object_get(root, "devices"), *desired = json_object_get(root, "desired");
 	char tmp[4096], dir[4096], *buf = malloc(DLHALD_STATE_MAX);
 	int fd, err = 0;
 
@@ -155,6 +240,12 @@ int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 		if (e == -EOPNOTSUPP)
 			continue;
 		st = e ? NULL : json_loads(buf, 0, NULL);
+		if (st && desired_save(dev, desired)) {
+			json_decref(st);
+			st = NULL;
+			e = -ENOMEM;
+			snprintf(ext.msg, sizeof(ext.msg), "out of memory");
+		}
 		if (!st || json_object_set_new(devs, dlh_dev_handle(dev), st)) {
 			snprintf(why, whylen, "the state of %s: %s", dlh_dev_handle(dev), e ? ext.msg : "not JSON");
 			dlhald_log(LOG_ERR, "%s", why);
