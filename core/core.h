@@ -111,6 +111,12 @@ struct dlh_sdk_io {
 	void *arg;
 };
 
+/* A plan being filled by a driver's plan op (plan.c). */
+struct dlh_sdk_plan {
+	struct dlh_dev *dev;
+	struct dlh_plan *out;
+};
+
 /* A port as it was before a driver op, to check and restore it afterwards (op.c). */
 struct dlh__snap {
 	struct dlh_port *port;
@@ -240,6 +246,7 @@ int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sd
 void dlh__dev_remove(struct dlh_dev *dev);
 
 /* port.c */
+struct dlh_port *dlh__port_find(const struct dlh_dev *dev, uint32_t index);
 void dlh__port_free_all(struct dlh_dev *dev);
 void dlh__port_free(struct dlh_port *port);
 void dlh__port_unlink(struct dlh_port *port);
@@ -258,6 +265,10 @@ void dlh__op_bury(struct dlh_port *port);
 
 /* name.c */
 int dlh__netdev_name_valid(const char *name);
+typedef bool (*dlh__name_taken_fn)(const struct dlh_ctx *ctx, const char *name, const void *arg);
+/* The lowest-numbered name of @pattern ("eth%d") that @taken says is free. */
+int dlh__netdev_name_pick(const struct dlh_ctx *ctx, const char *pattern, dlh__name_taken_fn taken, const void *arg,
+			  char *buf, size_t len, struct dlh_extack *ext);
 
 /* bus.c */
 int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config, struct dlh_extack *ext);

@@ -23,8 +23,8 @@ int dlh__netdev_name_valid(const char *name)
 /* The kernel scans at most one page of bits for a free number. */
 #define NAME_ALLOC_MAX 32768
 
-DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *pattern, char *buf, size_t len,
-					 struct dlh_extack *ext)
+int dlh__netdev_name_pick(const struct dlh_ctx *ctx, const char *pattern, dlh__name_taken_fn taken, const void *arg,
+			  char *buf, size_t len, struct dlh_extack *ext)
 {
 	const char *pct = strchr(pattern, '%');
 	char name[DLH_NETDEV_NAME_MAX + 8];
@@ -39,7 +39,7 @@ DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *patter
 			break;
 		if (!dlh__netdev_name_valid(name))
 			return dlh__extack_set(ext, -EINVAL, NULL, "Invalid netdev name pattern \"%s\"", pattern);
-		if (dlh__port_find_netdev(ctx, name))
+		if (taken(ctx, name, arg))
 			continue;
 		if ((size_t)n >= len)
 			return dlh__extack_set(ext, -ENOSPC, NULL, "No room for netdev name \"%s\"", name);
@@ -47,4 +47,16 @@ DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *patter
 		return 0;
 	}
 	return dlh__extack_set(ext, -ENFILE, NULL, "No free netdev name for pattern \"%s\"", pattern);
+}
+
+static bool in_model(const struct dlh_ctx *ctx, const char *name, const void *arg)
+{
+	(void)arg;
+	return dlh__port_find_netdev(ctx, name) != NULL;
+}
+
+DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *pattern, char *buf, size_t len,
+					 struct dlh_extack *ext)
+{
+	return dlh__netdev_name_pick(ctx, pattern, in_model, NULL, buf, len, ext);
 }

@@ -31,6 +31,11 @@ DLH_EXPORT struct dlh_port *dlh_port_find(const struct dlh_dev *dev, uint32_t in
 	return port_find(dev, &k);
 }
 
+struct dlh_port *dlh__port_find(const struct dlh_dev *dev, uint32_t index)
+{
+	return port_find(dev, &(struct index_key){index});
+}
+
 static struct dlh_port *port_find(const struct dlh_dev *dev, const struct index_key *key)
 {
 	struct dlh__hnode *n = dlh__htab_find(&dev->port_by_index, dlh__hash_u64(key->index), index_match, key);
@@ -555,15 +560,15 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
  * Linux 4.6 drivers checked the count before anything else. A relay leaves
  * this to the core it relays to.
  */
-static int split_check(const struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+static int split_check(const struct dlh_port *port, unsigned int count, bool relayed, struct dlh_extack *ext)
 {
 	const struct dlh_sdk_driver *drv = port->dev->drv;
 
 	if (count < 2)
 		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid split count");
-	if (DLH__OP(drv, bus_attach))
+	if (DLH__OP(drv, bus_attach) && relayed)
 		return 0;
-	if (drv->split_counts && (count >= 32 || !(drv->split_counts & (1u << count))))
+	if (drv->split_counts && !DLH__OP(drv, bus_attach) && (count >= 32 || !(drv->split_counts & (1u << count))))
 		return dlh__extack_set(ext, -EINVAL, port->handle, "%s",
 				       drv->split_count_msg ? drv->split_count_msg : "Invalid split count");
 	if (!port->attrs.splittable)
@@ -587,7 +592,7 @@ DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct 
 		return err;
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port splitting is not supported");
-	err = split_check(port, count, ext);
+	err = split_check(port, count, true, ext);
 	if (err)
 		return err;
 	memcpy(handle, port->handle, sizeof(handle));
@@ -611,4 +616,98 @@ DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	memcpy(handle, port->handle, sizeof(handle));
 	err = dlh__op_begin(dev, "port_unsplit", handle, ext);
 	return err ? err : dlh__op_end(dev->ctx, dev->drv, handle, op(port, ext), ext);
+}
+
+/*
+ * Plans run the op's checks, then the driver's plan op with the same guard
+ * as an op (no op may start from inside one), and check its result as an
+ * op's. A relay plans from what the kernel's core checks, and says partial.
+ */
+static int plan_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *name, const char *handle,
+		    int err, struct dlh_extack *ext)
+{
+	ctx->op.name = NULL;
+	if (err > 0) {
+		dlh__log(ctx, DLH_LOG_ERR, NULL, "driver %s: %s returned %d, not 0 or a negative errno (driver bug)",
+			 drv->name, name, err);
+		return dlh__extack_set(ext, -EIO, handle, "Driver bug: %s returned %d", name, err);
+	}
+	if (!err) {
+		dlh__extack_clear(ext);
+		return 0;
+	}
+	if (ext && !ext->msg[0])
+		return dlh__extack_set(ext, err, handle, "%s", strerror(-err));
+	dlh__extack_obj(ext, handle);
+	return err;
+}
+
+static int plan_begin(struct dlh_port *port, const char *name, struct dlh_plan *plan, struct dlh_extack *ext)
+{
+	struct dlh_ctx *ctx = port->dev->ctx;
+
+	memset(plan, 0, sizeof(*plan));
+	if (ctx->op.name)
+		return dlh__extack_set(ext, -EBUSY, port->handle, "Another operation is in progress");
+	ctx->op.name = name;
+	ctx->op.local = 0;
+	ctx->op.dev = port->dev;
+	return 0;
+}
+
+DLH_EXPORT int dlh_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_plan *plan,
+				   struct dlh_extack *ext)
+{
+	const struct dlh_sdk_driver *drv = port->dev->drv;
+	int (*fn)(struct dlh_port *, unsigned int, struct dlh_sdk_plan *, struct dlh_extack *) =
+	    DLH__OP(drv, port_split_plan);
+	struct dlh_sdk_plan sp = {port->dev, plan};
+	char handle[DLH_HANDLE_MAX];
+	int err;
+
+	dlh__extack_clear(ext);
+	memset(plan, 0, sizeof(*plan));
+	err = port_live(port, ext);
+	if (err)
+		return err;
+	if (!DLH__OP(drv, port_split))
+		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port splitting is not supported");
+	err = split_check(port, count, false, ext);
+	if (err)
+		return err;
+	if (DLH__OP(drv, bus_attach)) {
+		plan->partial = true;
+		return 0;
+	}
+	if (!fn)
+		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Driver %s cannot plan a split", drv->name);
+	memcpy(handle, port->handle, sizeof(handle));
+	err = plan_begin(port, "port_split_plan", plan, ext);
+	return err ? err : plan_end(port->dev->ctx, drv, "port_split_plan", handle, fn(port, count, &sp, ext), ext);
+}
+
+DLH_EXPORT int dlh_port_unsplit_plan(struct dlh_port *port, struct dlh_plan *plan, struct dlh_extack *ext)
+{
+	const struct dlh_sdk_driver *drv = port->dev->drv;
+	int (*fn)(struct dlh_port *, struct dlh_sdk_plan *, struct dlh_extack *) = DLH__OP(drv, port_unsplit_plan);
+	struct dlh_sdk_plan sp = {port->dev, plan};
+	char handle[DLH_HANDLE_MAX];
+	int err;
+
+	dlh__extack_clear(ext);
+	memset(plan, 0, sizeof(*plan));
+	err = port_live(port, ext);
+	if (err)
+		return err;
+	if (!DLH__OP(drv, port_unsplit))
+		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port unsplitting is not supported");
+	if (DLH__OP(drv, bus_attach)) {
+		plan->partial = true;
+		return 0;
+	}
+	if (!fn)
+		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Driver %s cannot plan an unsplit", drv->name);
+	memcpy(handle, port->handle, sizeof(handle));
+	err = plan_begin(port, "port_unsplit_plan", plan, ext);
+	return err ? err : plan_end(port->dev->ctx, drv, "port_unsplit_plan", handle, fn(port, &sp, ext), ext);
 }

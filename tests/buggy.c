@@ -101,6 +101,14 @@ static int buggy_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	return err;
 }
 
+static int buggy_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
+				 struct dlh_extack *ext)
+{
+	if (is("plan")) /* plans from other rules than the op's: an unsplit's */
+		return example_cage_set(port, 1, plan, ext);
+	return example_cage_set(port, count, plan, ext);
+}
+
 static int buggy_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
 {
 	if (is("type") && type == DLH_PORT_TYPE_IB) /* says yes, does nothing */
@@ -131,6 +139,8 @@ static const struct dlh_sdk_ops buggy_ops = {
     .port_type_set = buggy_port_type_set,
     .port_split = buggy_port_split,
     .port_unsplit = buggy_port_unsplit,
+    .port_split_plan = buggy_port_split_plan,
+    .port_unsplit_plan = example_port_unsplit_plan,
     .sim_set = example_sim_set,
     .sim_get = buggy_sim_get,
 };

@@ -172,10 +172,10 @@ static void port_spec_of(const struct mlxsw_sp_port *p, struct port_spec *ps)
 	memcpy(ps->netdev, p->netdev, sizeof(ps->netdev));
 }
 
-/* Registers the port with core: devlink port, then its netdev. */
-static int port_model_add(struct mlxsw_sp *sp, const struct port_spec *ps, struct dlh_extack *ext)
+/* The attributes a port of this spec registers with (also what a plan says it would). */
+static void port_attrs_of(const struct port_spec *ps, struct dlh_sdk_port_attrs *attrs)
 {
-	struct dlh_sdk_port_attrs attrs = {
+	*attrs = (struct dlh_sdk_port_attrs){
 	    .flavour = DLH_PORT_FLAVOUR_PHYSICAL,
 	    .number = ps->module + 1u,
 	    .split = ps->split,
@@ -188,9 +188,16 @@ static int port_model_add(struct mlxsw_sp *sp, const struct port_spec *ps, struc
 	    .module = ps->module,
 	    .lane = ps->lane,
 	};
+}
+
+/* Registers the port with core: devlink port, then its netdev. */
+static int port_model_add(struct mlxsw_sp *sp, const struct port_spec *ps, struct dlh_extack *ext)
+{
+	struct dlh_sdk_port_attrs attrs;
 	struct mlxsw_sp_port *p = calloc(1, sizeof(*p));
 	int err;
 
+	port_attrs_of(ps, &attrs);
 	if (!p)
 		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
 	p->local_port = ps->local_port;
@@ -286,23 +293,18 @@ static int collect_old(struct mlxsw_sp *sp, uint8_t base, unsigned int count, st
 	return n;
 }
 
-static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+/*
+ * What a split or an unsplit does, decided once for the op and its plan: the
+ * op reads the port's module and width from the ASIC (PMLP, as the seed
+ * does), the plan from what the driver last wrote there, and both give them
+ * to these, which check the seed's rules and list the ports to go and come.
+ */
+static int split_decide(struct mlxsw_sp *sp, uint8_t local_port, unsigned int count, uint8_t module,
+			uint8_t cur_width, struct port_spec *old, int *nold, struct port_spec *new,
+			struct dlh_extack *ext)
 {
-	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
-	uint32_t index = dlh_port_index(port);
-	uint8_t local_port, module, cur_width, base_port, width;
-	int nold, err;
+	uint8_t base_port, width;
 
-	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !sp->ports[index])
-		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
-	local_port = (uint8_t)index;
-	if (count != 2 && count != 4)
-		return dlh_sdk_extack(ext, -EINVAL, "Port can only be split into 2 or 4 ports");
-
-	err = module_info_get(sp, local_port, &module, &cur_width);
-	if (err)
-		return dlh_sdk_extack(ext, err, "Failed to get port's width");
 	if (cur_width != MLXSW_PORT_MODULE_MAX_WIDTH)
 		return dlh_sdk_extack(ext, -EINVAL, "Port cannot be split further");
 
@@ -318,7 +320,7 @@ static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct
 	}
 
 	width = (uint8_t)(MLXSW_PORT_MODULE_MAX_WIDTH / count);
-	nold = collect_old(sp, base_port, count, old);
+	*nold = collect_old(sp, base_port, count, old);
 	for (unsigned int i = 0; i < count; i++) {
 		new[i] = (struct port_spec){
 		    .local_port = (uint8_t)(base_port + i),
@@ -330,56 +332,150 @@ static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct
 		};
 		memcpy(new[i].netdev, sp->netdev_pattern, sizeof(new[i].netdev));
 	}
+	return 0;
+}
+
+static int split_port_of(struct mlxsw_sp *sp, struct dlh_port *port, unsigned int count, uint8_t *local_port,
+			 struct dlh_extack *ext)
+{
+	uint32_t index = dlh_port_index(port);
+
+	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !sp->ports[index])
+		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
+	*local_port = (uint8_t)index;
+	if (count != 2 && count != 4)
+		return dlh_sdk_extack(ext, -EINVAL, "Port can only be split into 2 or 4 ports");
+	return 0;
+}
+
+static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+{
+	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
+	uint8_t local_port, module, cur_width;
+	int nold, err;
+
+	err = split_port_of(sp, port, count, &local_port, ext);
+	if (err)
+		return err;
+	err = module_info_get(sp, local_port, &module, &cur_width);
+	if (err)
+		return dlh_sdk_extack(ext, err, "Failed to get port's width");
+	err = split_decide(sp, local_port, count, module, cur_width, old, &nold, new, ext);
+	if (err)
+		return err;
 	err = ports_replace(sp, old, nold, new, (int)count, ext);
 	if (err)
 		dlh_sdk_log(sp->dev, DLH_LOG_ERR, "Failed to create split port");
 	return err;
 }
 
-static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
+/* The ports to go and come as the plan says them: what ports_replace() will do, in its order. */
+static int plan_fill(struct mlxsw_sp *sp, struct dlh_sdk_plan *plan, const struct port_spec *old, int nold,
+		     const struct port_spec *new, int nnew, struct dlh_extack *ext)
+{
+	int err = 0;
+
+	for (int i = 0; i < nold && !err; i++)
+		err = dlh_sdk_plan_gone(plan, old[i].local_port, ext);
+	for (int i = 0; i < nnew && !err; i++) {
+		struct dlh_sdk_port_attrs attrs;
+
+		port_attrs_of(&new[i], &attrs);
+		err = dlh_sdk_plan_come(plan, new[i].local_port, &attrs, new[i].netdev, ext);
+	}
+	(void)sp;
+	return err;
+}
+
+static int mlxsw_sp_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
+				    struct dlh_extack *ext)
 {
 	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2];
-	uint32_t index = dlh_port_index(port);
-	uint8_t local_port, module, cur_width, base_port;
-	unsigned int count;
-	int nold, nnew = 0, err;
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
+	uint8_t local_port;
+	int nold, err;
 
-	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !sp->ports[index])
-		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
-	local_port = (uint8_t)index;
-	if (!sp->ports[local_port]->split)
-		return dlh_sdk_extack(ext, -EINVAL, "Port wasn't split");
+	err = split_port_of(sp, port, count, &local_port, ext);
+	if (!err)
+		err = split_decide(sp, local_port, count, sp->ports[local_port]->module, sp->ports[local_port]->width,
+				   old, &nold, new, ext);
+	return err ? err : plan_fill(sp, plan, old, nold, new, (int)count, ext);
+}
 
-	err = module_info_get(sp, local_port, &module, &cur_width);
-	if (err)
-		return dlh_sdk_extack(ext, err, "Failed to get port's width");
-	count = cur_width == 1 ? 4 : 2;
+static int unsplit_decide(struct mlxsw_sp *sp, uint8_t local_port, uint8_t cur_width, struct port_spec *old,
+			  int *nold, struct port_spec *new, int *nnew)
+{
+	unsigned int count = cur_width == 1 ? 4 : 2;
+	uint8_t base_port = cluster_base_port(local_port);
 
-	base_port = cluster_base_port(local_port);
 	/* Determine which ports to remove. */
 	if (count == 2 && local_port >= base_port + 2)
 		base_port = (uint8_t)(base_port + 2);
 
-	nold = collect_old(sp, base_port, count, old);
+	*nold = collect_old(sp, base_port, count, old);
+	*nnew = 0;
 	for (unsigned int i = 0; i < count / 2; i++) {
 		uint8_t lp = (uint8_t)(base_port + i * 2);
 
 		/* The seed re-creates every even port; only re-create those the board had. */
 		if (!sp->port_at_probe[lp])
 			continue;
-		new[nnew] = (struct port_spec){
+		new[*nnew] = (struct port_spec){
 		    .local_port = lp,
 		    .module = sp->port_to_module[lp],
 		    .width = MLXSW_PORT_MODULE_MAX_WIDTH,
 		};
-		memcpy(new[nnew].netdev, sp->netdev_pattern, sizeof(new[nnew].netdev));
-		nnew++;
+		memcpy(new[*nnew].netdev, sp->netdev_pattern, sizeof(new[*nnew].netdev));
+		(*nnew)++;
 	}
+	return 0;
+}
+
+static int unsplit_port_of(struct mlxsw_sp *sp, struct dlh_port *port, uint8_t *local_port, struct dlh_extack *ext)
+{
+	uint32_t index = dlh_port_index(port);
+
+	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !sp->ports[index])
+		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
+	*local_port = (uint8_t)index;
+	if (!sp->ports[*local_port]->split)
+		return dlh_sdk_extack(ext, -EINVAL, "Port wasn't split");
+	return 0;
+}
+
+static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
+{
+	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2];
+	uint8_t local_port, module, cur_width;
+	int nold, nnew, err;
+
+	err = unsplit_port_of(sp, port, &local_port, ext);
+	if (err)
+		return err;
+	err = module_info_get(sp, local_port, &module, &cur_width);
+	if (err)
+		return dlh_sdk_extack(ext, err, "Failed to get port's width");
+	unsplit_decide(sp, local_port, cur_width, old, &nold, new, &nnew);
 	err = ports_replace(sp, old, nold, new, nnew, ext);
 	if (err)
 		dlh_sdk_log(sp->dev, DLH_LOG_ERR, "Failed to reinstantiate port");
 	return err;
+}
+
+static int mlxsw_sp_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
+{
+	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2];
+	uint8_t local_port;
+	int nold, nnew, err;
+
+	err = unsplit_port_of(sp, port, &local_port, ext);
+	if (err)
+		return err;
+	unsplit_decide(sp, local_port, sp->ports[local_port]->width, old, &nold, new, &nnew);
+	return plan_fill(sp, plan, old, nold, new, nnew, ext);
 }
 
 /*
@@ -688,6 +784,8 @@ static const struct dlh_sdk_ops mlxsw_sp_ops = {
     .remove = mlxsw_sp_remove,
     .port_split = mlxsw_sp_port_split,
     .port_unsplit = mlxsw_sp_port_unsplit,
+    .port_split_plan = mlxsw_sp_port_split_plan,
+    .port_unsplit_plan = mlxsw_sp_port_unsplit_plan,
     .sim_set = mlxsw_sp_sim_set,
     .sim_get = mlxsw_sp_sim_get,
 };

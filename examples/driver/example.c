@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A complete small switch driver, out of tree: N front-panel cages of four
- * lanes, each one port that splits into 2 or 4. The "hardware" is a register
- * file of lane widths, one register per port index, with fault injection;
- * a timer polls the cages for modules. Build it with the Makefile beside it
- * (pkg-config only) and check it with dlhal-conform:
- *
- *   {"driver": "example", "handle": "pci/0000:05:00.0", "hw": {"ports": 4}}
- *   DLHAL_MODULE_PATH=. dl --sim ./example.json port split swp1 4
+ * A complete small switch driver, out of tree: N cages of four lanes, each a
+ * port that splits into 2 or 4 (index cage * 4 + subport; netdevs swpN,
+ * swpNsM), over a register file of lane widths with fault injection; a timer
+ * polls the cages. Build with the Makefile beside it, check with the kit:
  *   dlhal-conform --module ./example.so --profile ./example.json
- *
- * Port index: cage * 4 + subport. Netdevs: swp<cage+1>, split: swp<cage+1>s<subport>.
  */
 #include <dlhal/sdk.h>
 #include <errno.h>
@@ -31,48 +25,44 @@ struct example {
 	struct dlh_sdk_timer *poll;
 };
 
-static int reg_write(struct example *ex, unsigned int idx, unsigned char width)
-{
-	ex->accesses++;
-	if (ex->fail_nth && !--ex->fail_nth)
-		return -EIO;
-	ex->width[idx] = width;
-	return 0;
-}
-
-/* Write @n widths from @base; on a failure, put back what was written (the fault has fired). */
+/* Writes @n widths from @base, an access each; when one fails, what was written is put back. */
 static int regs_write(struct example *ex, unsigned int base, const unsigned char *w, unsigned int n)
 {
 	unsigned char old[EX_LANES];
-	unsigned int i;
-	int err = 0;
 
 	memcpy(old, &ex->width[base], n);
-	for (i = 0; i < n && !err; i++)
-		err = reg_write(ex, base + i, w[i]);
-	while (err && i--)
-		ex->width[base + i] = old[i];
-	return err;
+	for (unsigned int i = 0; i < n; i++) {
+		ex->accesses++;
+		if (ex->fail_nth && !--ex->fail_nth) {
+			memcpy(&ex->width[base], old, n);
+			return -EIO;
+		}
+		ex->width[base + i] = w[i];
+	}
+	return 0;
+}
+
+/* What port @idx registers as with @lanes lanes: the op and the plan both ask this. */
+static void port_desc(unsigned int idx, unsigned int lanes, struct dlh_sdk_port_attrs *a, char *name)
+{
+	unsigned int cage = idx / EX_LANES, sub = idx % EX_LANES;
+
+	/* clang-format off */
+	*a = (struct dlh_sdk_port_attrs){.flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = cage + 1, .lanes = lanes,
+		.split = lanes < EX_LANES, .split_group = cage, .split_subport = sub / lanes,
+		.splittable = lanes == EX_LANES, .speed = 25000 * lanes};
+	/* clang-format on */
+	snprintf(name, 16, lanes < EX_LANES ? "swp%us%u" : "swp%u", cage + 1, sub / lanes);
 }
 
 static int port_add(struct example *ex, unsigned int idx, struct dlh_extack *ext)
 {
-	unsigned int cage = idx / EX_LANES, sub = idx % EX_LANES, lanes = ex->width[idx];
-	struct dlh_sdk_port_attrs a = {
-	    .flavour = DLH_PORT_FLAVOUR_PHYSICAL,
-	    .number = cage + 1,
-	    .lanes = lanes,
-	    .split = lanes < EX_LANES,
-	    .split_group = cage,
-	    .split_subport = sub / lanes,
-	    .splittable = lanes == EX_LANES,
-	    .speed = 25000 * lanes,
-	};
-	char name[16];
+	struct dlh_sdk_port_attrs a;
 	struct dlh_port *p;
+	char name[16];
 	int err;
 
-	snprintf(name, sizeof(name), lanes < EX_LANES ? "swp%us%u" : "swp%u", cage + 1, sub / lanes);
+	port_desc(idx, ex->width[idx], &a, name);
 	err = dlh_sdk_port_register(ex->dev, idx, &a, &p, ext);
 	if (!err && (err = dlh_sdk_port_type_eth(p, name, ext)))
 		dlh_sdk_port_unregister(p);
@@ -86,23 +76,39 @@ static int cage_sync(struct example *ex, unsigned int cage, const unsigned char 
 	int err = 0;
 
 	for (i = 0; i < EX_LANES; i++)
-		if (old[i])
-			dlh_sdk_port_unregister(dlh_port_find(ex->dev, base + i));
+		dlh_sdk_port_unregister(old[i] ? dlh_port_find(ex->dev, base + i) : NULL);
 	for (i = 0; i < EX_LANES && !err; i++)
 		if (ex->width[base + i])
 			err = port_add(ex, base + i, ext);
 	return err;
 }
 
-static int cage_set(struct example *ex, unsigned int cage, unsigned int count, struct dlh_extack *ext)
+/* The cage as @count ports (core checked a split); with @plan, only says what would go and come. */
+static int example_cage_set(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
+			    struct dlh_extack *ext)
 {
-	unsigned int base = cage * EX_LANES;
+	struct example *ex = dlh_sdk_dev_priv(dlh_port_dev(port));
+	unsigned int cage = dlh_port_index(port) / EX_LANES, base = cage * EX_LANES;
 	unsigned char old[EX_LANES], w[EX_LANES] = {0};
-	int err;
+	struct dlh_sdk_port_attrs a;
+	char name[16];
+	int err = 0;
 
+	if (count == 1 && !dlh_port_is_split(port))
+		return dlh_sdk_extack(ext, -EINVAL, "Port was not split");
 	for (unsigned int i = 0; i < count; i++)
 		w[i * EX_LANES / count] = (unsigned char)(EX_LANES / count);
 	memcpy(old, &ex->width[base], EX_LANES);
+	for (unsigned int i = 0; plan && i < 2 * EX_LANES && !err; i++) {
+		if (i < EX_LANES && old[i])
+			err = dlh_sdk_plan_gone(plan, base + i, ext);
+		else if (i >= EX_LANES && w[i - EX_LANES]) {
+			port_desc(base + i - EX_LANES, w[i - EX_LANES], &a, name);
+			err = dlh_sdk_plan_come(plan, base + i - EX_LANES, &a, name, ext);
+		}
+	}
+	if (plan)
+		return err;
 	err = regs_write(ex, base, w, EX_LANES);
 	if (err)
 		return dlh_sdk_extack(ext, err, "Failed to set the lanes of cage %u", cage + 1);
@@ -116,23 +122,23 @@ static int cage_set(struct example *ex, unsigned int cage, unsigned int count, s
 
 static int example_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
 {
-	/* Core has checked: the port is splittable (whole), count is 2 or 4. */
-	return cage_set(dlh_sdk_dev_priv(dlh_port_dev(port)), dlh_port_index(port) / EX_LANES, count, ext);
+	return example_cage_set(port, count, NULL, ext);
 }
 
 static int example_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 {
-	if (!dlh_port_is_split(port))
-		return dlh_sdk_extack(ext, -EINVAL, "Port was not split");
-	return cage_set(dlh_sdk_dev_priv(dlh_port_dev(port)), dlh_port_index(port) / EX_LANES, 1, ext);
+	return example_cage_set(port, 1, NULL, ext);
+}
+
+static int example_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
+{
+	return example_cage_set(port, 1, plan, ext);
 }
 
 static int example_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
 {
 	(void)port;
-	if (type != DLH_PORT_TYPE_ETH)
-		return dlh_sdk_extack(ext, -EOPNOTSUPP, "This switch runs Ethernet only");
-	return 0;
+	return type == DLH_PORT_TYPE_ETH ? 0 : dlh_sdk_extack(ext, -EOPNOTSUPP, "This switch runs Ethernet only");
 }
 
 static void poll_cages(struct dlh_sdk_timer *timer, void *arg)
@@ -142,7 +148,7 @@ static void poll_cages(struct dlh_sdk_timer *timer, void *arg)
 	for (unsigned int c = 0; c < ex->cages; c++)
 		if ((ex->present ^ ex->seen) & (1u << c))
 			dlh_sdk_log(ex->dev, DLH_LOG_INFO, "cage %u: module %s", c + 1,
-				    ex->present & (1u << c) ? "inserted" : "removed");
+				    ex->present & 1u << c ? "in" : "out");
 	ex->seen = ex->present;
 	dlh_sdk_timer_arm(timer, EX_POLL_MS);
 }
@@ -170,7 +176,6 @@ static int example_probe(struct dlh_dev *dev, const char *config, struct dlh_ext
 	ex->fail_nth = (unsigned long)config_num(config, "\"fail_nth\":", 0);
 	for (i = 0; i < ex->cages * EX_LANES; i++)
 		ex->width[i] = i % EX_LANES ? 0 : EX_LANES;
-	/* Saved state: the widths, [4,0,0,0,2,0,2,0,...]. */
 	for (i = 0, state = state ? state + 9 : NULL; state && i < ex->cages * EX_LANES; i++) {
 		unsigned int v = (unsigned int)strtoul(state, (char **)&state, 10);
 
@@ -182,12 +187,9 @@ static int example_probe(struct dlh_dev *dev, const char *config, struct dlh_ext
 	for (i = 0; i < ex->cages * EX_LANES && !err; i++)
 		if (ex->width[i])
 			err = port_add(ex, i, ext);
-	if (!err)
-		err = dlh_sdk_timer_new(dev, poll_cages, ex, &ex->poll);
-	if (err)
-		return err; /* core removes the ports registered so far, and the timer */
-	dlh_sdk_timer_arm(ex->poll, EX_POLL_MS);
-	return 0;
+	if (!err && !(err = dlh_sdk_timer_new(dev, poll_cages, ex, &ex->poll)))
+		dlh_sdk_timer_arm(ex->poll, EX_POLL_MS);
+	return err; /* on failure core removes the ports registered so far, and the timer */
 }
 
 static int example_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *key, const char *value,
@@ -215,13 +217,11 @@ static int example_sim_get(struct dlh_dev *dev, struct dlh_port *port, const cha
 	struct example *ex = dlh_sdk_dev_priv(dev);
 	size_t n = 0;
 
-	if (port)
-		return dlh_sdk_extack(ext, -EINVAL, "Unknown emulator control \"%s\"", key);
-	if (!strcmp(key, "fail_nth"))
+	if (!port && !strcmp(key, "fail_nth"))
 		n = (size_t)snprintf(buf, len, "%lu", ex->fail_nth);
-	else if (!strcmp(key, "accesses"))
+	else if (!port && !strcmp(key, "accesses"))
 		n = (size_t)snprintf(buf, len, "%lu", ex->accesses);
-	else if (!strcmp(key, "state"))
+	else if (!port && !strcmp(key, "state"))
 		for (unsigned int i = 0; i < ex->cages * EX_LANES && n < len; i++)
 			n += (size_t)snprintf(buf + n, len - n, "%s%u%s", i ? "," : "[", ex->width[i],
 					      i + 1 < ex->cages * EX_LANES ? "" : "]");
@@ -235,6 +235,8 @@ static const struct dlh_sdk_ops example_ops = {
     .port_type_set = example_port_type_set,
     .port_split = example_port_split,
     .port_unsplit = example_port_unsplit,
+    .port_split_plan = example_cage_set,
+    .port_unsplit_plan = example_port_unsplit_plan,
     .sim_set = example_sim_set,
     .sim_get = example_sim_get,
 };

@@ -437,6 +437,51 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
  */
 DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext);
 
+/** Ports one plan may name (a split of the widest cluster and its neighbours fits). */
+#define DLH_PLAN_PORTS_MAX 16
+
+/** @brief A port a change would create, as it would be. */
+struct dlh_plan_port {
+	uint32_t index;			  /**< Port index. */
+	enum dlh_port_type type;	  /**< Its type (eth when it gets a netdev). */
+	char netdev[DLH_NETDEV_NAME_MAX]; /**< The netdev name it would get, or empty. */
+	uint32_t lanes;			  /**< Lanes, 0 if unknown. */
+	bool split;			  /**< Whether it results from a split. */
+	uint32_t split_group;		  /**< Its split group (if split). */
+	uint32_t split_subport;		  /**< Its subport (if split). */
+};
+
+/**
+ * @brief What a change would do: the ports that would go (by index) and those
+ *        that would come. Filled by dlh_port_split_plan() and friends.
+ */
+struct dlh_plan {
+	/**
+	 * The driver cannot tell which ports (the kernel backend): only the
+	 * refusals core knows were checked, and @c ngone / @c ncome are 0.
+	 */
+	bool partial;
+	unsigned int ngone;		      /**< How many ports would go. */
+	uint32_t gone[DLH_PLAN_PORTS_MAX];    /**< Their indices, on the port's device. */
+	unsigned int ncome;		      /**< How many ports would come. */
+	struct dlh_plan_port come[DLH_PLAN_PORTS_MAX]; /**< Them, in the order they would be registered. */
+};
+
+/**
+ * @brief What dlh_port_split() would do, without doing it: the same checks,
+ *        then the driver's plan from the same rules as its op. Nothing
+ *        changes, no event is delivered, no hardware register is accessed.
+ * @param[out] plan filled on success.
+ * @return 0 if the split would be accepted; otherwise the error and message
+ *         dlh_port_split() would give; -EOPNOTSUPP (and "cannot plan") for a
+ *         driver that splits but cannot plan.
+ */
+DLH_EXPORT int dlh_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_plan *plan,
+				   struct dlh_extack *ext);
+
+/** @brief What dlh_port_unsplit() would do; as dlh_port_split_plan(). */
+DLH_EXPORT int dlh_port_unsplit_plan(struct dlh_port *port, struct dlh_plan *plan, struct dlh_extack *ext);
+
 /**
  * @brief Undo the split a port is part of.
  * @return 0; -EINVAL if the port was not split (the driver's refusal);

@@ -38,6 +38,7 @@ extern "C" {
 #define DLH_SDK_ABI_VERSION 2u
 
 struct dlh_sdk_timer;
+struct dlh_sdk_plan;
 struct dlh_sdk_bus;
 struct dlh_sdk_io;
 
@@ -77,6 +78,16 @@ struct dlh_sdk_ops {
 	 * Lets a mirror (the kernel backend) skip dumps a caller never needs.
 	 */
 	int (*bus_fill)(struct dlh_sdk_bus *bus, unsigned int what, struct dlh_extack *ext);
+	/**
+	 * Say what port_split would do, touching no hardware: refuse as the op
+	 * would (same errno, same message), or name the ports that would go
+	 * (dlh_sdk_plan_gone()) and come (dlh_sdk_plan_come()). Decide both in
+	 * one function, so that the plan cannot drift from the act.
+	 */
+	int (*port_split_plan)(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
+			       struct dlh_extack *ext);
+	/** As port_split_plan, for port_unsplit. */
+	int (*port_unsplit_plan)(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext);
 };
 
 #define DLH_SDK_FILL_DEVS  1u /**< Every device, including those without ports. */
@@ -256,6 +267,23 @@ DLH_EXPORT bool dlh_sdk_netdev_name_valid(const char *name);
 
 /** @brief Context of a device. */
 DLH_EXPORT struct dlh_ctx *dlh_sdk_dev_ctx(const struct dlh_dev *dev);
+
+/**
+ * @brief In a plan op: the port at @p index would go (its names would be free).
+ * @return 0; -ENOENT if the device has no such port; -E2BIG past DLH_PLAN_PORTS_MAX.
+ */
+DLH_EXPORT int dlh_sdk_plan_gone(struct dlh_sdk_plan *plan, uint32_t index, struct dlh_extack *ext);
+
+/**
+ * @brief In a plan op: a port would be registered at @p index with @p attrs
+ *        and, when @p netdev is not NULL, made eth with that name or pattern,
+ *        which core resolves as dlh_sdk_port_type_eth() would then (names of
+ *        ports gone are free, names of ports planned before are taken).
+ * @return 0; -EEXIST if the index or name would be taken; -E2BIG past
+ *         DLH_PLAN_PORTS_MAX; the errors of dlh_sdk_port_type_eth().
+ */
+DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, const struct dlh_sdk_port_attrs *attrs,
+				 const char *netdev, struct dlh_extack *ext);
 
 /** @} */
 /* -------------------------------------------------------------------------- */

@@ -638,6 +638,118 @@ static void check_cycles(struct kit *k)
 	kit_report(k->run, name, h ? NULL : "no splittable port");
 }
 
+/* The line a planned port would have, in kit_port_line()'s words for the fields a plan says. */
+static bool plan_port_matches(const struct dlh_plan_port *pp, const struct dlh_port *p)
+{
+	const char *nd = dlh_port_netdev(p);
+
+	return pp->index == dlh_port_index(p) && pp->lanes == dlh_port_lanes(p) && pp->split == dlh_port_is_split(p) &&
+	       pp->split_group == dlh_port_split_group(p) && pp->split_subport == dlh_port_split_subport(p) &&
+	       pp->type == dlh_port_type(p) && !strcmp(pp->netdev, nd ? nd : "");
+}
+
+/* Plan, then act: the plan's refusal or ports must be exactly the op's, and the plan touches nothing. */
+static void plan_then_act(struct kit *k, const char *h, unsigned int count, bool *planned)
+{
+	char what[160], acc0[32] = "", acc1[32] = "", pmsg[DLH_EXTACK_MSG_MAX], (*changed)[DLH_HANDLE_MAX];
+	struct dlh_port *p = port(k, h);
+	char *before, *after;
+	struct dlh_plan plan;
+	size_t nchanged;
+	int perr, err;
+
+	if (!p)
+		return;
+	snprintf(what, sizeof(what), count ? "split %s into %u" : "unsplit %s", h, count);
+	before = kit_model(k->t->dev);
+	kit_events_clear(k->t);
+	sim_get(k, "accesses", acc0, sizeof(acc0));
+	perr = count ? dlh_port_split_plan(p, count, &plan, &k->ext) : dlh_port_unsplit_plan(p, &plan, &k->ext);
+	sim_get(k, "accesses", acc1, sizeof(acc1));
+	if (perr == -EOPNOTSUPP && strstr(k->ext.msg, "cannot plan")) {
+		free(before);
+		return;
+	}
+	/* A relay's plan (kernel, dlhald) knows only core's refusals: an accepted one says nothing of the op. */
+	if (!perr && plan.partial) {
+		if (count)
+			split(k, h, count);
+		else
+			unsplit(k, h);
+		free(before);
+		return;
+	}
+	*planned = true;
+	after = kit_model(k->t->dev);
+	if (strcmp(before, after) || k->t->nev || strcmp(acc0, acc1))
+		kit_diag(k->run, "%s: the plan changed something (%zu events, accesses %s -> %s)", what, k->t->nev,
+			 acc0, acc1);
+	free(after);
+	snprintf(pmsg, sizeof(pmsg), "%s", k->ext.msg);
+	err = count ? split(k, h, count) : unsplit(k, h);
+	if (!!perr != !!err || (perr && (perr != err || strcmp(pmsg, k->ext.msg)))) {
+		kit_diag(k->run, "%s: the plan said %d \"%s\", the op %d \"%s\"", what, perr, pmsg, err, k->ext.msg);
+	} else if (!err && !plan.partial && (changed = calloc(256, DLH_HANDLE_MAX))) {
+		unsigned int gone = 0;
+
+		nchanged = changed_ports(k, before, changed, 256);
+		/* every port the plan said would come came, as it said */
+		for (unsigned int i = 0; i < plan.ncome; i++) {
+			struct dlh_port *q = dlh_port_find(k->t->dev, plan.come[i].index);
+
+			if (!q || !plan_port_matches(&plan.come[i], q))
+				kit_diag(k->run, "%s: planned port %u (netdev \"%s\", lanes %u) is not what came", what,
+					 plan.come[i].index, plan.come[i].netdev, plan.come[i].lanes);
+		}
+		if (nchanged != plan.ncome)
+			kit_diag(k->run, "%s: %zu ports came, the plan said %u", what, nchanged, plan.ncome);
+		/* and the ports that went are the plan's */
+		for (const char *s = before; *s; s = strchr(s, '\n') + 1) {
+			char line[256], hh[DLH_HANDLE_MAX];
+			struct dlh_port *q;
+
+			snprintf(hh, sizeof(hh), "%.*s", (int)strcspn(s, " "), s);
+			q = port(k, hh);
+			if (q)
+				kit_port_line(q, line, sizeof(line));
+			if (!q || strncmp(s, line, strcspn(s, "\n")))
+				gone++;
+		}
+		if (gone != plan.ngone)
+			kit_diag(k->run, "%s: %u ports went or changed, the plan said %u", what, gone, plan.ngone);
+		free(changed);
+	}
+	free(before);
+}
+
+static void check_plans(struct kit *k)
+{
+	char (*members)[DLH_HANDLE_MAX] = calloc(256, DLH_HANDLE_MAX);
+	bool planned = false;
+
+	for (size_t i = 0; i < k->nhandles && members; i++) {
+		struct dlh_port *p = port(k, k->handles[i]);
+		uint32_t mask = p ? dlh_port_split_counts(p) : 0;
+
+		for (unsigned int n = 2; n < 32; n++) {
+			if (!(mask & (1u << n)))
+				continue;
+			plan_then_act(k, k->handles[i], n, &planned);
+			if (changed_ports(k, k->start, members, 256)) {
+				plan_then_act(k, members[0], 2, &planned); /* a split port: refused by both */
+				plan_then_act(k, members[0], 0, &planned);
+			}
+			back_to_start(k, "after a planned split and unsplit");
+		}
+		if (p && !dlh_port_is_split(p))
+			plan_then_act(k, k->handles[i], 0, &planned); /* unsplit of a whole port: refused by both */
+		back_to_start(k, "after a planned unsplit");
+	}
+	free(members);
+	kit_report(k->run, "plans say exactly what the operations then do, and touch nothing",
+		   planned ? NULL : "the driver plans nothing");
+}
+
 void kit_checks_run(struct kit_run *run, struct kit_target *t)
 {
 	struct kit k = {.run = run, .t = t};
@@ -657,6 +769,7 @@ void kit_checks_run(struct kit_run *run, struct kit_target *t)
 	if (!counts)
 		kit_report(run, "split and unsplit", "no splittable port");
 	check_refusals(&k);
+	check_plans(&k);
 	check_types(&k);
 	check_faults(&k);
 	check_state(&k);

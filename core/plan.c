@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Plans: what a split or unsplit would do, said by the driver from the same
+ * rules as its op, touching nothing. The driver names the ports that would
+ * go and come; core resolves their netdev names as the op would get them.
+ */
+#include "core.h"
+
+#include <errno.h>
+#include <string.h>
+
+static bool gone_has(const struct dlh_sdk_plan *plan, uint32_t index)
+{
+	for (unsigned int i = 0; i < plan->out->ngone; i++)
+		if (plan->out->gone[i] == index)
+			return true;
+	return false;
+}
+
+/* Taken once the change is done: by a port that stays, or by one planned before. */
+static bool plan_taken(const struct dlh_ctx *ctx, const char *name, const void *arg)
+{
+	const struct dlh_sdk_plan *plan = arg;
+	const struct dlh_port *holder = dlh__port_find_netdev(ctx, name);
+
+	if (holder && !(holder->dev == plan->dev && gone_has(plan, holder->index)))
+		return true;
+	for (unsigned int i = 0; i < plan->out->ncome; i++)
+		if (!strcmp(plan->out->come[i].netdev, name))
+			return true;
+	return false;
+}
+
+DLH_EXPORT int dlh_sdk_plan_gone(struct dlh_sdk_plan *plan, uint32_t index, struct dlh_extack *ext)
+{
+	if (!dlh__port_find(plan->dev, index))
+		return dlh__extack_set(ext, -ENOENT, plan->dev->handle, "Plan: port %u does not exist", index);
+	if (gone_has(plan, index))
+		return 0;
+	if (plan->out->ngone == DLH_PLAN_PORTS_MAX)
+		return dlh__extack_set(ext, -E2BIG, plan->dev->handle, "Plan: more than %d ports", DLH_PLAN_PORTS_MAX);
+	plan->out->gone[plan->out->ngone++] = index;
+	return 0;
+}
+
+DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, const struct dlh_sdk_port_attrs *attrs,
+				 const char *netdev, struct dlh_extack *ext)
+{
+	struct dlh_plan_port *pc;
+	int err;
+
+	if (index == UINT32_MAX)
+		return dlh__extack_set(ext, -EINVAL, plan->dev->handle, "Plan: port index %u is out of range", index);
+	if ((dlh__port_find(plan->dev, index) && !gone_has(plan, index)))
+		return dlh__extack_set(ext, -EEXIST, plan->dev->handle, "Plan: port index %u already exists", index);
+	for (unsigned int i = 0; i < plan->out->ncome; i++)
+		if (plan->out->come[i].index == index)
+			return dlh__extack_set(ext, -EEXIST, plan->dev->handle, "Plan: port index %u twice", index);
+	if (plan->out->ncome == DLH_PLAN_PORTS_MAX)
+		return dlh__extack_set(ext, -E2BIG, plan->dev->handle, "Plan: more than %d ports", DLH_PLAN_PORTS_MAX);
+	pc = &plan->out->come[plan->out->ncome];
+	memset(pc, 0, sizeof(*pc));
+	pc->index = index;
+	if (attrs) {
+		pc->lanes = attrs->lanes;
+		pc->split = attrs->split;
+		pc->split_group = attrs->split ? attrs->split_group : 0;
+		pc->split_subport = attrs->split ? attrs->split_subport : 0;
+	}
+	pc->type = DLH_PORT_TYPE_NOTSET;
+	if (netdev) {
+		if (strchr(netdev, '%')) {
+			err = dlh__netdev_name_pick(plan->dev->ctx, netdev, plan_taken, plan, pc->netdev,
+						    sizeof(pc->netdev), ext);
+			if (err)
+				return err;
+		} else if (!dlh__netdev_name_valid(netdev)) {
+			return dlh__extack_set(ext, -EINVAL, plan->dev->handle, "Invalid netdev name \"%s\"",
+					       DLH__QUOTE(netdev, strlen(netdev)));
+		} else if (plan_taken(plan->dev->ctx, netdev, plan)) {
+			return dlh__extack_set(ext, -EEXIST, plan->dev->handle, "Netdev name \"%s\" is in use", netdev);
+		} else {
+			memcpy(pc->netdev, netdev, strlen(netdev) + 1);
+		}
+		pc->type = DLH_PORT_TYPE_ETH;
+	}
+	plan->out->ncome++;
+	return 0;
+}
