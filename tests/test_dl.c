@@ -574,3 +574,69 @@ Test(sim, emulator_controls_in_process)
 		run_free(&r);
 	}
 }
+
+/* --dry-run says what the op then does, changes nothing (no port, no event, no register access). */
+Test(plan, dry_run_says_what_the_op_does_and_touches_nothing)
+{
+	struct run_result r;
+
+	run_dl(&r, "--sim sn2700 -b -",
+	       "sim show " SW " accesses\nport split eth0 2 --dry-run\nsim show " SW " accesses\nport show eth0\n"
+	       "port split eth0 2\nport show " SW "/1\nport show " SW "/2\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	{
+		char a0[32], a1[32];
+		const char *plan = strchr(r.out, '\n') + 1;
+
+		sscanf(r.out, "%31s", a0);
+		static const char last[] = "\nnew " SW "/2: type eth netdev eth32 split_group 16\n";
+		const char *after = strstr(plan, last);
+
+		cr_assert_not_null(after, "%s", r.out);
+		sscanf(after + strlen(last), "%31s", a1);
+		cr_expect_str_eq(a1, a0, "the plan accessed no register: %s", r.out);
+	}
+	cr_expect_not_null(strstr(r.out, "split " SW "/1 into 2: would be done\n"
+					 "del " SW "/1: type eth netdev eth0\n"
+					 "new " SW "/1: type eth netdev eth0 split_group 16\n"
+					 "new " SW "/2: type eth netdev eth32 split_group 16\n"),
+			   "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\n" SW "/1: type eth netdev eth0\n"), "nothing changed: %s", r.out);
+	cr_expect_not_null(strstr(r.out, SW "/1: type eth netdev eth0 split_group 16\n" SW
+					    "/2: type eth netdev eth32 split_group 16\n"),
+			   "then the op does what the plan said: %s", r.out);
+	run_free(&r);
+
+	/* Refusals: exit 1 with the op's message, for each seed rule, and nothing changes. */
+	static const struct bad cases[] = {
+	    {"port split eth0 3 --dry-run", 1, "Error: " SW "/1: Port can only be split into 2 or 4 ports."},
+	    {"port split eth0 8 --dry-run", 1, "Port can only be split into 2 or 4 ports."},
+	    {"port unsplit eth0 --dry-run", 1, "Error: " SW "/1: Port wasn't split."},
+	    {"port split eth0 2 --dry-ru", 2, "Unexpected argument \"--dry-ru\""},
+	    {"port split eth0 --dry-run", 2, "count expected"},
+	    {"port unsplit eth0 --dry-run x", 2, "Unexpected argument \"x\""},
+	    {"port split pci/0000:01:00.0/1 2 --dry-run", 1, "Port splitting is not supported"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char args[256];
+
+		snprintf(args, sizeof(args), "--sim cx3-vpi,sn2700 %s", cases[i].cmd);
+		run_dl(&r, args, NULL);
+		cr_expect_eq(r.status, cases[i].status, "%s: %d %s", cases[i].cmd, r.status, r.err);
+		cr_expect_not_null(strstr(r.err, cases[i].err), "%s: %s", cases[i].cmd, r.err);
+		run_free(&r);
+	}
+	/* A neighbour blocks a split by 4; a split port cannot be split; unsplit from any member. */
+	run_dl(&r, "--sim sn2700 -b -", "port split eth0 2\nport split " SW "/3 4 --dry-run\n");
+	cr_expect_eq(r.status, 1);
+	cr_expect_not_null(strstr(r.err, "Error: " SW "/3: Invalid split configuration."), "%s", r.err);
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 -j -b -", "port split eth0 4\nport unsplit eth33 --dry-run\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(
+	    r.out, "{\"plan\":{\"change\":\"unsplit\",\"port\":\"" SW "/4\",\"accepted\":true,\"partial\":false,"
+		   "\"del\":[\"" SW "/1\",\"" SW "/2\",\"" SW "/3\",\"" SW "/4\"],"
+		   "\"new\":[{\"port\":\"" SW "/1\",\"type\":\"eth\",\"netdev\":\"eth0\",\"lanes\":4,\"split\":false},"
+		   "{\"port\":\"" SW "/3\",\"type\":\"eth\",\"netdev\":\"eth1\",\"lanes\":4,\"split\":false}]}}\n");
+	run_free(&r);
+}

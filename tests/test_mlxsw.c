@@ -201,11 +201,73 @@ static struct dlh_port *port(struct dlh_ctx *ctx, unsigned lp)
 	return dlh_port_find(dlh_dev_find(ctx, DEV), lp);
 }
 
+/*
+ * The plan made before an op says exactly what the op did: the same refusal
+ * and message, or the same ports gone and come (indices, netdevs, lanes,
+ * split groups, subports), and nothing else changed.
+ */
+struct planned {
+	int err;
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	char before[128][64]; /* each local port's netdev before, "" for none */
+};
+
+static void port_names(struct dlh_ctx *ctx, char (*names)[64])
+{
+	for (unsigned lp = 0; lp < 128; lp++) {
+		struct dlh_port *p = dlh_port_find(dlh_dev_find(ctx, DEV), lp);
+
+		snprintf(names[lp], 64, "%s", p && dlh_port_netdev(p) ? dlh_port_netdev(p) : "");
+	}
+}
+
+static void plan_check(struct dlh_ctx *ctx, const struct planned *pl, int err, const struct dlh_extack *ext)
+{
+	char after[128][64];
+	bool gone[128] = {0}, come[128] = {0};
+
+	cr_assert_eq(pl->err, err, "plan %d (%s), op %d (%s)", pl->err, pl->ext.msg, err, ext->msg);
+	if (err) {
+		cr_assert_str_eq(pl->ext.msg, ext->msg, "the plan refuses in the op's words");
+		return;
+	}
+	for (unsigned i = 0; i < pl->plan.ngone; i++)
+		gone[pl->plan.gone[i]] = true;
+	for (unsigned i = 0; i < pl->plan.ncome; i++) {
+		const struct dlh_plan_port *c = &pl->plan.come[i];
+		struct dlh_port *p = dlh_port_find(dlh_dev_find(ctx, DEV), c->index);
+
+		come[c->index] = true;
+		cr_assert_not_null(p, "planned port %u came", c->index);
+		cr_assert_str_eq(c->netdev, dlh_port_netdev(p), "port %u's netdev", c->index);
+		cr_assert_eq(c->lanes, dlh_port_lanes(p));
+		cr_assert_eq(c->split, dlh_port_is_split(p));
+		cr_assert_eq(c->split_group, dlh_port_split_group(p));
+		cr_assert_eq(c->split_subport, dlh_port_split_subport(p));
+	}
+	port_names(ctx, after);
+	for (unsigned lp = 0; lp < 128; lp++) {
+		if (come[lp])
+			continue;
+		if (gone[lp])
+			cr_assert_str_eq(after[lp], "", "planned gone, port %u went", lp);
+		else
+			cr_assert_str_eq(after[lp], pl->before[lp], "port %u, in no plan, is as it was", lp);
+	}
+}
+
 static int split(struct dlh_ctx *ctx, struct ref *r, unsigned lp, unsigned count)
 {
 	struct dlh_extack ext;
 	const char *want = ref_split(r, (int)lp, count);
-	int err = dlh_port_split(port(ctx, lp), count, &ext);
+	static struct planned pl;
+	int err;
+
+	port_names(ctx, pl.before);
+	pl.err = dlh_port_split_plan(port(ctx, lp), count, &pl.plan, &pl.ext);
+	err = dlh_port_split(port(ctx, lp), count, &ext);
+	plan_check(ctx, &pl, err, &ext);
 
 	if (want) {
 		cr_assert_eq(err, -EINVAL, "split %u by %u", lp, count);
@@ -225,7 +287,13 @@ static int unsplit(struct dlh_ctx *ctx, struct ref *r, unsigned lp)
 {
 	struct dlh_extack ext;
 	const char *want = ref_unsplit(r, (int)lp);
-	int err = dlh_port_unsplit(port(ctx, lp), &ext);
+	static struct planned pl;
+	int err;
+
+	port_names(ctx, pl.before);
+	pl.err = dlh_port_unsplit_plan(port(ctx, lp), &pl.plan, &pl.ext);
+	err = dlh_port_unsplit(port(ctx, lp), &ext);
+	plan_check(ctx, &pl, err, &ext);
 
 	if (want) {
 		cr_assert_eq(err, -EINVAL, "unsplit %u", lp);

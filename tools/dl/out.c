@@ -310,3 +310,84 @@ void out_sim(struct dl *dl, const char *handle, const char *key, const char *val
 	fields_end(&f, handle);
 	out_end(dl);
 }
+
+/* A --dry-run: what the change would do (the ports that would go, as they are; those that would come). */
+void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count,
+	      const struct dlh_plan *plan)
+{
+	const struct dlh_dev *dev = dlh_port_dev(port);
+	json_t *o, *del, *add;
+
+	if (!dl->json) {
+		printf("%s %s", change, dlh_port_handle(port));
+		if (count)
+			printf(" into %u", count);
+		if (plan->partial) {
+			printf(": %s's core would take it; the ports it would change are for the driver to say\n",
+			       dl->kernel ? "the kernel" : "the peer");
+			return;
+		}
+		printf(": would be done\n");
+		for (unsigned int i = 0; i < plan->ngone; i++) {
+			const struct dlh_port *p = dlh_port_find(dev, plan->gone[i]);
+
+			if (!p)
+				continue;
+			printf("del ");
+			out_port(dl, p);
+		}
+		for (unsigned int i = 0; i < plan->ncome; i++) {
+			const struct dlh_plan_port *c = &plan->come[i];
+
+			printf("new %s/%u: type %s", dlh_dev_handle(dev), c->index, dlh_port_type_name(c->type));
+			if (c->netdev[0])
+				printf(" netdev %s", c->netdev);
+			if (c->split)
+				printf(" split_group %u", c->split_group);
+			if (dl->details)
+				printf(" lanes %u", c->lanes);
+			if (dl->details && c->split)
+				printf(" subport %u", c->split_subport);
+			printf("\n");
+		}
+		return;
+	}
+	dl->jroot = json_object();
+	o = json_object();
+	json_object_set_new(dl->jroot, "plan", o);
+	json_object_set_new(o, "change", json_string(change));
+	json_object_set_new(o, "port", json_string(dlh_port_handle(port)));
+	if (count)
+		json_object_set_new(o, "count", json_integer(count));
+	json_object_set_new(o, "accepted", json_true());
+	json_object_set_new(o, "partial", json_boolean(plan->partial));
+	del = json_array();
+	add = json_array();
+	json_object_set_new(o, "del", del);
+	json_object_set_new(o, "new", add);
+	for (unsigned int i = 0; i < plan->ngone; i++) {
+		char h[DLH_HANDLE_MAX];
+
+		snprintf(h, sizeof(h), "%s/%u", dlh_dev_handle(dev), plan->gone[i]);
+		json_array_append_new(del, json_string(h));
+	}
+	for (unsigned int i = 0; i < plan->ncome; i++) {
+		const struct dlh_plan_port *c = &plan->come[i];
+		json_t *p = json_object();
+		char h[DLH_HANDLE_MAX];
+
+		snprintf(h, sizeof(h), "%s/%u", dlh_dev_handle(dev), c->index);
+		json_object_set_new(p, "port", json_string(h));
+		json_object_set_new(p, "type", json_string(dlh_port_type_name(c->type)));
+		if (c->netdev[0])
+			json_object_set_new(p, "netdev", json_string(c->netdev));
+		json_object_set_new(p, "lanes", json_integer(c->lanes));
+		json_object_set_new(p, "split", json_boolean(c->split));
+		if (c->split) {
+			json_object_set_new(p, "split_group", json_integer(c->split_group));
+			json_object_set_new(p, "subport", json_integer(c->split_subport));
+		}
+		json_array_append_new(add, p);
+	}
+	out_end(dl);
+}

@@ -13,7 +13,9 @@ void port_usage(FILE *f)
 		   "Usage: dl port split DEV/PORT_INDEX count\n"
 		   "Usage: dl port unsplit DEV/PORT_INDEX\n"
 		   "DEV/PORT_INDEX may also be a netdev name (eth0); \"show\" also takes a DEV (pci/0000:03:00.0)\n"
-		   "to list that device's ports; the split count may be given as \"count COUNT\".\n");
+		   "to list that device's ports; the split count may be given as \"count COUNT\".\n"
+		   "A last --dry-run on split or unsplit prints what it would do (the ports that would go and\n"
+		   "come) and changes nothing: exit 0 if it would be done, 1 with the refusal it would get.\n");
 }
 
 static int slashes(const char *s)
@@ -120,12 +122,25 @@ static int count_parse(const char *s, unsigned int *count)
 	return 0;
 }
 
+/* A trailing --dry-run; anything else left is bad usage. */
+static int dry_run_arg(struct dl *dl, bool *dry)
+{
+	*dry = dl_arg(dl) && !strcmp(dl_arg(dl), "--dry-run");
+	if (*dry)
+		dl_shift(dl);
+	if (dl_arg(dl))
+		return dl_usage_err(port_usage, "Unexpected argument \"%s\"", dl_arg(dl));
+	return 0;
+}
+
 static int port_split(struct dl *dl)
 {
 	struct dlh_port *port;
 	struct dlh_extack ext;
+	struct dlh_plan plan;
 	unsigned int count;
 	const char *word;
+	bool dry;
 	int err = port_arg(dl, "split", &port);
 
 	if (err)
@@ -133,15 +148,22 @@ static int port_split(struct dl *dl)
 	word = dl_shift(dl);
 	if (word && dl_match(word, "count"))
 		word = dl_shift(dl);
-	if (!word)
+	if (!word || !strcmp(word, "--dry-run"))
 		return dl_usage_err(port_usage, "port split: count expected");
-	if (dl_arg(dl))
-		return dl_usage_err(port_usage, "Unexpected argument \"%s\"", dl_arg(dl));
+	err = dry_run_arg(dl, &dry);
+	if (err)
+		return err;
 	err = count_parse(word, &count);
 	if (err == -EINVAL)
 		return dl_usage_err(port_usage, "Split count \"%s\" is not a number", word);
 	if (err)
 		return dl_usage_err(port_usage, "Split count \"%s\" is out of range (2 to %u)", word, UINT32_MAX);
+	if (dry) {
+		err = dlh_port_split_plan(port, count, &plan, &ext);
+		if (!err)
+			out_plan(dl, "split", port, count, &plan);
+		return err ? dl_op_err(err, &ext) : DL_OK;
+	}
 	err = dlh_port_split(port, count, &ext);
 	return err ? dl_op_err(err, &ext) : DL_OK;
 }
@@ -150,12 +172,21 @@ static int port_unsplit(struct dl *dl)
 {
 	struct dlh_port *port;
 	struct dlh_extack ext;
+	struct dlh_plan plan;
+	bool dry;
 	int err = port_arg(dl, "unsplit", &port);
 
 	if (err)
 		return err;
-	if (dl_arg(dl))
-		return dl_usage_err(port_usage, "Unexpected argument \"%s\"", dl_arg(dl));
+	err = dry_run_arg(dl, &dry);
+	if (err)
+		return err;
+	if (dry) {
+		err = dlh_port_unsplit_plan(port, &plan, &ext);
+		if (!err)
+			out_plan(dl, "unsplit", port, 0, &plan);
+		return err ? dl_op_err(err, &ext) : DL_OK;
+	}
 	err = dlh_port_unsplit(port, &ext);
 	return err ? dl_op_err(err, &ext) : DL_OK;
 }
