@@ -222,14 +222,30 @@ static void compare_json_text(const char *opts, const char *profile, const char 
 			cr_assert_not_null(line, "more JSON ports than text lines");
 			want = text_port(line, handle);
 			cr_assert_str_eq(key, handle, "same order");
+			/* text "split_counts 2,4" (or "2", or "none") is JSON's [2, 4] (or [2], or []) */
+			if (json_is_integer(json_object_get(want, "split_counts")))
+				json_object_set_new(
+				    want, "split_counts",
+				    json_pack("[I]", json_integer_value(json_object_get(want, "split_counts"))));
+			if (json_is_string(json_object_get(want, "split_counts"))) {
+				char *counts = strdup(json_string_value(json_object_get(want, "split_counts"))),
+				     *s2 = NULL;
+				json_t *a = json_array();
+
+				for (char *c = strtok_r(counts, ",", &s2); c; c = strtok_r(NULL, ",", &s2))
+					if (strcmp(c, "none"))
+						json_array_append_new(a, json_integer(atoi(c)));
+				json_object_set_new(want, "split_counts", a);
+				free(counts);
+			}
 			cr_assert(details || !extra, "%s: \"dlhal\" only with -d", key);
 			if (extra) {
 				json_object_update(got, extra);
 				json_object_del(got, "dlhal");
 			}
 			if (!details)
-				for (const char *const *k =
-					 (const char *const[]){"split_subport", "speed", "module", "lane", NULL};
+				for (const char *const *k = (const char *const[]){"split_subport", "speed", "module",
+										  "lane", "split_counts", NULL};
 				     *k; k++)
 					json_object_del(want, *k);
 			cr_assert(json_equal(got, want), "%s: json %s vs text %s", key, json_dumps(got, JSON_COMPACT),
@@ -280,7 +296,7 @@ Test(json, layout_and_keys)
 	run_dl(&r, "-j -d --sim sn2700 port show eth0", NULL);
 	cr_expect_str_eq(r.out, "{\"port\":{\"" SW "/1\":{\"type\":\"eth\",\"netdev\":\"eth0\",\"flavour\":"
 				"\"physical\",\"port\":17,\"splittable\":true,\"lanes\":4,\"dlhal\":{\"speed\":100000,"
-				"\"module\":16,\"lane\":0}}}}\n");
+				"\"module\":16,\"lane\":0,\"split_counts\":[2,4]}}}}\n");
 	run_free(&r);
 	run_dl(&r, "-jp --sim sn2700 dev", NULL);
 	cr_expect_str_eq(r.out, "{\n    \"dev\": {\n        \"" SW "\": {}\n    }\n}\n");
@@ -316,6 +332,25 @@ Test(json, sim_show)
 
 /* What iproute2 prints after the names of ConnectX-3 port 2. */
 #define P2 "\"flavour\":\"physical\",\"port\":2,\"splittable\":false"
+
+/* -d: the counts a port takes now; a neighbour in the way takes a count out. */
+Test(details, split_counts_valid_now)
+{
+	struct run_result r;
+
+	run_dl(&r, "-d --sim sn2700 -b -", "port show eth1\nport split eth0 2\nport show eth1\nport show eth32\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(
+	    r.out, SW "/3: type eth netdev eth1 flavour physical port 1 splittable true lanes 4 speed 100000 module 0 "
+		      "lane 0 split_counts 2,4\n" SW "/3: type eth netdev eth1 flavour physical port 1 splittable true "
+		      "lanes 4 speed 100000 module 0 lane 0 split_counts 2\n" SW
+		      "/2: type eth netdev eth32 flavour physical port 17 split_group 16 split_subport 1 splittable "
+		      "false lanes 2 speed 50000 module 16 lane 2\n");
+	run_free(&r);
+	run_dl(&r, "-d -j --sim sn2700 -b -", "port split eth0 2\nport show eth1\n");
+	cr_expect_not_null(strstr(r.out, "\"split_counts\":[2]"), "%s", r.out);
+	run_free(&r);
+}
 
 Test(details, iproute2_order_and_words)
 {

@@ -196,6 +196,23 @@ void out_dev(struct dl *dl, const struct dlh_dev *dev)
 }
 
 /*
+ * The split counts the port takes now, as a mask: each count core and the
+ * driver's plan would accept (a neighbour in the way takes a count out). A
+ * relay's plan knows only the kernel core's rules. 0 for a port that cannot
+ * be split at all.
+ */
+static uint32_t counts_now(const struct dlh_port *port)
+{
+	uint32_t mask = dlh_port_split_counts(port), now = 0;
+	struct dlh_plan plan;
+
+	for (unsigned int n = 2; n < 32; n++)
+		if (mask & (1u << n) && !dlh_port_split_plan((struct dlh_port *)port, n, &plan, NULL))
+			now |= 1u << n;
+	return now;
+}
+
+/*
  * JSON: iproute2 6.1's keys, values and order for every backend (a script
  * written against "devlink -j port show" reads dl's); -d adds what dlhal
  * knows beyond devlink under "dlhal".
@@ -231,6 +248,15 @@ static void port_json(struct fields *f, const struct dlh_port *port)
 	if (dlh_port_module(port, &module, &lane)) {
 		json_object_set_new(x, "module", json_integer(module));
 		json_object_set_new(x, "lane", json_integer(lane));
+	}
+	if (dlh_port_split_counts(port)) {
+		uint32_t now = counts_now(port);
+		json_t *a = json_array();
+
+		for (unsigned int n = 2; n < 32; n++)
+			if (now & (1u << n))
+				json_array_append_new(a, json_integer(n));
+		json_object_set_new(x, "split_counts", a);
 	}
 	if (json_object_size(x))
 		field_json(f, "dlhal", x);
@@ -273,6 +299,21 @@ static void port_text(struct fields *f, const struct dlh_port *port)
 	if (dlh_port_module(port, &module, &lane)) {
 		field_uint(f, "module", module);
 		field_uint(f, "lane", lane);
+	}
+	if (dlh_port_split_counts(port)) {
+		uint32_t now = counts_now(port);
+
+		const char *sep = "";
+
+		printf(" split_counts ");
+		for (unsigned int n = 2; n < 32; n++) {
+			if (now & (1u << n)) {
+				printf("%s%u", sep, n);
+				sep = ",";
+			}
+		}
+		if (!now)
+			printf("none");
 	}
 }
 
