@@ -1061,3 +1061,77 @@ Test(daemon, bad_options_are_refused)
 	}
 	cr_expect_neq(access("/tmp/dlhald-bad.sock", F_OK), 0, "no socket left by a failed start");
 }
+
+/* --desired: applied at start, again after SIGKILL and a restart, on SIGHUP; a bad file is refused. */
+Test(daemon, desired_state_at_start_on_sighup_and_after_sigkill)
+{
+	char path[64], statep[64];
+	const char *more[] = {"--desired", path, "--state", statep, NULL};
+	struct run_result r;
+	FILE *f;
+	int st;
+
+	snprintf(path, sizeof(path), "/tmp/dlhald-desired-%d.conf", (int)getpid());
+	snprintf(statep, sizeof(statep), "/tmp/dlhald-desired-%d.json", (int)getpid());
+	unlink(statep);
+	f = fopen(path, "w");
+	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n"
+	      "[Match]\nDevice=pci/0000:01:00.0\nNumber=2\n[Port]\nType=auto\n",
+	      f);
+	fclose(f);
+	daemon_start_with(NULL, more);
+	dl(&r, "port show " SW "/2");
+	cr_expect_str_eq(r.out, SW "/2: type eth netdev eth32 split_group 16\n", "split at start: %s", r.err);
+	run_free(&r);
+	dl(&r, "port show pci/0000:01:00.0/2");
+	cr_expect_str_eq(r.out, "pci/0000:01:00.0/2: type ib(auto) ibdev mlx4_0\n");
+	run_free(&r);
+
+	/* SIGKILL, restart: the same, and nothing to redo */
+	cr_assert_eq(kill(daemon_pid, SIGKILL), 0);
+	waitpid(daemon_pid, &st, 0);
+	daemon_start_with(NULL, more);
+	dl(&r, "port show " SW "/2");
+	cr_expect_str_eq(r.out, SW "/2: type eth netdev eth32 split_group 16\n");
+	run_free(&r);
+
+	/* SIGHUP re-reads: four ports now */
+	f = fopen(path, "w");
+	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=4\n", f);
+	fclose(f);
+	cr_assert_eq(kill(daemon_pid, SIGHUP), 0);
+	for (int i = 0; i < 100; i++) {
+		dl(&r, "port show " SW "/4");
+		if (!r.status)
+			break;
+		run_free(&r);
+		usleep(20000);
+	}
+	cr_expect_str_eq(r.out, SW "/4: type eth netdev eth33 split_group 16\n", "after SIGHUP: %s", r.err);
+	run_free(&r);
+
+	/* a malformed file on SIGHUP: the desired state in force stays, the daemon too */
+	f = fopen(path, "w");
+	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=two\n", f);
+	fclose(f);
+	cr_assert_eq(kill(daemon_pid, SIGHUP), 0);
+	usleep(200000);
+	dl(&r, "port show " SW "/4");
+	cr_expect_eq(r.status, 0, "still serving, ports as before: %s", r.err);
+	run_free(&r);
+	daemon_stop();
+
+	/* at start, a malformed file stops the start with file, line and reason */
+	{
+		const char *argv[] = {getenv("DLHALD"), "-f", "-s", sock, "--sim", "sn2700", "--desired", path, NULL};
+
+		run_argv(&r, argv, NULL);
+		cr_expect_eq(r.status, 1);
+		cr_expect_not_null(strstr(r.err, ":5: Split=two: expected 1 (whole) or the number of ports"), "%s",
+				   r.err);
+		cr_expect_not_null(strstr(r.err, path), "%s", r.err);
+		run_free(&r);
+	}
+	unlink(path);
+	unlink(statep);
+}

@@ -675,3 +675,117 @@ Test(plan, dry_run_says_what_the_op_does_and_touches_nothing)
 		   "{\"port\":\"" SW "/3\",\"type\":\"eth\",\"netdev\":\"eth1\",\"lanes\":4,\"split\":false}]}}\n");
 	run_free(&r);
 }
+
+/* ---- apply: desired state ---------------------------------------------------------------------- */
+
+static char *conf_tmp(const char *text)
+{
+	char *path = strdup("/tmp/dlhal-desired-XXXXXX.conf");
+	int fd = mkstemps(path, 5);
+
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+Test(apply, unsplits_first_then_splits_then_types_and_a_second_run_does_nothing)
+{
+	/* port 17 (local port 1) whole again, so that port 1 (local port 3, same cluster) can take four */
+	char *conf = conf_tmp("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=1\n\n"
+			      "[Match]\nDevice=" SW "\nNumber=1\n[Port]\nSplit=4\n\n"
+			      "[Match]\nDevice=pci/0000:01:00.0\nNumber=2\n[Port]\nType=auto\n");
+	char batch[1024];
+	struct run_result r;
+
+	snprintf(batch, sizeof(batch),
+		 "port split eth0 2\napply %s --dry-run\nport show " SW "/2\napply %s\napply %s\n"
+		 "port show " SW "/4\nport show pci/0000:01:00.0/2\n",
+		 conf, conf, conf);
+	run_dl(&r, "--sim sn2700,cx3-vpi -b -", batch);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	{
+		char want[2048];
+
+		snprintf(want, sizeof(want),
+			 "would: unsplit " SW "/1 (%s:5)\n"
+			 "would: split " SW " port 1 into 4 (%s:11)\n"
+			 "would: type auto on pci/0000:01:00.0 port 2 (%s:17)\n" SW
+			 "/2: type eth netdev eth32 split_group 16\n"
+			 "done: unsplit " SW "/1 (%s:5)\n"
+			 "done: split " SW " port 1 into 4 (%s:11)\n"
+			 "done: type auto on pci/0000:01:00.0 port 2 (%s:17)\n"
+			 "nothing to do: the devices are as %s says\n" SW "/4: type eth netdev eth33 split_group 0\n"
+			 "pci/0000:01:00.0/2: type ib(auto) ibdev mlx4_0\n",
+			 conf, conf, conf, conf, conf, conf, conf);
+		cr_expect_str_eq(r.out, want);
+	}
+	run_free(&r);
+	unlink(conf);
+	free(conf);
+}
+
+Test(apply, a_refused_step_stops_the_run_names_the_line_and_keeps_what_was_done)
+{
+	char *conf = conf_tmp("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n"
+			      "[Match]\nDevice=" SW "\nNumber=18\n[Port]\nSplit=3\n"
+			      "[Match]\nDevice=" SW "\nNumber=19\n[Port]\nSplit=2\n");
+	char cmd[512], want[512];
+	struct run_result r;
+
+	snprintf(cmd, sizeof(cmd), "apply %s\nport show " SW "/2\nport show " SW "/7\n", conf);
+	run_dl(&r, "--sim sn2700 -f -b -", cmd);
+	cr_expect_eq(r.status, 1);
+	snprintf(want, sizeof(want),
+		 "Error: split " SW " port 18 into 3 (%s:10): " SW "/5: Port can only be split into 2 or 4 ports\n",
+		 conf);
+	cr_expect_not_null(strstr(r.err, want), "%s", r.err);
+	cr_expect_not_null(strstr(r.out, "done: split " SW " port 17 into 2"), "the step before stays: %s", r.out);
+	cr_expect_not_null(strstr(r.out, SW "/2: type eth netdev eth32 split_group 16\n"), "%s", r.out);
+	cr_expect_not_null(strstr(r.out, SW "/7: type eth netdev eth3\n"), "the step after did not run: %s", r.out);
+	run_free(&r);
+	unlink(conf);
+	free(conf);
+}
+
+Test(apply, malformed_files_are_refused_with_file_line_and_reason)
+{
+	static const struct {
+		const char *text, *line, *why;
+	} cases[] = {
+	    {"[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=3x\n", ":5:", "Split=3x: expected 1 (whole)"},
+	    {"[Match]\nDevice=" SW "\nNumber=0\n", ":3:", "Number=0: expected one front-panel port number"},
+	    {"[Match]\nDevice=pci\n", ":2:", "Device=pci: expected one BUS/DEV handle"},
+	    {"[Port]\nSplit=2\n", ":2:", "[Port] before any [Match]"},
+	    {"[Match]\nNetdev=eth0\n[Port]\nType=fc\n", ":4:", "Type=fc: expected eth, ib or auto"},
+	    {"[Match]\nNetdev=eth0\n[Port]\nSpeed=100\n", ":4:", "unknown key Speed in [Port]"},
+	    {"[Links]\nx=1\n", ":2:", "unknown section [Links]"},
+	    {"[Match]\nNetdev=eth0\nDevice=" SW "\nNumber=1\n[Port]\nSplit=2\n", ":2:", "not both"},
+	    {"[Match]\nNetdev=eth0\n", ":2:", "[Port] says nothing"},
+	    {"[Match]\nNetdev=eth0\n[Port]\nSplit=2\nSplit=4\n", ":5:", "Split=4: expected 1"},
+	    {"garbage\n", ":1:", "not a line of an INI file"},
+	};
+	struct run_result r;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *conf = conf_tmp(cases[i].text), cmd[512];
+
+		snprintf(cmd, sizeof(cmd), "--sim sn2700 apply %s", conf);
+		run_dl(&r, cmd, NULL);
+		cr_expect_eq(r.status, 1, "case %zu: %s", i, r.err);
+		cr_expect_not_null(strstr(r.err, conf), "case %zu names the file: %s", i, r.err);
+		cr_expect_not_null(strstr(r.err, cases[i].line), "case %zu: the line: %s", i, r.err);
+		cr_expect_not_null(strstr(r.err, cases[i].why), "case %zu: %s", i, r.err);
+		cr_expect_str_eq(r.out, "", "case %zu: nothing done", i);
+		run_free(&r);
+		unlink(conf);
+		free(conf);
+	}
+	run_dl(&r, "--sim sn2700 apply /nonexistent.conf", NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_not_null(strstr(r.err, "/nonexistent.conf: No such file or directory"), "%s", r.err);
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 apply", NULL);
+	cr_expect_eq(r.status, 2);
+	run_free(&r);
+}

@@ -45,6 +45,8 @@ void port_usage(FILE *f);
 int cmd_monitor(struct dl *dl);
 void monitor_usage(FILE *f);
 int cmd_sim(struct dl *dl);
+int cmd_apply(struct dl *dl);
+void apply_usage(FILE *f);
 void sim_usage(FILE *f);
 
 /* out.c */

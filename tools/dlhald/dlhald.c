@@ -5,6 +5,7 @@
  * devlink's own message format, so that emulated devices outlive one command
  * as hardware does.
  */
+#include "desired.h"
 #include "dlhald.h"
 #include "evhost.h"
 #include "kernel.h"
@@ -33,6 +34,8 @@ static void usage(FILE *f)
 		   "                      as anyone reads the kernel's devlink; 0660: root and GROUP only)\n"
 		   "      --sim PROFILE[,PROFILE...]  host emulated devices of these board profiles\n"
 		   "      --kernel        also serve the kernel's devlink devices\n"
+		   "      --desired FILE  keep the devices as FILE says (splits, types; docs/desired-state.md):\n"
+		   "                      applied at start, when a device appears, and on SIGHUP (re-read)\n"
 		   "      --kernel-bridge publish the emulated devices in the kernel's devlink family\n"
 		   "                      (as dlhal/NAME, through the dlhal_bridge module's /dev/dlhal)\n"
 		   "      --state FILE    keep the emulated hardware's state in FILE across restarts\n"
@@ -74,6 +77,64 @@ static void on_flush(struct ev_loop *loop, ev_prepare *w, int revents)
 	(void)loop;
 	(void)revents;
 	server_flush(w->data, NULL);
+}
+
+/* --desired: the file in force, applied at start, on SIGHUP and when a device appears. */
+static struct {
+	const char *path;
+	struct desired d;
+	bool pending;
+} want;
+
+static void desired_run(struct server *srv)
+{
+	char why[1024], what[1024];
+	struct step *steps;
+	size_t n;
+
+	want.pending = false;
+	if (desired_steps(&want.d, srv->ctx, &steps, &n, NULL))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		step_describe(&want.d, &steps[i], what, sizeof(what));
+		dlhald_log(LOG_INFO, "desired: %s", what);
+	}
+	/* What cannot be reached is drift: logged, and tried again at the next occasion. */
+	if (n && desired_apply(&want.d, srv->ctx, steps, n, NULL, why, sizeof(why)))
+		dlhald_log(LOG_WARNING, "desired: cannot reach: %s", why);
+	free(steps);
+}
+
+static void on_hup(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	struct desired d;
+	char why[1024];
+
+	(void)loop;
+	(void)revents;
+	if (desired_load(&d, want.path, why, sizeof(why))) {
+		dlhald_log(LOG_ERR, "SIGHUP: %s: keeping the desired state in force", why);
+		return;
+	}
+	desired_free(&want.d);
+	want.d = d;
+	dlhald_log(LOG_INFO, "SIGHUP: %s re-read (%zu entries)", want.path, d.n);
+	desired_run(w->data);
+}
+
+static void on_dev(const struct dlh_event *ev, void *arg)
+{
+	(void)arg;
+	if (ev->type == DLH_EVENT_DEV_NEW)
+		want.pending = true;
+}
+
+static void on_desired(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+	(void)loop;
+	(void)revents;
+	if (want.pending)
+		desired_run(w->data);
 }
 
 static int load(struct dlh_ctx *ctx, const char *sim, bool kernel, const char *states, const char *state_path)
@@ -121,7 +182,7 @@ static int daemonize(void)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_SIM = 256, OPT_KERNEL, OPT_STATE, OPT_FRESH, OPT_BRIDGE };
+	enum { OPT_SIM = 256, OPT_KERNEL, OPT_STATE, OPT_FRESH, OPT_BRIDGE, OPT_DESIRED };
 	static const struct option opts[] = {
 	    {"socket", required_argument, NULL, 's'},
 	    {"group", required_argument, NULL, 'g'},
@@ -135,6 +196,7 @@ int main(int argc, char **argv)
 	    {"state", required_argument, NULL, OPT_STATE},
 	    {"fresh", no_argument, NULL, OPT_FRESH},
 	    {"kernel-bridge", no_argument, NULL, OPT_BRIDGE},
+	    {"desired", required_argument, NULL, OPT_DESIRED},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *path = DLHAL_SOCKET_DEFAULT, *sim = NULL, *group = NULL, *state = NULL;
@@ -147,8 +209,8 @@ int main(int argc, char **argv)
 	struct bridge bridge = {.fd = -1};
 	int opt, verbose = 0, ret = 1;
 	struct dlh_extack ext;
-	ev_signal sigint, sigterm;
-	ev_prepare flush;
+	ev_signal sigint, sigterm, sighup;
+	ev_prepare flush, desired;
 	struct evhost host;
 	gid_t gid = (gid_t)-1;
 
@@ -187,6 +249,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_BRIDGE:
 			bridged = true;
+			break;
+		case OPT_DESIRED:
+			want.path = optarg;
 			break;
 		case 'f':
 			foreground = true;
@@ -228,6 +293,11 @@ int main(int argc, char **argv)
 			"dlhald: --kernel-bridge publishes emulated devices: give --sim PROFILE[,PROFILE...]\n");
 		return 2;
 	}
+	/* A malformed file stops the start, before anything changes. */
+	if (want.path && desired_load(&want.d, want.path, why, sizeof(why))) {
+		fprintf(stderr, "dlhald: --desired: %s\n", why);
+		return 1;
+	}
 	if (fresh && !state) {
 		fprintf(stderr, "dlhald: --fresh needs --state FILE\n");
 		return 2;
@@ -265,6 +335,16 @@ int main(int argc, char **argv)
 	ev_signal_init(&sigterm, on_signal, SIGTERM);
 	ev_signal_start(srv.loop, &sigint);
 	ev_signal_start(srv.loop, &sigterm);
+	if (want.path) {
+		ev_signal_init(&sighup, on_hup, SIGHUP);
+		sighup.data = &srv;
+		ev_signal_start(srv.loop, &sighup);
+		ev_prepare_init(&desired, on_desired);
+		desired.data = &srv;
+		ev_prepare_start(srv.loop, &desired);
+		dlh_ctx_subscribe(srv.ctx, on_dev, NULL, NULL);
+		want.pending = true;
+	}
 	evhost_start(&host, srv.loop, srv.ctx);
 	/* Lowest priority: after the watcher that runs the drivers' timers. */
 	ev_prepare_init(&flush, on_flush);
@@ -289,6 +369,7 @@ out_server:
 	server_close(&srv);
 out_ctx:
 	dlh_ctx_free(srv.ctx);
+	desired_free(&want.d);
 	free(states);
 	return ret;
 }

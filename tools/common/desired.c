@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: MIT */
+/* Desired state: the file (libinih), the steps to it, applying them. */
+#include "desired.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct parse {
+	struct desired *d;
+	int line;	      /* of the line inih is on (counted by the reader) */
+	bool in_port;	      /* the last key was in [Port]: a [Match] key starts a new entry */
+	char why[256];
+};
+
+static char *reader(char *str, int num, void *stream)
+{
+	struct parse *p = ((void **)stream)[1];
+	char *s = fgets(str, num, ((void **)stream)[0]);
+
+	if (s)
+		p->line++;
+	return s;
+}
+
+static int fail(struct parse *p, const char *fmt, const char *a, const char *b)
+{
+	snprintf(p->why, sizeof(p->why), fmt, a, b);
+	return 0;
+}
+
+static int parse_uint(const char *v, unsigned int max, unsigned int *out)
+{
+	char *end;
+	unsigned long n;
+
+	if (!*v || *v < '0' || *v > '9')
+		return -1;
+	n = strtoul(v, &end, 10);
+	if (*end || n > max)
+		return -1;
+	*out = (unsigned int)n;
+	return 0;
+}
+
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse *p = user;
+	struct desired *d = p->d;
+	struct desired_entry *e;
+
+	if (strcmp(section, "Match") && strcmp(section, "Port"))
+		return fail(p, "unknown section [%s]%s, expected [Match] or [Port]", section, "");
+	if (!strcmp(section, "Match") && (p->in_port || !d->n)) {
+		if (d->n == DESIRED_ENTRIES_MAX)
+			return fail(p, "more than %s entries%s", "1024", "");
+		e = realloc(d->e, (d->n + 1) * sizeof(*e));
+		if (!e)
+			return fail(p, "out of memory%s%s", "", "");
+		d->e = e;
+		memset(&d->e[d->n++], 0, sizeof(*e));
+		d->e[d->n - 1].match_line = p->line;
+	}
+	if (!d->n)
+		return fail(p, "[Port] before any [Match]%s%s", "", "");
+	e = &d->e[d->n - 1];
+	p->in_port = !strcmp(section, "Port");
+	if (!p->in_port && !strcmp(name, "Device")) {
+		if (e->device[0] || strlen(value) >= sizeof(e->device) || !strchr(value, '/') ||
+		    strchr(value, '/') != strrchr(value, '/'))
+			return fail(p, "Device=%s: expected one BUS/DEV handle per [Match]%s", value, "");
+		snprintf(e->device, sizeof(e->device), "%s", value);
+	} else if (!p->in_port && !strcmp(name, "Number")) {
+		if (e->number || parse_uint(value, 65535, &e->number) || !e->number)
+			return fail(p, "Number=%s: expected one front-panel port number, 1 to 65535%s", value, "");
+	} else if (!p->in_port && !strcmp(name, "Netdev")) {
+		if (e->netdev[0] || !*value || strlen(value) >= sizeof(e->netdev) || strchr(value, '/'))
+			return fail(p, "Netdev=%s: expected one netdev name per [Match]%s", value, "");
+		snprintf(e->netdev, sizeof(e->netdev), "%s", value);
+	} else if (p->in_port && !strcmp(name, "Split")) {
+		if (e->split || parse_uint(value, 64, &e->split) || !e->split)
+			return fail(p, "Split=%s: expected 1 (whole) or the number of ports, up to 64%s", value, "");
+		e->split_line = p->line;
+	} else if (p->in_port && !strcmp(name, "Type")) {
+		if (e->type || dlh_port_type_parse(value, &e->type) || e->type == DLH_PORT_TYPE_NOTSET)
+			return fail(p, "Type=%s: expected eth, ib or auto%s", value, "");
+		e->type_line = p->line;
+	} else {
+		return fail(p, "unknown key %s in [%s]", name, section);
+	}
+	return 1;
+}
+
+int desired_load(struct desired *d, const char *path, char *why, size_t whylen)
+{
+	struct parse p = {.d = d};
+	void *stream[2];
+	FILE *f;
+	int line;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(d->path, sizeof(d->path), "%s", path);
+	f = fopen(path, "re");
+	if (!f) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	stream[0] = f;
+	stream[1] = &p;
+	line = ini_parse_stream(reader, stream, on_key, &p);
+	fclose(f);
+	if (line == -2) {
+		snprintf(why, whylen, "%s: out of memory", path);
+		desired_free(d);
+		return -ENOMEM;
+	}
+	if (line) {
+		snprintf(why, whylen, "%s:%d: %s", path, line, p.why[0] ? p.why : "not a line of an INI file");
+		desired_free(d);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		const struct desired_entry *e = &d->e[i];
+		const char *bad = NULL;
+
+		if (!e->netdev[0] && (!e->device[0] || !e->number))
+			bad = "[Match] needs Device= and Number=, or Netdev=";
+		else if (e->netdev[0] && (e->device[0] || e->number))
+			bad = "[Match] takes Device= and Number=, or Netdev=, not both";
+		else if (!e->split && !e->type)
+			bad = "[Port] says nothing: expected Split= and/or Type=";
+		if (bad) {
+			snprintf(why, whylen, "%s:%d: %s", path, e->match_line, bad);
+			desired_free(d);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void desired_free(struct desired *d)
+{
+	free(d->e);
+	d->e = NULL;
+	d->n = 0;
+}
+
+/* The device and front-panel number an entry means now; 0 if it matches no port. */
+static int entry_target(const struct desired_entry *e, struct dlh_ctx *ctx, struct dlh_dev **dev, unsigned int *number)
+{
+	struct dlh_port *p;
+
+	if (e->netdev[0]) {
+		p = dlh_port_find_netdev(ctx, e->netdev);
+		if (!p)
+			return 0;
+		*dev = dlh_port_dev(p);
+		*number = dlh_port_number(p);
+		return 1;
+	}
+	*dev = dlh_dev_find(ctx, e->device);
+	*number = e->number;
+	if (!*dev)
+		return 0;
+	for (p = dlh_port_first(*dev); p; p = dlh_port_next(p))
+		if (dlh_port_number(p) == *number)
+			return 1;
+	return 0;
+}
+
+/* The ports of front-panel port @number: how many, how many split, and the first. */
+static unsigned int group(struct dlh_dev *dev, unsigned int number, unsigned int *nsplit, struct dlh_port **first)
+{
+	unsigned int n = 0;
+
+	*nsplit = 0;
+	*first = NULL;
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+		if (dlh_port_number(p) != number)
+			continue;
+		if (!n++)
+			*first = p;
+		*nsplit += dlh_port_is_split(p);
+	}
+	return n;
+}
+
+static int step_add(struct step **v, size_t *n, const struct step *s)
+{
+	struct step *nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[(*n)++] = *s;
+	return 0;
+}
+
+int desired_steps(const struct desired *d, struct dlh_ctx *ctx, struct step **steps, size_t *nsteps, FILE *notes)
+{
+	struct step *un = NULL, *sp = NULL, *ty = NULL;
+	size_t nun = 0, nsp = 0, nty = 0;
+	int err = 0;
+
+	*steps = NULL;
+	*nsteps = 0;
+	for (size_t i = 0; i < d->n && !err; i++) {
+		const struct desired_entry *e = &d->e[i];
+		unsigned int number, nsplit, n;
+		struct dlh_port *first;
+		struct dlh_dev *dev;
+		struct step s;
+
+		if (!entry_target(e, ctx, &dev, &number)) {
+			if (notes)
+				fprintf(notes, "%s:%d: matches no port now\n", d->path, e->match_line);
+			continue;
+		}
+		n = group(dev, number, &nsplit, &first);
+		if (e->split && (nsplit ? nsplit : 1) != e->split) {
+			if (nsplit) {
+				s = (struct step){.kind = STEP_UNSPLIT, .line = e->split_line};
+				snprintf(s.port, sizeof(s.port), "%s", dlh_port_handle(first));
+				err = step_add(&un, &nun, &s);
+			}
+			if (!err && e->split > 1) {
+				s = (struct step){.kind = STEP_SPLIT, .count = e->split, .line = e->split_line};
+				snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
+				err = step_add(&sp, &nsp, &s);
+			}
+		}
+		if (!err && e->type) {
+			bool differs = false;
+
+			for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p))
+				differs |= dlh_port_number(p) == number && dlh_port_desired_type(p) != e->type;
+			/* a split or unsplit makes new ports: their type is set after it */
+			if (differs || (e->split && (nsplit ? nsplit : 1) != e->split)) {
+				s = (struct step){.kind = STEP_TYPE, .type = e->type, .line = e->type_line};
+				snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
+				err = step_add(&ty, &nty, &s);
+			}
+		}
+		(void)n;
+	}
+	for (size_t i = 0; !err && i < nun; i++)
+		err = step_add(steps, nsteps, &un[i]);
+	for (size_t i = 0; !err && i < nsp; i++)
+		err = step_add(steps, nsteps, &sp[i]);
+	for (size_t i = 0; !err && i < nty; i++)
+		err = step_add(steps, nsteps, &ty[i]);
+	free(un);
+	free(sp);
+	free(ty);
+	if (err) {
+		free(*steps);
+		*steps = NULL;
+		*nsteps = 0;
+	}
+	return err;
+}
+
+void step_describe(const struct desired *d, const struct step *s, char *buf, size_t len)
+{
+	const char *hash = strchr(s->port, '#');
+	char where[DLH_HANDLE_MAX + 32];
+
+	if (hash)
+		snprintf(where, sizeof(where), "%.*s port %s", (int)(hash - s->port), s->port, hash + 1);
+	else
+		snprintf(where, sizeof(where), "%s", s->port);
+	switch (s->kind) {
+	case STEP_UNSPLIT:
+		snprintf(buf, len, "unsplit %s (%s:%d)", where, d->path, s->line);
+		break;
+	case STEP_SPLIT:
+		snprintf(buf, len, "split %s into %u (%s:%d)", where, s->count, d->path, s->line);
+		break;
+	case STEP_TYPE:
+		snprintf(buf, len, "type %s on %s (%s:%d)", dlh_port_type_name(s->type), where, d->path, s->line);
+		break;
+	}
+}
+
+/* The ports of "BUS/DEV#NUMBER" now. */
+static int resolve(struct dlh_ctx *ctx, const char *port, struct dlh_dev **dev, unsigned int *number)
+{
+	char handle[DLH_HANDLE_MAX];
+	const char *hash = strchr(port, '#');
+
+	snprintf(handle, sizeof(handle), "%.*s", (int)(hash - port), port);
+	*dev = dlh_dev_find(ctx, handle);
+	*number = (unsigned int)strtoul(hash + 1, NULL, 10);
+	return *dev ? 0 : -ENODEV;
+}
+
+static int step_run(struct dlh_ctx *ctx, const struct step *s, struct dlh_extack *ext)
+{
+	struct dlh_port *p, *first;
+	struct dlh_dev *dev;
+	unsigned int number, nsplit;
+	int err;
+
+	if (s->kind == STEP_UNSPLIT) {
+		err = dlh_port_lookup(ctx, s->port, &p, ext);
+		return err ? err : dlh_port_unsplit(p, ext);
+	}
+	err = resolve(ctx, s->port, &dev, &number);
+	if (err) {
+		snprintf(ext->msg, sizeof(ext->msg), "Device is gone");
+		return err;
+	}
+	if (s->kind == STEP_SPLIT) {
+		if (!group(dev, number, &nsplit, &first) || nsplit) {
+			snprintf(ext->msg, sizeof(ext->msg), "No whole port %u to split", number);
+			return -ENODEV;
+		}
+		return dlh_port_split(first, s->count, ext);
+	}
+	/* type: each port of the front-panel port, looked up again after each (a type set may replace it) */
+	for (int again = 1; again;) {
+		again = 0;
+		for (p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+			if (dlh_port_number(p) != number || dlh_port_desired_type(p) == s->type)
+				continue;
+			err = dlh_port_type_set(p, s->type, ext);
+			if (err)
+				return err;
+			again = 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+int desired_apply(const struct desired *d, struct dlh_ctx *ctx, const struct step *steps, size_t nsteps, FILE *out,
+		  char *why, size_t whylen)
+{
+	char what[DLH_HANDLE_MAX + 600], buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 8];
+	struct dlh_extack ext = {0};
+
+	for (size_t i = 0; i < nsteps; i++) {
+		int err = step_run(ctx, &steps[i], &ext);
+
+		step_describe(d, &steps[i], what, sizeof(what));
+		if (err) {
+			snprintf(why, whylen, "%s: %s", what,
+				 ext.msg[0] ? dlh_extack_str(&ext, buf, sizeof(buf)) : strerror(-err));
+			return err;
+		}
+		if (out)
+			fprintf(out, "done: %s\n", what);
+	}
+	return 0;
+}
