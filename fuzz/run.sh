@@ -11,11 +11,12 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 pass=0
 fail=0
-for f in daemon client state profile batch; do
+for f in daemon client state profile batch desired; do
 	case $f in
 	daemon | client) dict=devlink.dict ;;
 	state | profile) dict=json.dict ;;
 	batch) dict=dl.dict ;;
+	desired) dict=desired.dict ;;
 	esac
 	mkdir -p "$scratch/$f"
 	# -close_fd_mask=3: the harnesses' own output (dl's, dlhald's log) is not kept;
