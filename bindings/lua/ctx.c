@@ -546,19 +546,13 @@ static int dlhal_open(lua_State *L)
 void ldlhal_ctx_open(lua_State *L)
 {
 	static const luaL_Reg methods[] = {
-	    {"devices", ctx_devices},
-	    {"ports", ctx_ports},
-	    {"port", ctx_port},
-	    {"dev", ctx_dev},
-	    {"subscribe", ctx_subscribe},
-	    {"run", ctx_run},
-	    {"step", ctx_step},
-	    {"stop", ctx_stop},
-	    {"fds", ctx_fds},
-	    {"dispatch", ctx_dispatch},
-	    {"timeout", ctx_timeout},
-	    {"close", ctx_close},
-	    {NULL, NULL},
+	    {"devices", ctx_devices},	{"apply", ldlhal_ctx_apply},
+	    {"ports", ctx_ports},	{"port", ctx_port},
+	    {"dev", ctx_dev},		{"subscribe", ctx_subscribe},
+	    {"run", ctx_run},		{"step", ctx_step},
+	    {"stop", ctx_stop},		{"fds", ctx_fds},
+	    {"dispatch", ctx_dispatch}, {"timeout", ctx_timeout},
+	    {"close", ctx_close},	{NULL, NULL},
 	};
 
 	luaL_newmetatable(L, LDLHAL_CTX);

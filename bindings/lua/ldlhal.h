@@ -48,6 +48,8 @@ int ldlhal_fail(lua_State *L, int err, const char *msg);
 int ldlhal_fail_ext(lua_State *L, int err, const struct dlh_extack *ext);
 
 struct lctx *ldlhal_ctx_check(lua_State *L, int idx);
+/* apply.c */
+int ldlhal_ctx_apply(lua_State *L);
 /* The open context of @idx; raises when closed. */
 struct dlh_ctx *ldlhal_ctx_live(lua_State *L, int idx);
 /* Before an operation: not inside a callback (raises). */

@@ -354,6 +354,83 @@ static int port_unsplit(lua_State *L)
 	return 1;
 }
 
+/* A plan as a table: {partial = bool, del = {handles}, new = {{port, type, netdev, lanes, split, split_group,
+ * subport}}}. */
+static void push_plan(lua_State *L, struct dlh_dev *dev, const struct dlh_plan *plan)
+{
+	char h[DLH_HANDLE_MAX];
+
+	lua_createtable(L, 0, 3);
+	lua_pushboolean(L, plan->partial);
+	lua_setfield(L, -2, "partial");
+	lua_createtable(L, (int)plan->ngone, 0);
+	for (unsigned int i = 0; i < plan->ngone; i++) {
+		snprintf(h, sizeof(h), "%s/%u", dlh_dev_handle(dev), plan->gone[i]);
+		lua_pushstring(L, h);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "del");
+	lua_createtable(L, (int)plan->ncome, 0);
+	for (unsigned int i = 0; i < plan->ncome; i++) {
+		const struct dlh_plan_port *pp = &plan->come[i];
+
+		lua_createtable(L, 0, 7);
+		snprintf(h, sizeof(h), "%s/%u", dlh_dev_handle(dev), pp->index);
+		lua_pushstring(L, h);
+		lua_setfield(L, -2, "port");
+		lua_pushstring(L, dlh_port_type_name(pp->type));
+		lua_setfield(L, -2, "type");
+		if (pp->netdev[0]) {
+			lua_pushstring(L, pp->netdev);
+			lua_setfield(L, -2, "netdev");
+		}
+		lua_pushinteger(L, pp->lanes);
+		lua_setfield(L, -2, "lanes");
+		lua_pushboolean(L, pp->split);
+		lua_setfield(L, -2, "split");
+		if (pp->split) {
+			lua_pushinteger(L, pp->split_group);
+			lua_setfield(L, -2, "split_group");
+			lua_pushinteger(L, pp->split_subport);
+			lua_setfield(L, -2, "subport");
+		}
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "new");
+}
+
+/* port:plan_split(n), port:plan_unsplit(): what the op would do, or nil, message, errname. */
+static int port_plan(lua_State *L, bool split)
+{
+	struct lctx *c;
+	struct lobj *o;
+	struct dlh_port *p = resolve(L, 1, &o, &c);
+	lua_Integer count = split ? luaL_checkinteger(L, 2) : 0;
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	int err;
+
+	luaL_argcheck(L, !split || (count >= 1 && count <= UINT32_MAX), 2, "split count out of range");
+	if (!p)
+		return gone(L, o);
+	ldlhal_ctx_enter(L, c);
+	err = split ? dlh_port_split_plan(p, (unsigned int)count, &plan, &ext) : dlh_port_unsplit_plan(p, &plan, &ext);
+	if (err)
+		return ldlhal_fail_ext(L, err, &ext);
+	push_plan(L, dlh_port_dev(p), &plan);
+	return 1;
+}
+
+static int port_plan_split(lua_State *L)
+{
+	return port_plan(L, true);
+}
+
+static int port_plan_unsplit(lua_State *L)
+{
+	return port_plan(L, false);
+}
+
 /* port:sim(key) reads an emulator control, port:sim(key, value) sets it (as dl sim). */
 static int port_sim(lua_State *L)
 {
@@ -369,8 +446,9 @@ static int port_sim(lua_State *L)
 void ldlhal_port_open(lua_State *L)
 {
 	static const luaL_Reg methods[] = {
-	    {"set_type", port_set_type}, {"split", port_split}, {"unsplit", port_unsplit},
-	    {"totable", port_totable},	 {"sim", port_sim},	{NULL, NULL},
+	    {"set_type", port_set_type},	 {"split", port_split}, {"unsplit", port_unsplit},
+	    {"totable", port_totable},		 {"sim", port_sim},	{"plan_split", port_plan_split},
+	    {"plan_unsplit", port_plan_unsplit}, {NULL, NULL},
 	};
 	static const luaL_Reg meta[] = {
 	    {"__newindex", port_newindex},

@@ -63,6 +63,49 @@ describe("dlhal", function()
       assert.equal(SW .. "/1: type eth netdev eth0", tostring(back[1]))
     end)
 
+    it("plans a split and an unsplit exactly as they then happen, touching nothing", function()
+      local p = ctx:port("eth0")
+      local before = p:sim("accesses")
+      local plan = assert(p:plan_split(2))
+      assert.equal(before, p:sim("accesses"))
+      assert.is_false(plan.partial)
+      assert.same({ SW .. "/1" }, plan.del)
+      assert.equal(2, #plan.new)
+      assert.same({ port = SW .. "/2", type = "eth", netdev = "eth32", lanes = 2, split = true, split_group = 16,
+        subport = 1 }, plan.new[2])
+      assert.equal(SW .. "/1: type eth netdev eth0", tostring(ctx:port(SW .. "/1")))
+      local new = assert(p:split(2))
+      assert.equal(plan.new[2].netdev, new[2].netdev)
+      assert.same({ nil, SW .. "/1: Port cannot be split further", "EINVAL" }, { new[1]:plan_split(2) })
+      local back = assert(new[2]:plan_unsplit())
+      assert.same({ SW .. "/1", SW .. "/2" }, back.del)
+      assert.equal("eth0", back.new[1].netdev)
+      assert(new[1]:unsplit())
+      assert.same({ nil, SW .. "/1: Port wasn't split", "EINVAL" }, { ctx:port("eth0"):plan_unsplit() })
+    end)
+
+    it("applies a desired state from a table: in order, once, and stops at a refusal", function()
+      local want = {
+        { device = SW, number = 17, split = 2 },
+        { device = "pci/0000:01:00.0", number = 2, type = "auto" },
+      }
+      local both <close> = assert(dlhal.open { sim = "sn2700,cx3-vpi" })
+      assert.same({ "split " .. SW .. " port 17 into 2 (entry:1)", "type auto on pci/0000:01:00.0 port 2 (entry:2)" },
+        assert(both:apply(want, { dry_run = true })))
+      assert.equal(SW .. "/1: type eth netdev eth0", tostring(both:port(SW .. "/1")))
+      assert.equal(2, #assert(both:apply(want)))
+      assert.same({}, assert(both:apply(want)), "a second run does nothing")
+      assert.equal("eth32", both:port(SW .. "/2").netdev)
+      assert.same({ nil, "split " .. SW .. " port 18 into 3 (entry:1): " .. SW ..
+        "/5: Port can only be split into 2 or 4 ports", "EINVAL" },
+        { both:apply { { device = SW, number = 18, split = 3 } } })
+      assert.error_matches(function() both:apply { { device = SW, number = 18, spilt = 3 } } end,
+        "entry 1: unknown key spilt")
+      assert.error_matches(function() both:apply { { netdev = "eth0", device = SW, number = 1, split = 2 } } end,
+        "give device and number, or netdev")
+      assert.error_matches(function() both:apply { { netdev = "eth0" } } end, "says nothing")
+    end)
+
     it("reads every field, named as dl -j -d names them", function()
       local p = ctx:port("eth0")
       assert.equal(SW .. "/1", p.handle)
@@ -180,8 +223,8 @@ describe("dlhal", function()
         ("x"):rep(5000), "a\0b", {}, { 1, 2 }, print, port, dev, ctx, coroutine.create(print) }
       local methods = {
         -- (step and run wait, by design: their arguments are checked below)
-        [ctx] = { "devices", "ports", "port", "dev", "subscribe", "fds", "dispatch", "timeout", "stop" },
-        [port] = { "set_type", "split", "unsplit", "totable", "sim" },
+        [ctx] = { "devices", "ports", "port", "dev", "subscribe", "fds", "dispatch", "timeout", "stop", "apply" },
+        [port] = { "set_type", "split", "unsplit", "totable", "sim", "plan_split", "plan_unsplit" },
         [dev] = { "ports", "port", "totable", "sim" },
       }
       local calls = 0
