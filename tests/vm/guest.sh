@@ -174,6 +174,22 @@ kill -TERM $dmn; wait $dmn; r=$?
 if [ $r = 0 ] && [ ! -e /run/dlhal/dlhald.sock ]; then ok "dlhald stops on SIGTERM and removes its socket"
 else nok "dlhald stop" "rc=$r $(cat $T/dlhald.log)"; fi
 
+# --- dlhald --desired with --kernel: a device that appears gets the desired state applied ----------
+printf '[Match]\nDevice=netdevsim/netdevsim20\nNumber=1\n[Port]\nType=ib\n' > $T/want.conf
+dlhald -f -s $T/dsd.sock --kernel --desired $T/want.conf > $T/dsd.log 2>&1 &
+dsd=$!
+i=0; until [ -S $T/dsd.sock ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+echo "20 1" > /sys/bus/netdevsim/new_device
+i=0; until grep -q "netdevsim20" $T/dsd.log; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+kill -TERM $dsd; wait $dsd
+echo 20 > /sys/bus/netdevsim/del_device
+if grep -q "desired: type ib on netdevsim/netdevsim20 port 1" $T/dsd.log &&
+	grep -q "desired: cannot reach: type ib on netdevsim/netdevsim20 port 1 ($T/want.conf:5): .*Operation not supported" $T/dsd.log; then
+	ok "dlhald --desired applies to a kernel device when it appears, and logs what it cannot reach"
+else
+	nok "desired on a device that appears" "$(cat $T/dsd.log)"
+fi
+
 # --- kernel/bridge: userspace drivers' instances in the kernel's devlink family ----------------
 if [ -c /dev/dlhal ] && [ "$(stat -c %a /dev/dlhal)" = 600 ]; then ok "/dev/dlhal exists, mode 0600"
 else nok "/dev/dlhal" "$(ls -l /dev/dlhal 2>&1)"; fi
@@ -406,6 +422,16 @@ else
 	nok "seed listing after split" "$(diff $T/want $T/got | head -n 5)"
 fi
 if kjson; then ok "dl --kernel -j and devlink -j agree after the split"; else nok "json after split" "$(head -n 3 $T/kjcmp)"; fi
+# Plans through the kernel: partial (the kernel core's rules), and its refusals are the kernel's.
+kdl port split dlhal/0000:03:00.0/2 2 --dry-run > $T/pl 2>&1; r1=$?
+kdl port split dlhal/0000:03:00.0/3 3 --dry-run > $T/pl3 2>&1; r3=$?
+kdl port split dlhal/0000:03:00.0/3 2 --dry-run > $T/pl2 2>&1; r2=$?
+if [ $r1 = 1 ] && grep -q "Port cannot be split further" $T/pl && [ $r3 = 1 ] && grep -q "Invalid split count" $T/pl3 &&
+	[ $r2 = 0 ] && grep -q "core would take it" $T/pl2; then
+	ok "dl --kernel --dry-run: the kernel core's refusals, and a partial plan otherwise"
+else
+	nok "plans through the kernel" "$r1 $(cat $T/pl) / $r3 $(cat $T/pl3) / $r2 $(cat $T/pl2)"
+fi
 devlink port split dlhal/0000:03:00.0/3 count 3 > $T/bs 2>&1; r=$?
 if [ $r != 0 ] && grep -q "Invalid split count" $T/bs; then ok "count 3: the kernel's core refuses ($(head -n 1 $T/bs))"
 else nok "count 3 through the kernel" "rc=$r $(cat $T/bs)"; fi
