@@ -44,11 +44,20 @@ DLH_EXPORT int dlh_sdk_plan_gone(struct dlh_sdk_plan *plan, uint32_t index, stru
 }
 
 DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, const struct dlh_sdk_port_attrs *attrs,
-				 const char *netdev, struct dlh_extack *ext)
+				 enum dlh_port_type type, const char *name, struct dlh_extack *ext)
 {
+	const char *netdev = type == DLH_PORT_TYPE_ETH ? name : NULL;
 	struct dlh_plan_port *pc;
 	int err;
 
+	if (!attrs) {
+		const struct dlh_port *now = dlh__port_find(plan->dev, index);
+
+		if (!now || !gone_has(plan, index))
+			return dlh__extack_set(ext, -EINVAL, plan->dev->handle,
+					       "Plan: port %u comes back without being gone", index);
+		attrs = &now->attrs;
+	}
 	if (index == UINT32_MAX)
 		return dlh__extack_set(ext, -EINVAL, plan->dev->handle, "Plan: port index %u is out of range", index);
 	if ((dlh__port_find(plan->dev, index) && !gone_has(plan, index)))
@@ -67,8 +76,17 @@ DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, cons
 		pc->split_group = attrs->split ? attrs->split_group : 0;
 		pc->split_subport = attrs->split ? attrs->split_subport : 0;
 	}
-	pc->type = DLH_PORT_TYPE_NOTSET;
-	if (netdev) {
+	/* auto: eth or ib, as the link is sensed when the op runs */
+	pc->type = type == DLH_PORT_TYPE_IB || type == DLH_PORT_TYPE_AUTO ? type : DLH_PORT_TYPE_NOTSET;
+	if (type == DLH_PORT_TYPE_IB && name) {
+		if (!*name || strlen(name) >= sizeof(pc->ibdev) || strchr(name, '/'))
+			return dlh__extack_set(ext, -EINVAL, plan->dev->handle, "Invalid ibdev name \"%s\"",
+					       DLH__QUOTE(name, strlen(name)));
+		memcpy(pc->ibdev, name, strlen(name) + 1);
+	}
+	if (type == DLH_PORT_TYPE_ETH && !netdev) {
+		pc->type = DLH_PORT_TYPE_ETH;
+	} else if (netdev) {
 		if (strchr(netdev, '%')) {
 			err = dlh__netdev_name_pick(plan->dev->ctx, netdev, plan_taken, plan, pc->netdev,
 						    sizeof(pc->netdev), ext);

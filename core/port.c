@@ -711,3 +711,35 @@ DLH_EXPORT int dlh_port_unsplit_plan(struct dlh_port *port, struct dlh_plan *pla
 	err = plan_begin(port, "port_unsplit_plan", plan, ext);
 	return err ? err : plan_end(port->dev->ctx, drv, "port_unsplit_plan", handle, fn(port, &sp, ext), ext);
 }
+
+DLH_EXPORT int dlh_port_type_set_plan(struct dlh_port *port, enum dlh_port_type type, struct dlh_plan *plan,
+				      struct dlh_extack *ext)
+{
+	const struct dlh_sdk_driver *drv = port->dev->drv;
+	int (*fn)(struct dlh_port *, enum dlh_port_type, struct dlh_sdk_plan *, struct dlh_extack *) =
+	    DLH__OP(drv, port_type_set_plan);
+	struct dlh_sdk_plan sp = {port->dev, plan};
+	char handle[DLH_HANDLE_MAX];
+	int err;
+
+	dlh__extack_clear(ext);
+	memset(plan, 0, sizeof(*plan));
+	err = port_live(port, ext);
+	if (err)
+		return err;
+	if (type != DLH_PORT_TYPE_ETH && type != DLH_PORT_TYPE_IB && type != DLH_PORT_TYPE_AUTO)
+		return dlh__extack_set(ext, -EINVAL, port->handle, "Port type must be eth, ib or auto");
+	if (type == port->desired_type)
+		return 0;
+	if (!DLH__OP(drv, port_type_set))
+		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port type setting is not supported");
+	if (DLH__OP(drv, bus_attach)) {
+		plan->partial = true;
+		return 0;
+	}
+	if (!fn)
+		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Driver %s cannot plan a type set", drv->name);
+	memcpy(handle, port->handle, sizeof(handle));
+	err = plan_begin(port, "port_type_set_plan", plan, ext);
+	return err ? err : plan_end(port->dev->ctx, drv, "port_type_set_plan", handle, fn(port, type, &sp, ext), ext);
+}

@@ -125,21 +125,25 @@ undo_hw:
 	return err;
 }
 
-static int __set_port_type(struct mlx4_priv *priv, int port, enum mlx4_port_type port_type, struct dlh_extack *ext)
+/*
+ * What setting @port to @port_type makes of every port, decided once for the
+ * op and its plan: the op senses the auto ports (a hardware command), the
+ * plan takes the type the last sense found; the rest is the same rules.
+ */
+static int type_decide(struct mlx4_priv *priv, int port, enum mlx4_port_type port_type, bool sense,
+		       enum mlx4_port_type *possible, enum mlx4_port_type *new_types, struct dlh_extack *ext)
 {
-	enum mlx4_port_type possible[MLX4_MAX_PORTS + 1];
-	enum mlx4_port_type types[MLX4_MAX_PORTS], new_types[MLX4_MAX_PORTS];
-	int n = priv->caps.num_ports, err = 0;
+	enum mlx4_port_type types[MLX4_MAX_PORTS];
+	int n = priv->caps.num_ports;
 
 	if ((port_type & priv->caps.supported_type[port]) != port_type) {
-		dlh_sdk_log(priv->dev, DLH_LOG_ERR, "Requested port type for port %d is not supported on this HCA",
-			    port);
+		if (sense)
+			dlh_sdk_log(priv->dev, DLH_LOG_ERR,
+				    "Requested port type for port %d is not supported on this HCA", port);
 		return dlh_sdk_extack(ext, -EOPNOTSUPP, "Requested port type for port %d is not supported on this HCA",
 				      port);
 	}
-
-	mlx4_stop_sense(priv);
-	memcpy(possible, priv->possible_type, sizeof(possible));
+	memcpy(possible, priv->possible_type, sizeof(priv->possible_type));
 	/* Possible type is always the one that was delivered */
 	possible[port] = port_type;
 	for (int i = 0; i < n; i++) {
@@ -147,51 +151,78 @@ static int __set_port_type(struct mlx4_priv *priv, int port, enum mlx4_port_type
 		if (types[i] == MLX4_PORT_TYPE_AUTO)
 			types[i] = (enum mlx4_port_type)priv->caps.port_type[i + 1];
 	}
-
 	if (!(priv->caps.flags & MLX4_DEV_CAP_FLAG_DPDP) && !(priv->caps.flags & MLX4_DEV_CAP_FLAG_SENSE_SUPPORT)) {
 		for (int i = 1; i <= n; i++)
 			if (possible[i] == MLX4_PORT_TYPE_AUTO)
-				err = -EOPNOTSUPP;
+				return dlh_sdk_extack(ext, -EOPNOTSUPP,
+						      "Auto sensing is not supported on this HCA. Set only 'eth' or "
+						      "'ib' for both ports (should be the same)");
 	}
-	if (err) {
-		dlh_sdk_extack(ext, err,
-			       "Auto sensing is not supported on this HCA. Set only 'eth' or 'ib' for both ports "
-			       "(should be the same)");
-		goto out;
-	}
+	if (sense)
+		mlx4_do_sense_ports(priv, new_types, types, possible);
+	else
+		memcpy(new_types, types, (size_t)n * sizeof(*types));
+	return mlx4_check_port_params(priv, new_types, ext);
+}
 
-	mlx4_do_sense_ports(priv, new_types, types, possible);
-	err = mlx4_check_port_params(priv, new_types, ext);
-	if (err)
-		goto out;
-	err = mlx4_change_port_types(priv, new_types, ext);
-	if (err)
-		goto out;
-	memcpy(priv->possible_type, possible, sizeof(possible));
-out:
+static int __set_port_type(struct mlx4_priv *priv, int port, enum mlx4_port_type port_type, struct dlh_extack *ext)
+{
+	enum mlx4_port_type possible[MLX4_MAX_PORTS + 1], new_types[MLX4_MAX_PORTS];
+	int err;
+
+	mlx4_stop_sense(priv);
+	err = type_decide(priv, port, port_type, true, possible, new_types, ext);
+	if (!err)
+		err = mlx4_change_port_types(priv, new_types, ext);
+	if (!err)
+		memcpy(priv->possible_type, possible, sizeof(possible));
 	mlx4_start_sense(priv);
+	return err;
+}
+
+static enum mlx4_port_type mlx4_type_of(enum dlh_port_type type)
+{
+	return type == DLH_PORT_TYPE_AUTO  ? MLX4_PORT_TYPE_AUTO
+	       : type == DLH_PORT_TYPE_ETH ? MLX4_PORT_TYPE_ETH
+	       : type == DLH_PORT_TYPE_IB  ? MLX4_PORT_TYPE_IB
+					   : MLX4_PORT_TYPE_NONE;
+}
+
+/* The ports whose type would change, as mlx4_change_port_types() would make them. */
+static int mlx4_devlink_port_type_set_plan(struct dlh_port *port, enum dlh_port_type type, struct dlh_sdk_plan *plan,
+					   struct dlh_extack *ext)
+{
+	struct mlx4_priv *priv = priv_of(dlh_port_dev(port));
+	enum mlx4_port_type possible[MLX4_MAX_PORTS + 1], new_types[MLX4_MAX_PORTS];
+	int err;
+
+	if (mlx4_type_of(type) == MLX4_PORT_TYPE_NONE)
+		return dlh_sdk_extack(ext, -EOPNOTSUPP, "Unsupported port type");
+	err = type_decide(priv, (int)dlh_port_index(port), mlx4_type_of(type), false, possible, new_types, ext);
+	/* Auto: the type follows the link, which only the op senses (a hardware command). */
+	if (!err && type == DLH_PORT_TYPE_AUTO) {
+		err = dlh_sdk_plan_gone(plan, dlh_port_index(port), ext);
+		return err ? err : dlh_sdk_plan_come(plan, dlh_port_index(port), NULL, DLH_PORT_TYPE_AUTO, NULL, ext);
+	}
+	for (int i = 1; !err && i <= priv->caps.num_ports; i++) {
+		if (new_types[i - 1] == (enum mlx4_port_type)priv->caps.port_type[i])
+			continue;
+		err = dlh_sdk_plan_gone(plan, (uint32_t)i, ext);
+		if (!err && new_types[i - 1] == MLX4_PORT_TYPE_ETH)
+			err = dlh_sdk_plan_come(plan, (uint32_t)i, NULL, DLH_PORT_TYPE_ETH, priv->netdev[i], ext);
+		else if (!err)
+			err = dlh_sdk_plan_come(plan, (uint32_t)i, NULL, DLH_PORT_TYPE_IB, priv->ibdev, ext);
+	}
 	return err;
 }
 
 static int mlx4_devlink_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
 {
 	struct mlx4_priv *priv = priv_of(dlh_port_dev(port));
-	enum mlx4_port_type mlx4_type;
 
-	switch (type) {
-	case DLH_PORT_TYPE_AUTO:
-		mlx4_type = MLX4_PORT_TYPE_AUTO;
-		break;
-	case DLH_PORT_TYPE_ETH:
-		mlx4_type = MLX4_PORT_TYPE_ETH;
-		break;
-	case DLH_PORT_TYPE_IB:
-		mlx4_type = MLX4_PORT_TYPE_IB;
-		break;
-	default:
+	if (mlx4_type_of(type) == MLX4_PORT_TYPE_NONE)
 		return dlh_sdk_extack(ext, -EOPNOTSUPP, "Unsupported port type");
-	}
-	return __set_port_type(priv, (int)dlh_port_index(port), mlx4_type, ext);
+	return __set_port_type(priv, (int)dlh_port_index(port), mlx4_type_of(type), ext);
 }
 
 static int type_word(const char *w, enum mlx4_port_type *t)
@@ -474,6 +505,7 @@ static const struct dlh_sdk_ops mlx4_ops = {
     .probe = mlx4_probe,
     .remove = mlx4_remove,
     .port_type_set = mlx4_devlink_port_type_set,
+    .port_type_set_plan = mlx4_devlink_port_type_set_plan,
     .sim_set = mlx4_sim_set,
     .sim_get = mlx4_sim_get,
 };

@@ -299,9 +299,8 @@ static int collect_old(struct mlxsw_sp *sp, uint8_t base, unsigned int count, st
  * does), the plan from what the driver last wrote there, and both give them
  * to these, which check the seed's rules and list the ports to go and come.
  */
-static int split_decide(struct mlxsw_sp *sp, uint8_t local_port, unsigned int count, uint8_t module,
-			uint8_t cur_width, struct port_spec *old, int *nold, struct port_spec *new,
-			struct dlh_extack *ext)
+static int split_decide(struct mlxsw_sp *sp, uint8_t local_port, unsigned int count, uint8_t module, uint8_t cur_width,
+			struct port_spec *old, int *nold, struct port_spec *new, struct dlh_extack *ext)
 {
 	uint8_t base_port, width;
 
@@ -382,7 +381,7 @@ static int plan_fill(struct mlxsw_sp *sp, struct dlh_sdk_plan *plan, const struc
 		struct dlh_sdk_port_attrs attrs;
 
 		port_attrs_of(&new[i], &attrs);
-		err = dlh_sdk_plan_come(plan, new[i].local_port, &attrs, new[i].netdev, ext);
+		err = dlh_sdk_plan_come(plan, new[i].local_port, &attrs, DLH_PORT_TYPE_ETH, new[i].netdev, ext);
 	}
 	(void)sp;
 	return err;
@@ -403,8 +402,8 @@ static int mlxsw_sp_port_split_plan(struct dlh_port *port, unsigned int count, s
 	return err ? err : plan_fill(sp, plan, old, nold, new, (int)count, ext);
 }
 
-static int unsplit_decide(struct mlxsw_sp *sp, uint8_t local_port, uint8_t cur_width, struct port_spec *old,
-			  int *nold, struct port_spec *new, int *nnew)
+static int unsplit_decide(struct mlxsw_sp *sp, uint8_t local_port, uint8_t cur_width, struct port_spec *old, int *nold,
+			  struct port_spec *new, int *nnew)
 {
 	unsigned int count = cur_width == 1 ? 4 : 2;
 	uint8_t base_port = cluster_base_port(local_port);

@@ -104,7 +104,7 @@ static int example_cage_set(struct dlh_port *port, unsigned int count, struct dl
 			err = dlh_sdk_plan_gone(plan, base + i, ext);
 		else if (i >= EX_LANES && w[i - EX_LANES]) {
 			port_desc(base + i - EX_LANES, w[i - EX_LANES], &a, name);
-			err = dlh_sdk_plan_come(plan, base + i - EX_LANES, &a, name, ext);
+			err = dlh_sdk_plan_come(plan, base + i - EX_LANES, &a, DLH_PORT_TYPE_ETH, name, ext);
 		}
 	}
 	if (plan)

@@ -17,14 +17,14 @@
 #include <linux/types.h>
 
 #define DLHAL_BRIDGE_PATH	 "/dev/dlhal" /**< The module's character device. */
-#define DLHAL_BRIDGE_NAME_MAX	 64   /**< Instance name field, NUL included. */
-#define DLHAL_BRIDGE_IFNAME_MAX	 16   /**< Netdev name field (IFNAMSIZ), NUL included. */
-#define DLHAL_BRIDGE_DEVS_MAX	 16   /**< Instances per open file. */
-#define DLHAL_BRIDGE_PORTS_MAX	 1024 /**< Ports per instance. */
-#define DLHAL_BRIDGE_LANES_MAX	 16   /**< Largest lane count a port may report. */
-#define DLHAL_BRIDGE_CHANGES_MAX 64   /**< Port changes one reply may carry. */
-#define DLHAL_BRIDGE_MSG_MAX	 128  /**< Reply message field, NUL included. */
-#define DLHAL_BRIDGE_TIMEOUT_MS	 10000 /**< How long an op waits for its reply. */
+#define DLHAL_BRIDGE_NAME_MAX	 64	      /**< Instance name field, NUL included. */
+#define DLHAL_BRIDGE_IFNAME_MAX	 16	      /**< Netdev name field (IFNAMSIZ), NUL included. */
+#define DLHAL_BRIDGE_DEVS_MAX	 16	      /**< Instances per open file. */
+#define DLHAL_BRIDGE_PORTS_MAX	 1024	      /**< Ports per instance. */
+#define DLHAL_BRIDGE_LANES_MAX	 16	      /**< Largest lane count a port may report. */
+#define DLHAL_BRIDGE_CHANGES_MAX 64	      /**< Port changes one reply may carry. */
+#define DLHAL_BRIDGE_MSG_MAX	 128	      /**< Reply message field, NUL included. */
+#define DLHAL_BRIDGE_TIMEOUT_MS	 10000	      /**< How long an op waits for its reply. */
 
 /** @brief Message types (the first __u32 of every message). */
 enum dlhal_bridge_msg_type {
@@ -66,7 +66,7 @@ enum dlhal_bridge_port_type {
 /** @brief DLHAL_BRIDGE_DEV_ADD, DLHAL_BRIDGE_DEV_DEL. */
 struct dlhal_bridge_dev {
 	__u32 type;
-	__u32 reserved;			  /**< Zero. */
+	__u32 reserved; /**< Zero. */
 	/** [A-Za-z0-9:._-], 1 to 63 bytes, NUL-terminated. */
 	char name[DLHAL_BRIDGE_NAME_MAX];
 };
@@ -74,16 +74,16 @@ struct dlhal_bridge_dev {
 /** @brief DLHAL_BRIDGE_PORT_ADD, DLHAL_BRIDGE_PORT_DEL. */
 struct dlhal_bridge_port {
 	__u32 type;
-	__u32 index;		       /**< Port index, unique in the instance. */
+	__u32 index;			 /**< Port index, unique in the instance. */
 	char dev[DLHAL_BRIDGE_NAME_MAX]; /**< Instance name. */
 	/** Front-panel port number (the kernel's split group when split). */
 	__u32 number;
-	__u32 subport;		       /**< Split subport number, if split. */
-	__u32 lanes;		       /**< 0 (unknown) to DLHAL_BRIDGE_LANES_MAX. */
-	__u8 port_type;		       /**< enum dlhal_bridge_port_type. */
-	__u8 split;		       /**< 0 or 1. */
-	__u8 splittable;	       /**< 0 or 1; 1 needs lanes >= 2 and split 0. */
-	__u8 reserved;		       /**< Zero. */
+	__u32 subport;	 /**< Split subport number, if split. */
+	__u32 lanes;	 /**< 0 (unknown) to DLHAL_BRIDGE_LANES_MAX. */
+	__u8 port_type;	 /**< enum dlhal_bridge_port_type. */
+	__u8 split;	 /**< 0 or 1. */
+	__u8 splittable; /**< 0 or 1; 1 needs lanes >= 2 and split 0. */
+	__u8 reserved;	 /**< Zero. */
 	/** For eth: a name by the kernel's rules, no pattern; else empty. */
 	char netdev[DLHAL_BRIDGE_IFNAME_MAX];
 };

@@ -442,9 +442,10 @@ DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct 
 
 /** @brief A port a change would create, as it would be. */
 struct dlh_plan_port {
-	uint32_t index;			  /**< Port index. */
-	enum dlh_port_type type;	  /**< Its type (eth when it gets a netdev). */
+	uint32_t index;		 /**< Port index. */
+	enum dlh_port_type type; /**< Its type (eth when it gets a netdev; auto: as the link is sensed then). */
 	char netdev[DLH_NETDEV_NAME_MAX]; /**< The netdev name it would get, or empty. */
+	char ibdev[DLH_IBDEV_NAME_MAX];	  /**< The ibdev name it would get, or empty. */
 	uint32_t lanes;			  /**< Lanes, 0 if unknown. */
 	bool split;			  /**< Whether it results from a split. */
 	uint32_t split_group;		  /**< Its split group (if split). */
@@ -461,9 +462,9 @@ struct dlh_plan {
 	 * refusals core knows were checked, and @c ngone / @c ncome are 0.
 	 */
 	bool partial;
-	unsigned int ngone;		      /**< How many ports would go. */
-	uint32_t gone[DLH_PLAN_PORTS_MAX];    /**< Their indices, on the port's device. */
-	unsigned int ncome;		      /**< How many ports would come. */
+	unsigned int ngone;			       /**< How many ports would go. */
+	uint32_t gone[DLH_PLAN_PORTS_MAX];	       /**< Their indices, on the port's device. */
+	unsigned int ncome;			       /**< How many ports would come. */
 	struct dlh_plan_port come[DLH_PLAN_PORTS_MAX]; /**< Them, in the order they would be registered. */
 };
 
@@ -481,6 +482,14 @@ DLH_EXPORT int dlh_port_split_plan(struct dlh_port *port, unsigned int count, st
 
 /** @brief What dlh_port_unsplit() would do; as dlh_port_split_plan(). */
 DLH_EXPORT int dlh_port_unsplit_plan(struct dlh_port *port, struct dlh_plan *plan, struct dlh_extack *ext);
+
+/**
+ * @brief What dlh_port_type_set() would do; as dlh_port_split_plan(). Ports
+ *        whose type or names would change are in the plan as gone and coming
+ *        back; a type equal to the desired type plans nothing.
+ */
+DLH_EXPORT int dlh_port_type_set_plan(struct dlh_port *port, enum dlh_port_type type, struct dlh_plan *plan,
+				      struct dlh_extack *ext);
 
 /**
  * @brief Undo the split a port is part of.

@@ -88,6 +88,12 @@ struct dlh_sdk_ops {
 			       struct dlh_extack *ext);
 	/** As port_split_plan, for port_unsplit. */
 	int (*port_unsplit_plan)(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext);
+	/**
+	 * As port_split_plan, for port_type_set: the ports whose type or names
+	 * would change, each planned gone and coming back (attrs NULL).
+	 */
+	int (*port_type_set_plan)(struct dlh_port *port, enum dlh_port_type type, struct dlh_sdk_plan *plan,
+				  struct dlh_extack *ext);
 };
 
 #define DLH_SDK_FILL_DEVS  1u /**< Every device, including those without ports. */
@@ -276,14 +282,16 @@ DLH_EXPORT int dlh_sdk_plan_gone(struct dlh_sdk_plan *plan, uint32_t index, stru
 
 /**
  * @brief In a plan op: a port would be registered at @p index with @p attrs
- *        and, when @p netdev is not NULL, made eth with that name or pattern,
- *        which core resolves as dlh_sdk_port_type_eth() would then (names of
- *        ports gone are free, names of ports planned before are taken).
+ *        (NULL: those of the port at @p index now, which must be planned
+ *        gone: a type change) and type @p type: eth with netdev @p name (a
+ *        name or a pattern, which core resolves as dlh_sdk_port_type_eth()
+ *        would then: names of ports gone are free, names planned before are
+ *        taken), ib with ibdev @p name (may be NULL), or notset.
  * @return 0; -EEXIST if the index or name would be taken; -E2BIG past
  *         DLH_PLAN_PORTS_MAX; the errors of dlh_sdk_port_type_eth().
  */
 DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, const struct dlh_sdk_port_attrs *attrs,
-				 const char *netdev, struct dlh_extack *ext);
+				 enum dlh_port_type type, const char *name, struct dlh_extack *ext);
 
 /** @} */
 /* -------------------------------------------------------------------------- */

@@ -741,6 +741,7 @@ static void check_plans(struct kit *k)
 			}
 			back_to_start(k, "after a planned split and unsplit");
 		}
+		p = port(k, k->handles[i]); /* the ops above may have replaced it */
 		if (p && !dlh_port_is_split(p))
 			plan_then_act(k, k->handles[i], 0, &planned); /* unsplit of a whole port: refused by both */
 		back_to_start(k, "after a planned unsplit");

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -96,6 +97,8 @@ static int daemon_start(struct kit_target *t, struct dlh_extack *ext)
 		char path[sizeof(modpath) + 8192];
 		int null = open("/dev/null", O_WRONLY);
 
+		/* The daemon goes with the kit, even when the kit dies. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		snprintf(path, sizeof(path), "%s%s%s", modpath, env && *modpath ? ":" : "", env ? env : "");
 		if (*path)
 			setenv("DLHAL_MODULE_PATH", path, 1);

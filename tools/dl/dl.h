@@ -56,7 +56,7 @@ void out_end(struct dl *dl);
 void out_dev(struct dl *dl, const struct dlh_dev *dev);
 void out_port(struct dl *dl, const struct dlh_port *port);
 void out_sim(struct dl *dl, const char *handle, const char *key, const char *value);
-void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count,
+void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count, const char *type,
 	      const struct dlh_plan *plan);
 
 #endif

@@ -353,7 +353,7 @@ void out_sim(struct dl *dl, const char *handle, const char *key, const char *val
 }
 
 /* A --dry-run: what the change would do (the ports that would go, as they are; those that would come). */
-void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count,
+void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count, const char *type,
 	      const struct dlh_plan *plan)
 {
 	const struct dlh_dev *dev = dlh_port_dev(port);
@@ -363,6 +363,8 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 		printf("%s %s", change, dlh_port_handle(port));
 		if (count)
 			printf(" into %u", count);
+		if (type)
+			printf(" type %s", type);
 		if (plan->partial) {
 			printf(": %s's core would take it; the ports it would change are for the driver to say\n",
 			       dl->kernel ? "the kernel" : "the peer");
@@ -383,6 +385,8 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 			printf("new %s/%u: type %s", dlh_dev_handle(dev), c->index, dlh_port_type_name(c->type));
 			if (c->netdev[0])
 				printf(" netdev %s", c->netdev);
+			if (c->ibdev[0])
+				printf(" ibdev %s", c->ibdev);
 			if (c->split)
 				printf(" split_group %u", c->split_group);
 			if (dl->details)
@@ -400,6 +404,8 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 	json_object_set_new(o, "port", json_string(dlh_port_handle(port)));
 	if (count)
 		json_object_set_new(o, "count", json_integer(count));
+	if (type)
+		json_object_set_new(o, "type", json_string(type));
 	json_object_set_new(o, "accepted", json_true());
 	json_object_set_new(o, "partial", json_boolean(plan->partial));
 	del = json_array();
@@ -422,6 +428,8 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 		json_object_set_new(p, "type", json_string(dlh_port_type_name(c->type)));
 		if (c->netdev[0])
 			json_object_set_new(p, "netdev", json_string(c->netdev));
+		if (c->ibdev[0])
+			json_object_set_new(p, "ibdev", json_string(c->ibdev));
 		json_object_set_new(p, "lanes", json_integer(c->lanes));
 		json_object_set_new(p, "split", json_boolean(c->split));
 		if (c->split) {

@@ -14,7 +14,7 @@ void port_usage(FILE *f)
 		   "Usage: dl port unsplit DEV/PORT_INDEX\n"
 		   "DEV/PORT_INDEX may also be a netdev name (eth0); \"show\" also takes a DEV (pci/0000:03:00.0)\n"
 		   "to list that device's ports; the split count may be given as \"count COUNT\".\n"
-		   "A last --dry-run on split or unsplit prints what it would do (the ports that would go and\n"
+		   "A last --dry-run on set, split or unsplit prints what it would do (the ports that would go and\n"
 		   "come) and changes nothing: exit 0 if it would be done, 1 with the refusal it would get.\n");
 }
 
@@ -84,6 +84,8 @@ static int port_set(struct dl *dl)
 	struct dlh_port *port;
 	struct dlh_extack ext;
 	const char *kw, *val;
+	struct dlh_plan plan;
+	bool dry = false;
 	int err = port_arg(dl, "set", &port);
 
 	if (err)
@@ -91,6 +93,10 @@ static int port_set(struct dl *dl)
 	if (!dl_arg(dl))
 		return dl_usage_err(port_usage, "port set: nothing to set, expected \"type\"");
 	while ((kw = dl_shift(dl))) {
+		if (!strcmp(kw, "--dry-run") && !dl_arg(dl)) {
+			dry = true;
+			break;
+		}
 		if (!dl_match(kw, "type"))
 			return dl_usage_err(port_usage, "port set: unknown option \"%s\"", kw);
 		val = dl_shift(dl);
@@ -98,6 +104,14 @@ static int port_set(struct dl *dl)
 			return dl_usage_err(port_usage, "port set: type expects eth, ib or auto");
 		if (dlh_port_type_parse(val, &type) || type == DLH_PORT_TYPE_NOTSET)
 			return dl_usage_err(port_usage, "Unknown port type \"%s\", expected eth, ib or auto", val);
+	}
+	if (type == DLH_PORT_TYPE_NOTSET)
+		return dl_usage_err(port_usage, "port set: nothing to set, expected \"type\"");
+	if (dry) {
+		err = dlh_port_type_set_plan(port, type, &plan, &ext);
+		if (!err)
+			out_plan(dl, "set", port, 0, dlh_port_type_name(type), &plan);
+		return err ? dl_op_err(err, &ext) : DL_OK;
 	}
 	err = dlh_port_type_set(port, type, &ext);
 	return err ? dl_op_err(err, &ext) : DL_OK;
@@ -161,7 +175,7 @@ static int port_split(struct dl *dl)
 	if (dry) {
 		err = dlh_port_split_plan(port, count, &plan, &ext);
 		if (!err)
-			out_plan(dl, "split", port, count, &plan);
+			out_plan(dl, "split", port, count, NULL, &plan);
 		return err ? dl_op_err(err, &ext) : DL_OK;
 	}
 	err = dlh_port_split(port, count, &ext);
@@ -184,7 +198,7 @@ static int port_unsplit(struct dl *dl)
 	if (dry) {
 		err = dlh_port_unsplit_plan(port, &plan, &ext);
 		if (!err)
-			out_plan(dl, "unsplit", port, 0, &plan);
+			out_plan(dl, "unsplit", port, 0, NULL, &plan);
 		return err ? dl_op_err(err, &ext) : DL_OK;
 	}
 	err = dlh_port_unsplit(port, &ext);

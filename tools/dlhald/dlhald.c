@@ -122,10 +122,11 @@ static void on_hup(struct ev_loop *loop, ev_signal *w, int revents)
 	desired_run(w->data);
 }
 
+/* A device or port that appears (a kernel instance's ports come after it) may be one the file names. */
 static void on_dev(const struct dlh_event *ev, void *arg)
 {
 	(void)arg;
-	if (ev->type == DLH_EVENT_DEV_NEW)
+	if (ev->type == DLH_EVENT_DEV_NEW || ev->type == DLH_EVENT_PORT_NEW)
 		want.pending = true;
 }
 
