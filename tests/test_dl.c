@@ -789,3 +789,41 @@ Test(apply, malformed_files_are_refused_with_file_line_and_reason)
 	cr_expect_eq(r.status, 2);
 	run_free(&r);
 }
+
+/* Type set plans: mlx4 decides op and plan in one place; auto is left to the link sensed at the op. */
+Test(plan, dry_run_of_a_type_set)
+{
+	struct run_result r;
+
+	run_dl(&r, "--sim cx3-vpi -b -",
+	       "sim show pci/0000:01:00.0 accesses\nport set pci/0000:01:00.0/1 type eth --dry-run\n"
+	       "sim show pci/0000:01:00.0 accesses\nport set pci/0000:01:00.0/1 type eth\n"
+	       "port show pci/0000:01:00.0/1\nport set pci/0000:01:00.0/2 type auto --dry-run\n"
+	       "port set pci/0000:01:00.0/1 type eth --dry-run\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	{
+		char a0[32] = "", want[1024];
+
+		sscanf(r.out, "%31s", a0);
+		snprintf(want, sizeof(want),
+			 "%s\nset pci/0000:01:00.0/1 type eth: would be done\n"
+			 "del pci/0000:01:00.0/1: type ib ibdev mlx4_0\n"
+			 "new pci/0000:01:00.0/1: type eth netdev ens4\n"
+			 "%s\npci/0000:01:00.0/1: type eth netdev ens4\n"
+			 "set pci/0000:01:00.0/2 type auto: would be done\n"
+			 "del pci/0000:01:00.0/2: type ib ibdev mlx4_0\n"
+			 "new pci/0000:01:00.0/2: type auto\n"
+			 "set pci/0000:01:00.0/1 type eth: would be done\n",
+			 a0, a0);
+		cr_expect_str_eq(r.out, want,
+				 "the plan, no access, then the op as planned; the same type plans nothing");
+	}
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 port set eth0 type ib --dry-run", NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_not_null(strstr(r.err, "Error: " SW "/1: Port type setting is not supported."), "%s", r.err);
+	run_free(&r);
+	run_dl(&r, "--sim cx3-vpi port set pci/0000:01:00.0/1 --dry-run", NULL);
+	cr_expect_eq(r.status, 2, "nothing to set: %s", r.err);
+	run_free(&r);
+}
