@@ -642,27 +642,57 @@ static int plan_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const
 	return err;
 }
 
-static int plan_begin(struct dlh_port *port, const char *name, struct dlh_plan *plan, struct dlh_extack *ext)
-{
-	struct dlh_ctx *ctx = port->dev->ctx;
+/* What is planned: the op's name, its word in messages, and its arguments. */
+struct plan_req {
+	enum { PLAN_SPLIT, PLAN_UNSPLIT, PLAN_TYPE } kind;
+	unsigned int count;
+	enum dlh_port_type type;
+};
 
-	memset(plan, 0, sizeof(*plan));
+/*
+ * After each plan's own checks: a relay's plan is partial; a driver without
+ * the plan op cannot plan; otherwise its plan op runs under the op guard
+ * (nothing may start from inside it) and its result is checked as an op's.
+ */
+static int plan_run(struct dlh_port *port, const struct plan_req *req, struct dlh_plan *plan, struct dlh_extack *ext)
+{
+	static const char *const names[] = {"port_split_plan", "port_unsplit_plan", "port_type_set_plan"};
+	static const char *const words[] = {"a split", "an unsplit", "a type set"};
+	const struct dlh_sdk_driver *drv = port->dev->drv;
+	struct dlh_sdk_plan sp = {port->dev, plan};
+	struct dlh_ctx *ctx = port->dev->ctx;
+	char handle[DLH_HANDLE_MAX];
+	bool has;
+	int err;
+
+	if (DLH__OP(drv, bus_attach)) {
+		plan->partial = true;
+		return 0;
+	}
+	has = req->kind == PLAN_SPLIT	  ? DLH__OP(drv, port_split_plan) != NULL
+	      : req->kind == PLAN_UNSPLIT ? DLH__OP(drv, port_unsplit_plan) != NULL
+					  : DLH__OP(drv, port_type_set_plan) != NULL;
+	if (!has)
+		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Driver %s cannot plan %s", drv->name,
+				       words[req->kind]);
 	if (ctx->op.name)
 		return dlh__extack_set(ext, -EBUSY, port->handle, "Another operation is in progress");
-	ctx->op.name = name;
+	ctx->op.name = names[req->kind];
 	ctx->op.local = 0;
 	ctx->op.dev = port->dev;
-	return 0;
+	memcpy(handle, port->handle, sizeof(handle));
+	if (req->kind == PLAN_SPLIT)
+		err = drv->ops->port_split_plan(port, req->count, &sp, ext);
+	else if (req->kind == PLAN_UNSPLIT)
+		err = drv->ops->port_unsplit_plan(port, &sp, ext);
+	else
+		err = drv->ops->port_type_set_plan(port, req->type, &sp, ext);
+	return plan_end(ctx, drv, names[req->kind], handle, err, ext);
 }
 
 DLH_EXPORT int dlh_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_plan *plan,
 				   struct dlh_extack *ext)
 {
-	const struct dlh_sdk_driver *drv = port->dev->drv;
-	int (*fn)(struct dlh_port *, unsigned int, struct dlh_sdk_plan *, struct dlh_extack *) =
-	    DLH__OP(drv, port_split_plan);
-	struct dlh_sdk_plan sp = {port->dev, plan};
-	char handle[DLH_HANDLE_MAX];
 	int err;
 
 	dlh__extack_clear(ext);
@@ -670,28 +700,14 @@ DLH_EXPORT int dlh_port_split_plan(struct dlh_port *port, unsigned int count, st
 	err = port_live(port, ext);
 	if (err)
 		return err;
-	if (!DLH__OP(drv, port_split))
+	if (!DLH__OP(port->dev->drv, port_split))
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port splitting is not supported");
 	err = split_check(port, count, false, ext);
-	if (err)
-		return err;
-	if (DLH__OP(drv, bus_attach)) {
-		plan->partial = true;
-		return 0;
-	}
-	if (!fn)
-		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Driver %s cannot plan a split", drv->name);
-	memcpy(handle, port->handle, sizeof(handle));
-	err = plan_begin(port, "port_split_plan", plan, ext);
-	return err ? err : plan_end(port->dev->ctx, drv, "port_split_plan", handle, fn(port, count, &sp, ext), ext);
+	return err ? err : plan_run(port, &(struct plan_req){PLAN_SPLIT, count, 0}, plan, ext);
 }
 
 DLH_EXPORT int dlh_port_unsplit_plan(struct dlh_port *port, struct dlh_plan *plan, struct dlh_extack *ext)
 {
-	const struct dlh_sdk_driver *drv = port->dev->drv;
-	int (*fn)(struct dlh_port *, struct dlh_sdk_plan *, struct dlh_extack *) = DLH__OP(drv, port_unsplit_plan);
-	struct dlh_sdk_plan sp = {port->dev, plan};
-	char handle[DLH_HANDLE_MAX];
 	int err;
 
 	dlh__extack_clear(ext);
@@ -699,27 +715,14 @@ DLH_EXPORT int dlh_port_unsplit_plan(struct dlh_port *port, struct dlh_plan *pla
 	err = port_live(port, ext);
 	if (err)
 		return err;
-	if (!DLH__OP(drv, port_unsplit))
+	if (!DLH__OP(port->dev->drv, port_unsplit))
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port unsplitting is not supported");
-	if (DLH__OP(drv, bus_attach)) {
-		plan->partial = true;
-		return 0;
-	}
-	if (!fn)
-		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Driver %s cannot plan an unsplit", drv->name);
-	memcpy(handle, port->handle, sizeof(handle));
-	err = plan_begin(port, "port_unsplit_plan", plan, ext);
-	return err ? err : plan_end(port->dev->ctx, drv, "port_unsplit_plan", handle, fn(port, &sp, ext), ext);
+	return plan_run(port, &(struct plan_req){PLAN_UNSPLIT, 0, 0}, plan, ext);
 }
 
 DLH_EXPORT int dlh_port_type_set_plan(struct dlh_port *port, enum dlh_port_type type, struct dlh_plan *plan,
 				      struct dlh_extack *ext)
 {
-	const struct dlh_sdk_driver *drv = port->dev->drv;
-	int (*fn)(struct dlh_port *, enum dlh_port_type, struct dlh_sdk_plan *, struct dlh_extack *) =
-	    DLH__OP(drv, port_type_set_plan);
-	struct dlh_sdk_plan sp = {port->dev, plan};
-	char handle[DLH_HANDLE_MAX];
 	int err;
 
 	dlh__extack_clear(ext);
@@ -731,15 +734,7 @@ DLH_EXPORT int dlh_port_type_set_plan(struct dlh_port *port, enum dlh_port_type 
 		return dlh__extack_set(ext, -EINVAL, port->handle, "Port type must be eth, ib or auto");
 	if (type == port->desired_type)
 		return 0;
-	if (!DLH__OP(drv, port_type_set))
+	if (!DLH__OP(port->dev->drv, port_type_set))
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port type setting is not supported");
-	if (DLH__OP(drv, bus_attach)) {
-		plan->partial = true;
-		return 0;
-	}
-	if (!fn)
-		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Driver %s cannot plan a type set", drv->name);
-	memcpy(handle, port->handle, sizeof(handle));
-	err = plan_begin(port, "port_type_set_plan", plan, ext);
-	return err ? err : plan_end(port->dev->ctx, drv, "port_type_set_plan", handle, fn(port, type, &sp, ext), ext);
+	return plan_run(port, &(struct plan_req){PLAN_TYPE, 0, type}, plan, ext);
 }
