@@ -3,13 +3,16 @@
 # and runs guest.sh (or bench.sh) in it: dl against the real kernel devlink
 # family, with Debian's devlink as the peer. Downloads and builds are cached
 # under BUILD/vm-cache. A VM that cannot start is a failure, with the reason.
-#   run.sh BUILD SRC DL JSONCMP TIMEIT [test|bench]
+#   run.sh BUILD SRC DL JSONCMP TIMEIT [test|bench|SCRIPT]
+# (SCRIPT: any shell script to run in the guest instead, for investigations;
+# strace and perf are copied in when the host has them.)
 set -eu
 build=$(cd "$1" && pwd) src=$2 dl=$3 jsoncmp=$4 timeit=$5 mode=${6:-test}
 case $mode in
 test) script=guest.sh ;;
 bench) script=bench.sh ;;
-*) echo "usage: run.sh BUILD SRC DL JSONCMP TIMEIT [test|bench]" >&2; exit 2 ;;
+*) [ -f "$mode" ] || { echo "usage: run.sh BUILD SRC DL JSONCMP TIMEIT [test|bench|SCRIPT]" >&2; exit 2; }
+	script=probe.sh ;;
 esac
 cache=$build/vm-cache
 mkdir -p "$cache"
@@ -89,6 +92,7 @@ copy_bin "$(dirname "$dl")/../dlhald/dlhald" /usr/sbin/dlhald
 copy_bin /usr/sbin/devlink /usr/sbin/devlink
 copy_bin "$jsoncmp" /usr/bin/jsoncmp
 copy_bin "$timeit" /usr/bin/timeit
+[ -x "$build/bench/nlrecord" ] && copy_bin "$build/bench/nlrecord" /usr/bin/nlrecord
 # The Lua module, when built: the interpreter, the module, the kernel backend's module, dkjson.
 luamod=$(dirname "$dl")/../../bindings/lua/dlhal.so
 if [ -f "$luamod" ] && command -v lua5.4 >/dev/null && [ -f /usr/share/lua/5.4/dkjson.lua ]; then
@@ -102,6 +106,12 @@ fi
 cp "$psample" "$nsim/netdevsim.ko" "$bridge/dlhal_bridge.ko" "$root/modules/"
 copy_bin "$build/tests/bridge_client" /usr/bin/bridge_client
 cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$root/"
+if [ "$script" = probe.sh ]; then
+	cp "$mode" "$root/probe.sh"
+	for tool in strace perf; do
+		if command -v $tool >/dev/null; then copy_bin "$(command -v $tool)" /usr/bin/$tool; fi
+	done
+fi
 printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:user:/tmp:/bin/sh\n' >"$root/etc/passwd"
 printf 'root:x:0:\nuser:x:1000:\n' >"$root/etc/group"
 cat >"$root/init" <<INIT
