@@ -348,7 +348,7 @@ int main(int argc, char **argv)
 	} else {
 		ret = dl_cmd(&dl);
 	}
-	json_decref(dl.jroot);
+	jsonw_free(&dl.jw);
 	dl.closing = true;
 	dlh_ctx_free(dl.ctx);
 	return ret;

@@ -5,6 +5,7 @@
 
 #include <dlhal/dlhal.h>
 #include <jansson.h>
+#include "jsonw.h"
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -19,8 +20,7 @@ struct dl {
 	const char *batch;
 	/* state */
 	struct dlh_ctx *ctx;
-	json_t *jroot; /* document being filled by the current command, when json */
-	json_t *jobj;  /* the object in it that out_dev()/out_port() add to */
+	struct jsonw jw; /* the JSON document of the current command */
 	bool in_batch;
 	bool monitoring; /* a batch's "monitor" line: later lines' events are printed */
 	bool closing;	 /* tearing down: the devices going away are not events to print */
