@@ -82,6 +82,29 @@ DLH_EXPORT void dlh_sdk_bus_fill_pending(struct dlh_sdk_bus *bus, unsigned int w
 	bus->ctx->fill_pending |= bus->fill_pending;
 }
 
+static void pending_update(struct dlh_ctx *ctx)
+{
+	ctx->fill_pending = 0;
+	for (struct dlh__list *it = ctx->buses.next; it != &ctx->buses; it = it->next)
+		ctx->fill_pending |= dlh__container_of(it, struct dlh_sdk_bus, node)->fill_pending;
+}
+
+static void fill_bus(struct dlh_ctx *ctx, struct dlh_sdk_bus *bus, unsigned int what)
+{
+	int (*fill)(struct dlh_sdk_bus *, unsigned int, struct dlh_extack *) = DLH__OP(bus->drv, bus_fill);
+	unsigned int wanted = bus->fill_pending & what;
+	struct dlh_extack ext;
+
+	bus->fill_pending &= ~wanted;
+	if (!wanted || !fill)
+		return;
+	dlh__extack_clear(&ext);
+	ctx->fill_mode = wanted;
+	if (fill(bus, wanted, &ext))
+		dlh__log(ctx, DLH_LOG_ERR, NULL, "%s: %s", bus->drv->name, ext.msg);
+	ctx->fill_mode = 0;
+}
+
 /*
  * The model is logically complete: a lookup or listing first lets lazy buses
  * fill what it needs. Filling changes only the mirror, so const callers are
@@ -90,26 +113,82 @@ DLH_EXPORT void dlh_sdk_bus_fill_pending(struct dlh_sdk_bus *bus, unsigned int w
 void dlh__fill(const struct dlh_ctx *cctx, unsigned int what)
 {
 	struct dlh_ctx *ctx = (struct dlh_ctx *)cctx;
-	struct dlh_extack ext;
 
 	if (!(ctx->fill_pending & what) || ctx->filling)
 		return;
 	ctx->filling = 1;
-	ctx->fill_pending = 0;
+	for (struct dlh__list *it = ctx->buses.next; it != &ctx->buses; it = it->next)
+		fill_bus(ctx, dlh__container_of(it, struct dlh_sdk_bus, node), what);
+	pending_update(ctx);
+	ctx->filling = 0;
+}
+
+/*
+ * One port by netdev name: a lazy bus that can find it alone (bus_fill_netdev:
+ * the kernel backend stops its dump there, a dlhald answers a get by name)
+ * registers just that port and its device; the others fill every port. The
+ * bus's ports stay pending for a listing.
+ */
+void dlh__fill_netdev(const struct dlh_ctx *cctx, const char *netdev)
+{
+	struct dlh_ctx *ctx = (struct dlh_ctx *)cctx;
+
+	if (!(ctx->fill_pending & DLH_SDK_FILL_PORTS) || ctx->filling || dlh__port_find_netdev(ctx, netdev))
+		return;
+	ctx->filling = 1;
 	for (struct dlh__list *it = ctx->buses.next; it != &ctx->buses; it = it->next) {
 		struct dlh_sdk_bus *bus = dlh__container_of(it, struct dlh_sdk_bus, node);
-		int (*fill)(struct dlh_sdk_bus *, unsigned int, struct dlh_extack *) = DLH__OP(bus->drv, bus_fill);
-		unsigned int wanted = bus->fill_pending & what;
+		int (*one)(struct dlh_sdk_bus *, const char *, struct dlh_extack *) =
+		    DLH__OP(bus->drv, bus_fill_netdev);
+		struct dlh_extack ext;
+		int err = -EOPNOTSUPP;
 
-		bus->fill_pending &= ~wanted;
-		if (wanted && fill) {
+		if (!(bus->fill_pending & DLH_SDK_FILL_PORTS))
+			continue;
+		if (one) {
 			dlh__extack_clear(&ext);
-			if (fill(bus, wanted, &ext))
-				dlh__log(ctx, DLH_LOG_ERR, NULL, "%s: %s", bus->drv->name, ext.msg);
+			ctx->fill_mode = DLH__FILL_NETDEV;
+			err = one(bus, netdev, &ext);
+			ctx->fill_mode = 0;
+			if (err && err != -EOPNOTSUPP)
+				dlh__log(ctx, DLH_LOG_WARNING, NULL, "%s: %s", bus->drv->name, ext.msg);
 		}
-		ctx->fill_pending |= bus->fill_pending;
+		/* No answer for one port: this bus's every port. */
+		if (err)
+			fill_bus(ctx, bus, DLH_SDK_FILL_PORTS);
+		if (dlh__port_find_netdev(ctx, netdev))
+			break;
 	}
+	pending_update(ctx);
 	ctx->filling = 0;
+}
+
+/*
+ * Objects a netdev lookup registered early take their place when the full
+ * fill reports them: a port where the dump lists it, its device at the
+ * device's first port, so that a listing after a lookup is in the bus's order.
+ */
+void dlh__fill_place(struct dlh_dev *dev, struct dlh_port *port)
+{
+	struct dlh_ctx *ctx = dev->ctx;
+
+	if (ctx->fill_mode == DLH__FILL_NETDEV) {
+		if (port)
+			port->early = 1;
+		return;
+	}
+	if (!(ctx->fill_mode & DLH_SDK_FILL_PORTS))
+		return;
+	if (dev->early) {
+		dlh__list_del(&dev->node);
+		dlh__list_add_tail(&ctx->devs, &dev->node);
+		dev->early = false;
+	}
+	if (port && port->early) {
+		dlh__list_del(&port->node);
+		dlh__list_add_tail(&dev->ports, &port->node);
+		port->early = 0;
+	}
 }
 
 DLH_EXPORT void *dlh_sdk_bus_priv(const struct dlh_sdk_bus *bus)

@@ -155,6 +155,7 @@ struct dlh_ctx {
 	struct dlh__list buses;
 	unsigned int fill_pending; /* union of the buses' */
 	int filling;
+	unsigned int fill_mode; /* what the running fill asks for: DLH_SDK_FILL_* or DLH__FILL_NETDEV */
 	struct dlh__htab dev_by_handle;
 	struct dlh__htab port_by_netdev;
 	struct dlh__list subs;
@@ -179,6 +180,7 @@ struct dlh_dev {
 	struct dlh__htab port_by_index;
 	size_t nports;
 	struct dlh__list timers;
+	bool early; /* came with a port found by netdev (bus_fill_netdev): placed by the full fill */
 	char bus[DLH_BUS_NAME_MAX];
 	char name[DLH_DEV_NAME_MAX];
 	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX];
@@ -205,6 +207,7 @@ struct dlh_port {
 	uint32_t index;
 	uint8_t life;	 /* enum dlh__port_life */
 	uint8_t in_snap; /* in the running op's snapshot */
+	uint8_t early;	 /* found by netdev (bus_fill_netdev): placed by the full fill */
 	enum dlh_port_type type;
 	enum dlh_port_type desired_type;
 	struct dlh_sdk_port_attrs attrs;
@@ -274,6 +277,9 @@ int dlh__netdev_name_pick(const struct dlh_ctx *ctx, const char *pattern, dlh__n
 int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config, struct dlh_extack *ext);
 void dlh__buses_detach(struct dlh_ctx *ctx);
 void dlh__fill(const struct dlh_ctx *ctx, unsigned int what);
+#define DLH__FILL_NETDEV 4u
+void dlh__fill_netdev(const struct dlh_ctx *ctx, const char *netdev);
+void dlh__fill_place(struct dlh_dev *dev, struct dlh_port *port);
 
 /* timer.c */
 void dlh__timers_free_dev(struct dlh_dev *dev);

@@ -167,6 +167,7 @@ int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sd
 		goto err_parse;
 	}
 	dlh__list_add_tail(&ctx->devs, &dev->node);
+	dev->early = ctx->fill_mode == DLH__FILL_NETDEV;
 	dlh__event_emit(ctx, DLH_EVENT_DEV_NEW, dev, NULL);
 	*out = dev;
 	return 0;

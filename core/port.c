@@ -45,7 +45,7 @@ static struct dlh_port *port_find(const struct dlh_dev *dev, const struct index_
 
 DLH_EXPORT struct dlh_port *dlh_port_find_netdev(const struct dlh_ctx *ctx, const char *netdev)
 {
-	dlh__fill(ctx, DLH_SDK_FILL_PORTS);
+	dlh__fill_netdev(ctx, netdev);
 	return dlh__port_find_netdev(ctx, netdev);
 }
 
@@ -122,18 +122,20 @@ DLH_EXPORT int dlh_port_lookup(const struct dlh_ctx *ctx, const char *what, stru
 	int err;
 
 	dlh__extack_clear(ext);
-	/* A port's device comes with the port: no need for every device. */
-	dlh__fill(ctx, DLH_SDK_FILL_PORTS);
 	if (!slash) {
 		if (!dlh__netdev_name_valid(what))
 			return dlh__extack_set(ext, -EINVAL, NULL, "\"%s\" is neither DEV/PORT_INDEX nor a netdev name",
 					       DLH__QUOTE(what, strlen(what)));
+		/* The one port where a bus can find it alone, else every port. */
+		dlh__fill_netdev(ctx, what);
 		port = dlh__port_find_netdev(ctx, what);
 		if (!port)
 			return dlh__extack_set(ext, -ENODEV, what, "No port has this netdev");
 		*out = port;
 		return 0;
 	}
+	/* A port's device comes with the port: no need for every device. */
+	dlh__fill(ctx, DLH_SDK_FILL_PORTS);
 	if (slash == strchr(what, '/'))
 		return dlh__extack_set(ext, -EINVAL, NULL, "Port handle \"%s\" is not of the form bus/dev/index",
 				       DLH__QUOTE(what, strlen(what)));
@@ -340,6 +342,8 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 		port->attrs.split_group = port->attrs.split_subport = 0;
 	dlh__list_add_tail(&dev->ports, &port->node);
 	dev->nports++;
+	if (dev->ctx->fill_mode)
+		dlh__fill_place(dev, port);
 	dlh__event_emit(dev->ctx, DLH_EVENT_PORT_NEW, dev, port);
 	if (out)
 		*out = port;
@@ -417,6 +421,8 @@ DLH_EXPORT void dlh_sdk_port_attrs_set(struct dlh_port *port, const struct dlh_s
 
 	if (port_gone(port, "dlh_sdk_port_attrs_set"))
 		return;
+	if (port->dev->ctx->fill_mode)
+		dlh__fill_place(port->dev, port);
 	if (!a.split)
 		a.split_group = a.split_subport = 0;
 	if (!memcmp(&a, &port->attrs, sizeof(a)))

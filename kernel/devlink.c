@@ -602,6 +602,104 @@ static int kernel_bus_fill(struct dlh_sdk_bus *bus, unsigned int what, struct dl
 	return err;
 }
 
+/* The first attribute @type of a generic netlink message, bounds checked, not yet validated. */
+static const struct nlattr *attr_peek(const struct nlmsghdr *h, uint16_t type)
+{
+	const unsigned char *p = (const unsigned char *)nlmsg_data(h) + GENL_HDRLEN;
+	const unsigned char *end = (const unsigned char *)h + h->nlmsg_len;
+
+	if (h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return NULL;
+	while (end - p >= NLA_HDRLEN) {
+		const struct nlattr *a = (const struct nlattr *)p;
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > end - p)
+			return NULL;
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+		p += NLA_ALIGN(a->nla_len);
+	}
+	return NULL;
+}
+
+/*
+ * One port by netdev name (bus_fill_netdev). Linux 6.1 gets a port by index
+ * only and filters no dump (iproute2 dumps every port to map a name, then
+ * gets the port), so this dumps on a socket of its own and stops reading at
+ * the port: the kernel builds a dump a chunk per read, and closing the
+ * socket ends it, so ports after the one found are never built. Messages
+ * before it are only scanned for the name; the one found is parsed and
+ * checked like any other (on_msg).
+ */
+static int kernel_bus_fill_netdev(struct dlh_sdk_bus *bus, const char *netdev, struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(bus);
+	struct {
+		struct nlmsghdr h;
+		struct genlmsghdr g;
+	} req = {.h = {.nlmsg_len = sizeof(req),
+		       .nlmsg_type = (uint16_t)k->family,
+		       .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+		       .nlmsg_seq = 1},
+		 .g = {.cmd = DEVLINK_CMD_PORT_GET, .version = 1}};
+	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
+	size_t len = strlen(netdev) + 1;
+	int fd, err = 0, done = 0;
+	unsigned char *buf;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0)
+		return dlh_sdk_extack(ext, -errno, "Cannot open a generic netlink socket: %s", strerror(errno));
+	buf = malloc(DLHAL_RECORD_MAX);
+	if (!buf) {
+		err = dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+		goto err_buf;
+	}
+	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&kernel, sizeof(kernel)) != sizeof(req)) {
+		err = dlh_sdk_extack(ext, -EIO, "Cannot send to the kernel: %s", strerror(errno));
+		goto err_send;
+	}
+	while (!done) {
+		struct sockaddr_nl from;
+		socklen_t fromlen = sizeof(from);
+		ssize_t n = recvfrom(fd, buf, DLHAL_RECORD_MAX, 0, (struct sockaddr *)&from, &fromlen);
+		int rem = (int)n;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = dlh_sdk_extack(ext, -EIO, "Cannot read the kernel's answer: %s",
+					     n ? strerror(errno) : "end of file");
+			break;
+		}
+		if (fromlen != sizeof(from) || from.nl_pid) /* not from the kernel */
+			continue;
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; !done && nlmsg_ok(h, rem); h = nlmsg_next(h, &rem)) {
+			const struct nlattr *a;
+
+			if (h->nlmsg_type == NLMSG_DONE) {
+				done = 1;
+			} else if (h->nlmsg_type == NLMSG_ERROR) {
+				struct req r = {0};
+
+				on_err(&r, h);
+				err = dlh_sdk_extack(ext, r.err < 0 ? r.err : -EPROTO, "Kernel port dump: %s",
+						     r.msg[0] ? r.msg : strerror(r.err < 0 ? -r.err : EPROTO));
+				done = 1;
+			} else if ((a = attr_peek(h, DEVLINK_ATTR_PORT_NETDEV_NAME)) && (size_t)nla_len(a) == len &&
+				   !memcmp(nla_data(a), netdev, len)) {
+				on_msg(k, h);
+				done = 1;
+			}
+		}
+	}
+err_send:
+	free(buf);
+err_buf:
+	close(fd);
+	return err;
+}
+
 static void kernel_bus_detach(struct dlh_sdk_bus *bus)
 {
 	struct kdl *k = dlh_sdk_bus_priv(bus);
@@ -706,6 +804,24 @@ static struct nl_msg *sim_msg(struct dlh_dev *dev, struct dlh_port *port, uint8_
 	return msg;
 }
 
+/* One port by netdev name: a get dlhald answers from its model (a dlhal extension; older daemons refuse it). */
+static int daemon_bus_fill_netdev(struct dlh_sdk_bus *bus, const char *netdev, struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(bus);
+	struct nl_msg *msg = msg_new(k, DEVLINK_CMD_PORT_GET, 0);
+	int err;
+
+	if (!msg || nla_put_string(msg, DEVLINK_ATTR_PORT_NETDEV_NAME, netdev)) {
+		nlmsg_free(msg);
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	}
+	err = request(k, msg, ext);
+	if (err == -ENODEV)
+		return 0;
+	/* "Unknown attribute": a dlhald from before this request, which lists every port instead. */
+	return err == -EINVAL ? -EOPNOTSUPP : err;
+}
+
 static int daemon_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *key, const char *value,
 			  struct dlh_extack *ext)
 {
@@ -746,6 +862,7 @@ static const struct dlh_sdk_ops daemon_ops = {
     .bus_attach = daemon_bus_attach,
     .bus_detach = daemon_bus_detach,
     .bus_fill = kernel_bus_fill,
+    .bus_fill_netdev = daemon_bus_fill_netdev,
 };
 
 const struct dlh_sdk_driver daemon_driver = {
@@ -760,6 +877,7 @@ static const struct dlh_sdk_ops kernel_ops = {
     .bus_attach = kernel_bus_attach,
     .bus_detach = kernel_bus_detach,
     .bus_fill = kernel_bus_fill,
+    .bus_fill_netdev = kernel_bus_fill_netdev,
 };
 
 const struct dlh_sdk_driver kernel_driver = {

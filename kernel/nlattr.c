@@ -34,28 +34,40 @@ static int attr_check(const struct nlattr *a, const struct dlh__attr_rule *r, ch
 int dlh__attrs_parse(const struct nlattr *head, int len, const struct dlh__attr_rule *rules, size_t n,
 		     struct nlattr **found, bool strict, char *why, size_t whylen)
 {
-	const struct nlattr *a;
-	int rem;
+	const unsigned char *p = (const unsigned char *)head, *end = p + (len > 0 ? len : 0);
+	uint8_t map[256]; /* attribute type -> rule + 1, for types below 256 */
 
 	memset(found, 0, n * sizeof(*found));
-	nla_for_each_attr(a, head, len, rem)
-	{
-		size_t i;
+	memset(map, 0, sizeof(map));
+	for (size_t i = n; i-- > 0;)
+		if (rules[i].type < sizeof(map) && i < UINT8_MAX)
+			map[rules[i].type] = (uint8_t)(i + 1);
+	/* A walk as libnl's nla_for_each_attr(), without a call per attribute. */
+	while ((size_t)(end - p) >= NLA_HDRLEN) {
+		const struct nlattr *a = (const struct nlattr *)p;
+		uint16_t type = a->nla_type & NLA_TYPE_MASK;
+		size_t i, step = (size_t)NLA_ALIGN((size_t)a->nla_len), left = (size_t)(end - p);
 
-		for (i = 0; i < n && rules[i].type != nla_type(a); i++)
-			;
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > left)
+			break;
+		p += step < left ? step : left;
+		if (type < sizeof(map))
+			i = map[type] ? map[type] - 1u : n;
+		else
+			for (i = 0; i < n && rules[i].type != type; i++)
+				;
 		if (i == n) {
 			if (!strict)
 				continue;
-			snprintf(why, whylen, "Unknown attribute %d", nla_type(a));
+			snprintf(why, whylen, "Unknown attribute %d", type);
 			return -EINVAL;
 		}
 		if (attr_check(a, &rules[i], why, whylen))
 			return -EINVAL;
 		found[i] = (struct nlattr *)a;
 	}
-	if (strict && rem > 0) {
-		snprintf(why, whylen, "Malformed attribute: %d bytes that are no whole attribute", rem);
+	if (strict && p < end) {
+		snprintf(why, whylen, "Malformed attribute: %d bytes that are no whole attribute", (int)(end - p));
 		return -EINVAL;
 	}
 	return 0;

@@ -523,6 +523,138 @@ Test(bus, lazy_fill_once_and_only_what_is_needed)
 	dlh_ctx_free(ctx);
 }
 
+/*
+ * A mirror of two devices, "mirror/a" (ports 0-3, netdevs ma0-ma3) and
+ * "mirror/b" (mb0-mb3), that can also find one port by netdev
+ * (bus_fill_netdev), as the kernel backend does by stopping its dump.
+ */
+static int one_calls, all_calls, one_err;
+
+static int mirror_port(struct dlh_sdk_bus *bus, const char *dev_handle, uint32_t index, struct dlh_extack *ext)
+{
+	struct dlh_dev *dev = dlh_dev_find(dlh_sdk_bus_ctx(bus), dev_handle);
+	struct dlh_sdk_port_attrs attrs = {.flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = index + 1};
+	struct dlh_port *port;
+	char netdev[8];
+
+	if (!dev && dlh_sdk_bus_dev_add(bus, dev_handle, &dev, ext))
+		return -EIO;
+	snprintf(netdev, sizeof(netdev), "m%c%u", dev_handle[7], index);
+	port = dlh_port_find(dev, index);
+	if (port)
+		dlh_sdk_port_attrs_set(port, &attrs);
+	else if (dlh_sdk_port_register(dev, index, &attrs, &port, ext))
+		return -EIO;
+	return dlh_sdk_port_type_eth(port, netdev, ext);
+}
+
+static int mirror_fill(struct dlh_sdk_bus *bus, unsigned int what, struct dlh_extack *ext)
+{
+	all_calls += !!(what & DLH_SDK_FILL_PORTS);
+	for (uint32_t i = 0; (what & DLH_SDK_FILL_PORTS) && i < 8; i++)
+		if (mirror_port(bus, i < 4 ? "mirror/a" : "mirror/b", i % 4, ext))
+			return -EIO;
+	return 0;
+}
+
+static int mirror_fill_netdev(struct dlh_sdk_bus *bus, const char *netdev, struct dlh_extack *ext)
+{
+	one_calls++;
+	if (one_err)
+		return dlh_sdk_extack(ext, one_err, "Cannot look %s up", netdev);
+	if (strlen(netdev) != 3 || netdev[0] != 'm' || (netdev[1] != 'a' && netdev[1] != 'b') || netdev[2] > '3')
+		return 0;
+	return mirror_port(bus, netdev[1] == 'a' ? "mirror/a" : "mirror/b", (uint32_t)(netdev[2] - '0'), ext);
+}
+
+static int mirror_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	(void)ext;
+	dlh_sdk_bus_fill_pending(bus, DLH_SDK_FILL_DEVS | DLH_SDK_FILL_PORTS);
+	return 0;
+}
+
+static const struct dlh_sdk_ops mirror_ops = {
+    .bus_attach = mirror_attach, .bus_fill = mirror_fill, .bus_fill_netdev = mirror_fill_netdev};
+static const struct dlh_sdk_driver mirror_driver = {DLH_SDK_DRIVER_INIT("mirror", &mirror_ops)};
+
+static struct dlh_ctx *mirror_ctx(void)
+{
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+
+	one_calls = all_calls = one_err = 0;
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &mirror_driver, &ext), 0);
+	cr_assert_eq(dlh_ctx_bus_attach(ctx, "mirror", NULL, &ext), 0, "%s", ext.msg);
+	return ctx;
+}
+
+/* The ports of the whole model, "handle,handle,...", as a listing sees them. */
+static void listing(const struct dlh_ctx *ctx, char *out, size_t len)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (struct dlh_port *p = dlh_port_first_all(ctx); p; p = dlh_port_next_all(p))
+		n += (size_t)snprintf(out + n, len - n, "%s%s", n ? "," : "", dlh_port_handle(p));
+}
+
+Test(bus, one_port_by_netdev_without_every_port)
+{
+	struct dlh_ctx *ctx = mirror_ctx();
+	struct dlh_extack ext;
+	struct dlh_port *port;
+	char all[256];
+
+	cr_assert_eq(dlh_port_lookup(ctx, "mb2", &port, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(dlh_port_handle(port), "mirror/b/2");
+	cr_expect_eq(dlh_port_number(port), 3);
+	cr_expect_eq(one_calls, 1);
+	cr_expect_eq(all_calls, 0, "no fill of every port for one");
+	/* Known now: asked again, nobody is asked. */
+	cr_expect_eq(dlh_port_find_netdev(ctx, "mb2"), port);
+	cr_expect_eq(one_calls, 1);
+	/* A name the bus does not have: its answer is final. */
+	cr_expect_eq(dlh_port_lookup(ctx, "zz9", &port, &ext), -ENODEV);
+	cr_expect_str_eq(ext.msg, "No port has this netdev");
+	cr_expect_eq(one_calls, 2);
+	cr_expect_eq(all_calls, 0);
+	/* A listing fills every port, in the bus's order: the early port and its device take their places. */
+	listing(ctx, all, sizeof(all));
+	cr_expect_str_eq(all,
+			 "mirror/a/0,mirror/a/1,mirror/a/2,mirror/a/3,mirror/b/0,mirror/b/1,mirror/b/2,mirror/b/3");
+	cr_expect_eq(all_calls, 1);
+	cr_expect_eq(dlh_port_find_netdev(ctx, "mb2"), port, "the same object as the lookup gave");
+	cr_expect_str_eq(dlh_dev_handle(dlh_dev_first(ctx)), "mirror/a");
+	/* Filled: lookups no longer ask the bus. */
+	cr_expect_eq(dlh_port_lookup(ctx, "ma1", &port, &ext), 0);
+	cr_expect_eq(dlh_port_lookup(ctx, "zz9", &port, &ext), -ENODEV);
+	cr_expect_eq(one_calls, 2, "filled: nobody asked");
+	cr_expect_eq(all_calls, 1);
+	dlh_ctx_free(ctx);
+}
+
+Test(bus, one_port_falls_back_to_every_port)
+{
+	struct dlh_ctx *ctx = mirror_ctx();
+	struct dlh_extack ext;
+	struct dlh_port *port;
+
+	/* A bus that cannot answer for one port (or fails): every port is filled instead. */
+	one_err = -EOPNOTSUPP;
+	cr_assert_eq(dlh_port_lookup(ctx, "ma3", &port, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(dlh_port_handle(port), "mirror/a/3");
+	cr_expect_eq(all_calls, 1);
+	dlh_ctx_free(ctx);
+	ctx = mirror_ctx();
+	one_err = -EIO;
+	cr_assert_eq(dlh_port_lookup(ctx, "mb0", &port, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(dlh_port_handle(port), "mirror/b/0");
+	cr_expect_eq(all_calls, 1);
+	dlh_ctx_free(ctx);
+}
+
 Test(registry, all_ports_across_devices_in_order)
 {
 	struct dlh_ctx *ctx = ctx_with("cx3-vpi,sn2700");

@@ -446,6 +446,43 @@ static void *record_ending_in(size_t total, uint16_t type, const void *data, uin
 	return b;
 }
 
+/* A port by netdev name alone: one get, answered from the daemon's model (a dlhal extension). */
+Test(daemon, a_port_by_netdev_name_without_a_dump)
+{
+	char text[DLH_EXTACK_MSG_MAX + 64];
+	struct run_result r, all;
+	struct req q;
+	int fd;
+
+	daemon_start(NULL);
+	fd = sock_connect();
+	req_init(&q, DEVLINK_CMD_PORT_GET, 0);
+	attr_add(&q, DEVLINK_ATTR_PORT_NETDEV_NAME, "eth3", 5);
+	cr_expect_eq(raw_on(fd, &q, q.n.nlmsg_len, text, sizeof(text)), 0, "the port, not an error: %s", text);
+	close(fd);
+	fd = sock_connect();
+	req_init(&q, DEVLINK_CMD_PORT_GET, 0);
+	attr_add(&q, DEVLINK_ATTR_PORT_NETDEV_NAME, "eth99", 6);
+	cr_expect_eq(raw_on(fd, &q, q.n.nlmsg_len, text, sizeof(text)), -ENODEV);
+	cr_expect_str_eq(text, "eth99: No port has this netdev");
+	close(fd);
+	/* dl asks for the one port, and then lists every port in the daemon's order. */
+	snprintf(text, sizeof(text), "-s %s -b -", sock);
+	run_dl(&r, text, "port show eth3\nport show eth99\n");
+	cr_expect_eq(r.status, 2, "%s", r.err);
+	cr_expect_str_eq(r.out, SW "/7: type eth netdev eth3\n");
+	cr_expect_not_null(strstr(r.err, "eth99: No port has this netdev"), "%s", r.err);
+	run_free(&r);
+	dl(&all, "port show");
+	run_dl(&r, text, "port show eth3\nport show\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(!strncmp(r.out, SW "/7: type eth netdev eth3\n", strlen(SW) + 25), "%s", r.out);
+	cr_expect_str_eq(r.out + strlen(SW) + 25, all.out, "the listing after the lookup is the listing alone");
+	run_free(&r);
+	run_free(&all);
+	daemon_stop();
+}
+
 Test(daemon, string_attributes_are_checked_before_use)
 {
 	static const struct {

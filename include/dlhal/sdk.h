@@ -94,6 +94,17 @@ struct dlh_sdk_ops {
 	 */
 	int (*port_type_set_plan)(struct dlh_port *port, enum dlh_port_type type, struct dlh_sdk_plan *plan,
 				  struct dlh_extack *ext);
+	/**
+	 * For a lazy mirror (bus_fill) that can find one port by netdev name for
+	 * less than every port: register that port and its device as bus_fill
+	 * would, or nothing when the bus has no such netdev, and return 0. The
+	 * bus's ports stay pending: a later listing still calls bus_fill, and
+	 * core then puts what this registered in the order the fill reports.
+	 * -EOPNOTSUPP (or any error, which is logged): core calls bus_fill.
+	 * Used by dlh_port_lookup() and dlh_port_find_netdev() while the bus's
+	 * ports are not filled yet.
+	 */
+	int (*bus_fill_netdev)(struct dlh_sdk_bus *bus, const char *netdev, struct dlh_extack *ext);
 };
 
 #define DLH_SDK_FILL_DEVS  1u /**< Every device, including those without ports. */

@@ -1,20 +1,44 @@
 #!/bin/sh
-# Runs inside the test VM: dl against iproute2's devlink on a 1024-port
-# netdevsim device; prints one "BENCH name dl_us devlink_us" line per case,
-# the median wall-clock time of RUNS runs of each whole command, alternated.
-RUNS=61
-echo "12 1024" > /sys/bus/netdevsim/new_device
-i=0
-until [ "$(devlink port show 2>/dev/null | grep -c '^netdevsim/netdevsim12/')" = 1024 ]; do
-	i=$((i + 1)); [ $i -gt 600 ] && { echo "not ok bench: no ports"; exit 1; }; sleep 0.1
+# Runs inside the test VM: dl against iproute2's devlink on netdevsim devices
+# of 64, 256, 1024 and 4096 ports; prints one "BENCH case ports dl_us
+# devlink_us" line per case, the median wall-clock time of RUNS runs of each
+# whole command, the two alternated. bench/kernel-vm.sh makes the table.
+RUNS=${RUNS:-61}
+
+nsim_ports() { # N: a fresh netdevsim12 with N ports, and their netdevs
+	[ -e /sys/bus/netdevsim/devices/netdevsim12 ] && echo 12 > /sys/bus/netdevsim/del_device
+	echo "12 $1" > /sys/bus/netdevsim/new_device
+	i=0
+	until [ "$(devlink port show 2>/dev/null | grep -c '^netdevsim/netdevsim12/')" = "$1" ] &&
+		[ -e /sys/class/net/eth$(($1 - 1)) ]; do
+		i=$((i + 1)); [ $i -gt 1200 ] && { echo "not ok bench: no ports"; exit 1; }; sleep 0.1
+	done
+}
+
+echo "BENCH start 0 $(timeit $RUNS dl -V ::: devlink -V)"
+for n in 64 256 1024 4096; do
+	nsim_ports $n
+	dl -j port show > /tmp/dl.json; devlink -j port show > /tmp/devlink.json
+	cmp -s /tmp/dl.json /tmp/devlink.json && echo "SAME $n" || echo "DIFFERENT $n"
+	echo "BENCH dump $n $(timeit $RUNS dl -j port show ::: devlink -j port show)"
+	if [ $n = 1024 ]; then
+		one=eth$((n / 2))
+		echo "BENCH one $n $(timeit $RUNS dl port show $one ::: devlink port show $one)"
+		echo "BENCH devs $n $(timeit $RUNS dl dev show ::: devlink dev show)"
+		# A dlhald mirroring the kernel (kept current by its notifications): one request, no dump.
+		dlhald -f -s /tmp/k.sock --kernel > /tmp/kd.log 2>&1 &
+		kd=$!
+		i=0
+		until dl -s /tmp/k.sock port show $one > /dev/null 2>&1; do
+			i=$((i + 1)); [ $i -gt 100 ] && { echo "not ok bench: no dlhald"; cat /tmp/kd.log; exit 1; }; sleep 0.1
+		done
+		echo "BENCH mirror $n $(timeit $RUNS dl -s /tmp/k.sock port show $one ::: devlink port show $one)"
+		kill $kd; wait $kd
+	fi
 done
-for case in "dump:-j port show" "one:port show eth512" "devs:dev show" "start:-V"; do
-	name=${case%%:*} args=${case#*:}
-	echo "BENCH $name $(timeit $RUNS dl $args ::: devlink $args)"
-done
+echo 12 > /sys/bus/netdevsim/del_device
 # The bridge (kernel/bridge + dlhald --kernel-bridge): a split+unsplit pair through the kernel with
 # devlink and with dl --kernel, and the bridged device's JSON dump from the kernel and from dlhald.
-echo 12 > /sys/bus/netdevsim/del_device
 dlhald -f -s /tmp/b.sock --sim sn2700 --kernel-bridge > /tmp/bd.log 2>&1 &
 bd=$!
 i=0
@@ -22,8 +46,8 @@ until devlink dev show 2> /dev/null | grep -q '^dlhal/0000:03:00.0$'; do
 	i=$((i + 1)); [ $i -gt 100 ] && { echo "not ok bench: no bridge"; cat /tmp/bd.log; exit 1; }; sleep 0.1
 done
 P=dlhal/0000:03:00.0/1
-echo "BENCH pair $(timeit $RUNS sh -c "dl --kernel port split $P 2 && dl --kernel port unsplit $P" ::: \
+echo "BENCH pair 64 $(timeit $RUNS sh -c "dl --kernel port split $P 2 && dl --kernel port unsplit $P" ::: \
 	sh -c "devlink port split $P count 2 && devlink port unsplit $P")"
-echo "BENCH bridged $(timeit $RUNS dl -s /tmp/b.sock -j port show ::: devlink -j port show)"
+echo "BENCH bridged 64 $(timeit $RUNS dl -s /tmp/b.sock -j port show ::: devlink -j port show)"
 kill $bd; wait $bd
 echo "1 passed, 0 failed"

@@ -38,6 +38,24 @@ for p in netdevsim/netdevsim11/2 eth0; do
 	if jsoncmp $T/one.json $T/one-dl.json 2> $T/cmp.err; then ok "port show $p matches devlink"
 	else nok "port show $p matches devlink" "$(head -3 $T/cmp.err)"; fi
 done
+# Byte for byte: iproute2's compact JSON, and its text line.
+dl -j port show > $T/dl.json; devlink -j port show > $T/devlink.json
+if cmp -s $T/dl.json $T/devlink.json; then ok "port dump -j: the same bytes as devlink's"
+else nok "port dump -j: the same bytes as devlink's" "$(cmp $T/dl.json $T/devlink.json)"; fi
+# One port by netdev name reads only up to it (Linux 6.1 has no lookup by name); a listing
+# after that lookup, in the same process, is still in the kernel's order (the port found
+# first, on the last device, takes its place).
+far=$(devlink port show netdevsim/netdevsim12/600 | sed -n 's/.* netdev \([^ ]*\).*/\1/p')
+printf 'port show %s\nport show\n' "$far" | dl -j -b - > $T/batch.json
+devlink -j port show "$far" > $T/one-dl.json
+if [ -n "$far" ] && cat $T/one-dl.json $T/devlink.json | cmp -s - $T/batch.json; then
+	ok "port show $far, then the listing: devlink's bytes, in its order"
+else
+	nok "port show $far, then the listing" "$(head -c 300 $T/batch.json)"
+fi
+dl port show ethnone > /dev/null 2> $T/e1; r1=$?
+if [ $r1 = 2 ] && grep -q "ethnone: No port has this netdev" $T/e1; then ok "unknown netdev: usage error, named"
+else nok "unknown netdev" "$r1 $(cat $T/e1)"; fi
 dl dev show | sort > $T/dl.dev
 devlink dev show | sort > $T/devlink.dev
 if [ -s $T/dl.dev ] && cmp -s $T/dl.dev $T/devlink.dev; then ok "dev show lists the same handles"

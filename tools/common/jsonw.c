@@ -10,14 +10,12 @@ void jsonw_init(struct jsonw *w, bool pretty)
 	*w = (struct jsonw){.pretty = pretty};
 }
 
-/* Room for @n more bytes; false (and failed) when there is none. */
-static bool reserve(struct jsonw *w, size_t n)
+/* Growth, out of the fast path. */
+static bool grow(struct jsonw *w, size_t n)
 {
 	size_t cap;
 	char *b;
 
-	if (w->len + n <= w->cap)
-		return true;
 	if (w->failed)
 		return false;
 	cap = w->cap ? w->cap : 4096;
@@ -33,7 +31,13 @@ static bool reserve(struct jsonw *w, size_t n)
 	return true;
 }
 
-static void put(struct jsonw *w, const char *s, size_t n)
+/* Room for @n more bytes; false (and failed) when there is none. */
+static inline bool reserve(struct jsonw *w, size_t n)
+{
+	return w->len + n <= w->cap || grow(w, n);
+}
+
+static inline void put(struct jsonw *w, const char *s, size_t n)
 {
 	if (reserve(w, n)) {
 		memcpy(w->buf + w->len, s, n);
@@ -133,6 +137,11 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* Bytes written as they are: printable ASCII but the quote and the backslash. */
+static const bool plain[256] = {
+    [' '] = 1, ['!'] = 1, ['#' ... '['] = 1, [']' ... '~'] = 1, [0x7f] = 1,
+};
+
 void jsonw_str(struct jsonw *w, const char *key, const char *val)
 {
 	const unsigned char *s = (const unsigned char *)val;
@@ -145,7 +154,7 @@ void jsonw_str(struct jsonw *w, const char *key, const char *val)
 		size_t n;
 
 		/* Printable ASCII goes through as is, in one copy. */
-		while (*s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\')
+		while (plain[*s])
 			s++;
 		put(w, (const char *)run, (size_t)(s - run));
 		if (!*s)

@@ -19,7 +19,7 @@
 /* The attributes a request may carry; anything else is refused, as newer
  * generic-netlink families do (strict validation). Every command parses
  * them here, once, before any of them is used. */
-enum { A_BUS, A_DEV, A_INDEX, A_TYPE, A_COUNT, A_SIM_KEY, A_SIM_VALUE, A_COUNT_ };
+enum { A_BUS, A_DEV, A_INDEX, A_TYPE, A_COUNT, A_SIM_KEY, A_SIM_VALUE, A_NETDEV, A_COUNT_ };
 
 #define DLHALD_SIM_KEY_MAX   64
 #define DLHALD_SIM_VALUE_MAX 1024
@@ -32,6 +32,7 @@ static const struct dlh__attr_rule rules[A_COUNT_] = {
     [A_COUNT] = {DEVLINK_ATTR_PORT_SPLIT_COUNT, DLH__ATTR_U32, 0, "split count"},
     [A_SIM_KEY] = {DLHAL_ATTR_SIM_KEY, DLH__ATTR_STR, DLHALD_SIM_KEY_MAX, "emulator key"},
     [A_SIM_VALUE] = {DLHAL_ATTR_SIM_VALUE, DLH__ATTR_STR, DLHALD_SIM_VALUE_MAX, "emulator value"},
+    [A_NETDEV] = {DEVLINK_ATTR_PORT_NETDEV_NAME, DLH__ATTR_STR, DLH_NETDEV_NAME_MAX, "netdev name"},
 };
 
 static struct nl_msg *reply_new(const struct nlmsghdr *req, uint8_t cmd, int flags)
@@ -169,6 +170,15 @@ static int find_port(struct client *c, const struct nlmsghdr *req, struct nlattr
 	struct dlh_dev *dev;
 	char text[DLH_EXTACK_MSG_MAX];
 
+	/* By netdev name alone (a dlhal extension: "dl port show eth3" without a dump). */
+	if (tb[A_NETDEV] && !tb[A_BUS] && !tb[A_DEV] && !tb[A_INDEX]) {
+		*port = dlh_port_find_netdev(c->srv->ctx, dlh__attr_str(tb[A_NETDEV]));
+		if (*port)
+			return 0;
+		snprintf(text, sizeof(text), "%s: No port has this netdev", dlh__attr_str(tb[A_NETDEV]));
+		reply_err(c, req, -ENODEV, text);
+		return -ENODEV;
+	}
 	if (find_dev(c, req, tb, &dev))
 		return -ENODEV;
 	if (!tb[A_INDEX]) {
