@@ -213,7 +213,7 @@ struct dlh_port {
 	struct dlh_sdk_port_attrs attrs;
 	char netdev[DLH_NETDEV_NAME_MAX];
 	char ibdev[DLH_IBDEV_NAME_MAX];
-	char handle[DLH_HANDLE_MAX];
+	char *handle; /* in the same allocation, after priv: its own length, not DLH_HANDLE_MAX */
 	alignas(max_align_t) unsigned char priv[];
 };
 

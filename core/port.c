@@ -317,11 +317,13 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 	 * subscriber holds valid. */
 	port = dlh__op_revive(dev, index);
 	if (!port) {
-		port = calloc(1, sizeof(*port) + dev->drv->port_priv_size);
+		/* "bus/dev/" and at most 10 digits */
+		port = calloc(1, sizeof(*port) + dev->drv->port_priv_size + strlen(dev->handle) + 12);
 		if (!port)
 			return dlh__extack_set(ext, -ENOMEM, dev->handle, "Out of memory");
 		port->dev = dev;
 		port->index = index;
+		port->handle = (char *)port->priv + dev->drv->port_priv_size;
 		handle_format(port->handle, dev->handle, index);
 	}
 	err = dlh__htab_insert(&dev->port_by_index, &port->index_node, dlh__hash_u64(index));

@@ -40,7 +40,8 @@ struct kdl {
 	size_t sim_len;
 	struct dlh_sdk_io *io;
 	int family;
-	struct dlh_dev *last; /* a dump's messages come device by device */
+	struct dlh_dev *last;		 /* a dump's messages come device by device */
+	uint8_t map[DLH__ATTR_MAP_SIZE]; /* rules[] by attribute type */
 };
 
 /* State of one request: its ack, the kernel's errno and extack message. */
@@ -195,9 +196,9 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 	char why[128];
 	uint8_t cmd;
 
-	if (nlh->nlmsg_type != k->family || !genlmsg_valid_hdr(nlh, 0) ||
-	    dlh__attrs_parse(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rules, A_COUNT_,
-			     tb, false, why, sizeof(why)))
+	if (nlh->nlmsg_type != k->family || nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    dlh__attrs_parse_mapped(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rules,
+				    A_COUNT_, k->map, tb, false, why, sizeof(why)))
 		return;
 	cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
 	if (cmd == DLHAL_CMD_SIM_GET) {
@@ -555,6 +556,7 @@ static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 	int grp, err;
 
 	k->bus = bus;
+	dlh__attr_map_init(k->map, rules, A_COUNT_);
 	k->sk = sock_open();
 	if (!k->sk)
 		return dlh_sdk_extack(ext, -EIO, "Cannot open a generic netlink socket");
@@ -742,6 +744,7 @@ static int daemon_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 	int err;
 
 	k->bus = bus;
+	dlh__attr_map_init(k->map, rules, A_COUNT_);
 	k->family = DLHAL_FAMILY;
 	k->uds = true;
 	k->ufd[0] = unix_connect(path);

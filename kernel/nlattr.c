@@ -9,8 +9,8 @@
 static int attr_check(const struct nlattr *a, const struct dlh__attr_rule *r, char *why, size_t whylen)
 {
 	static const int width[] = {[DLH__ATTR_U8] = 1, [DLH__ATTR_U16] = 2, [DLH__ATTR_U32] = 4};
-	int len = nla_len(a);
-	const char *s = nla_data(a);
+	int len = a->nla_len - NLA_HDRLEN;
+	const char *s = (const char *)a + NLA_HDRLEN;
 
 	if (r->kind != DLH__ATTR_STR) {
 		if (len == width[r->kind])
@@ -31,17 +31,29 @@ static int attr_check(const struct nlattr *a, const struct dlh__attr_rule *r, ch
 	return -EINVAL;
 }
 
+void dlh__attr_map_init(uint8_t map[DLH__ATTR_MAP_SIZE], const struct dlh__attr_rule *rules, size_t n)
+{
+	memset(map, 0, DLH__ATTR_MAP_SIZE);
+	for (size_t i = n; i-- > 0;)
+		if (rules[i].type < DLH__ATTR_MAP_SIZE && i < UINT8_MAX)
+			map[rules[i].type] = (uint8_t)(i + 1);
+}
+
 int dlh__attrs_parse(const struct nlattr *head, int len, const struct dlh__attr_rule *rules, size_t n,
 		     struct nlattr **found, bool strict, char *why, size_t whylen)
 {
+	uint8_t map[DLH__ATTR_MAP_SIZE];
+
+	dlh__attr_map_init(map, rules, n);
+	return dlh__attrs_parse_mapped(head, len, rules, n, map, found, strict, why, whylen);
+}
+
+int dlh__attrs_parse_mapped(const struct nlattr *head, int len, const struct dlh__attr_rule *rules, size_t n,
+			    const uint8_t *map, struct nlattr **found, bool strict, char *why, size_t whylen)
+{
 	const unsigned char *p = (const unsigned char *)head, *end = p + (len > 0 ? len : 0);
-	uint8_t map[256]; /* attribute type -> rule + 1, for types below 256 */
 
 	memset(found, 0, n * sizeof(*found));
-	memset(map, 0, sizeof(map));
-	for (size_t i = n; i-- > 0;)
-		if (rules[i].type < sizeof(map) && i < UINT8_MAX)
-			map[rules[i].type] = (uint8_t)(i + 1);
 	/* A walk as libnl's nla_for_each_attr(), without a call per attribute. */
 	while ((size_t)(end - p) >= NLA_HDRLEN) {
 		const struct nlattr *a = (const struct nlattr *)p;
@@ -51,7 +63,7 @@ int dlh__attrs_parse(const struct nlattr *head, int len, const struct dlh__attr_
 		if (a->nla_len < NLA_HDRLEN || a->nla_len > left)
 			break;
 		p += step < left ? step : left;
-		if (type < sizeof(map))
+		if (type < DLH__ATTR_MAP_SIZE)
 			i = map[type] ? map[type] - 1u : n;
 		else
 			for (i = 0; i < n && rules[i].type != type; i++)

@@ -43,6 +43,12 @@ struct dlh__attr_rule {
 int dlh__attrs_parse(const struct nlattr *head, int len, const struct dlh__attr_rule *rules, size_t n,
 		     struct nlattr **found, bool strict, char *why, size_t whylen);
 
+/* The same with the rules' index by type built once (dlh__attr_map_init), for a hot path. */
+#define DLH__ATTR_MAP_SIZE 256
+void dlh__attr_map_init(uint8_t map[DLH__ATTR_MAP_SIZE], const struct dlh__attr_rule *rules, size_t n);
+int dlh__attrs_parse_mapped(const struct nlattr *head, int len, const struct dlh__attr_rule *rules, size_t n,
+			    const uint8_t *map, struct nlattr **found, bool strict, char *why, size_t whylen);
+
 /* The string of an attribute that passed a DLH__ATTR_STR rule, or NULL if absent. */
 static inline const char *dlh__attr_str(const struct nlattr *a)
 {

@@ -59,7 +59,7 @@ static json_t *random_value(unsigned int *seed, int depth)
 	static const char *const words[] = {
 	    "eth0",	    "pci/0000:03:00.0/1", "", "a\"b\\c", "tab\there", "nl\n", "\x01\x1f", "caf\xc3\xa9",
 	    "\xe2\x82\xac", "\xf0\x9f\x98\x80",	  "/"};
-	static const char *const keys[] = {"type", "netdev", "port", "split_group", "dlhal", "x"};
+	static const char *const keys[] = {"type", "netdev", "port", "split_group", "q\"\\k\x01", "caf\xc3\xa9"};
 	int kind = depth > 3 ? 2 + rand_r(seed) % 4 : rand_r(seed) % 6;
 	json_t *v;
 
@@ -168,4 +168,48 @@ Test(jsonw, too_deep_is_an_error)
 		jsonw_arr_open(&w, NULL);
 	cr_expect_eq(jsonw_flush(&w, stdout), -1);
 	jsonw_free(&w);
+}
+
+/* Streamed a chunk at a time: the same bytes as built whole, and no more memory than a chunk. */
+Test(jsonw, streaming_writes_the_same_bytes)
+{
+	char *streamed = NULL, *whole;
+	struct jsonw a, b;
+	size_t len = 0;
+	FILE *f = open_memstream(&streamed, &len);
+
+	cr_assert_not_null(f);
+	for (int pretty = 0; pretty < 2; pretty++) {
+		jsonw_init(&a, pretty);
+		jsonw_init_stream(&b, pretty, f);
+		for (struct jsonw *w = &a; w; w = w == &a ? &b : NULL) {
+			jsonw_obj_open(w, NULL);
+			jsonw_obj_open(w, "port");
+			for (unsigned int i = 0; i < 5000; i++) {
+				char h[32];
+
+				snprintf(h, sizeof(h), "netdevsim/netdevsim12/%u", i);
+				jsonw_obj_open(w, h);
+				jsonw_str(w, "type", "eth");
+				jsonw_uint(w, "port", i + 1);
+				jsonw_bool(w, "splittable", false);
+				jsonw_obj_close(w);
+			}
+			jsonw_obj_close(w);
+			jsonw_obj_close(w);
+		}
+		cr_expect_leq(b.cap, JSONW_CHUNK, "streaming keeps one chunk");
+		whole = output(&a);
+		cr_assert_eq(jsonw_flush(&b, f), 0);
+		fflush(f);
+		cr_expect_gt(strlen(whole), 4 * JSONW_CHUNK);
+		cr_expect_eq(len, strlen(whole));
+		cr_expect_eq(memcmp(streamed, whole, strlen(whole)), 0);
+		free(whole);
+		jsonw_free(&a);
+		jsonw_free(&b);
+		rewind(f);
+	}
+	fclose(f);
+	free(streamed);
 }

@@ -10,6 +10,11 @@ void jsonw_init(struct jsonw *w, bool pretty)
 	*w = (struct jsonw){.pretty = pretty};
 }
 
+void jsonw_init_stream(struct jsonw *w, bool pretty, FILE *out)
+{
+	*w = (struct jsonw){.pretty = pretty, .out = out};
+}
+
 /* Growth, out of the fast path. */
 static bool grow(struct jsonw *w, size_t n)
 {
@@ -18,7 +23,14 @@ static bool grow(struct jsonw *w, size_t n)
 
 	if (w->failed)
 		return false;
-	cap = w->cap ? w->cap : 4096;
+	/* Streaming: out with what is ready, and the same buffer again. */
+	if (w->out && w->len && n <= w->cap) {
+		if (fwrite(w->buf, 1, w->len, w->out) != w->len)
+			w->failed = true;
+		w->len = 0;
+		return !w->failed;
+	}
+	cap = w->cap ? w->cap : w->out ? JSONW_CHUNK : 4096;
 	while (cap < w->len + n)
 		cap *= 2;
 	b = realloc(w->buf, cap);
@@ -45,12 +57,114 @@ static inline void put(struct jsonw *w, const char *s, size_t n)
 	}
 }
 
-/* The separator, newline and indentation before a member, then its key. */
+/* Bytes written as they are: printable ASCII but the quote and the backslash. */
+static const bool plain[256] = {
+    [' '] = 1, ['!'] = 1, ['#' ... '['] = 1, [']' ... '~'] = 1, [0x7f] = 1,
+};
+
+/* Length of the valid UTF-8 sequence at @s (1 to 4), or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	uint32_t c;
+	size_t n;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	c = s[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, past U+10FFFF. */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* The escapes of the bytes from @s on, to the end of the string. */
+static void put_escaped(struct jsonw *w, const unsigned char *s)
+{
+	static const char hex[] = "0123456789ABCDEF"; /* as jansson writes them */
+
+	for (;;) {
+		const unsigned char *run = s;
+		size_t n;
+
+		/* Printable ASCII goes through as is, in one copy. */
+		while (plain[*s])
+			s++;
+		put(w, (const char *)run, (size_t)(s - run));
+		if (!*s)
+			return;
+		if (*s >= 0x80) {
+			n = utf8_len(s);
+			put(w, n ? (const char *)s : "\xef\xbf\xbd", n ? n : 3);
+			s += n ? n : 1;
+			continue;
+		}
+		switch (*s) {
+		case '"':
+			put(w, "\\\"", 2);
+			break;
+		case '\\':
+			put(w, "\\\\", 2);
+			break;
+		case '\b':
+			put(w, "\\b", 2);
+			break;
+		case '\f':
+			put(w, "\\f", 2);
+			break;
+		case '\n':
+			put(w, "\\n", 2);
+			break;
+		case '\r':
+			put(w, "\\r", 2);
+			break;
+		case '\t':
+			put(w, "\\t", 2);
+			break;
+		default: {
+			char u[6] = {'\\', 'u', '0', '0', hex[*s >> 4], hex[*s & 15]};
+
+			put(w, u, sizeof(u));
+		}
+		}
+		s++;
+	}
+}
+
+/* A quoted string; @tail (":" after a key) follows the closing quote. */
+static void put_string(struct jsonw *w, const char *str, const char *tail, size_t tlen)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+
+	/* Plain ASCII, nearly always: one copy. */
+	while (plain[*s])
+		s++;
+	n = (size_t)(s - (const unsigned char *)str);
+	if (!reserve(w, n + 2 + tlen))
+		return;
+	w->buf[w->len++] = '"';
+	memcpy(w->buf + w->len, str, n);
+	w->len += n;
+	if (*s) {
+		put_escaped(w, s);
+		if (!reserve(w, 1 + tlen))
+			return;
+	}
+	w->buf[w->len++] = '"';
+	memcpy(w->buf + w->len, tail, tlen);
+	w->len += tlen;
+}
+
+/* The separator, newline and indentation before a member, then its key (escaped as any string). */
 static void member(struct jsonw *w, const char *key)
 {
-	size_t klen = key ? strlen(key) : 0;
-
-	if (!reserve(w, 2 + 4 * w->depth + klen + 4))
+	if (!reserve(w, 2 + 4 * w->depth))
 		return;
 	if (w->depth && w->has[w->depth - 1])
 		w->buf[w->len++] = ',';
@@ -61,15 +175,8 @@ static void member(struct jsonw *w, const char *key)
 		memset(w->buf + w->len, ' ', 4 * w->depth);
 		w->len += 4 * w->depth;
 	}
-	if (!key)
-		return;
-	w->buf[w->len++] = '"';
-	memcpy(w->buf + w->len, key, klen);
-	w->len += klen;
-	w->buf[w->len++] = '"';
-	w->buf[w->len++] = ':';
-	if (w->pretty)
-		w->buf[w->len++] = ' ';
+	if (key)
+		put_string(w, key, ": ", w->pretty ? 2 : 1);
 }
 
 static void container_open(struct jsonw *w, const char *key, char c)
@@ -116,86 +223,10 @@ void jsonw_arr_close(struct jsonw *w)
 	container_close(w, ']');
 }
 
-/* Length of the valid UTF-8 sequence at @s (1 to 4), or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	uint32_t c;
-	size_t n;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	c = s[0] & (0x7f >> n);
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates, past U+10FFFF. */
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/* Bytes written as they are: printable ASCII but the quote and the backslash. */
-static const bool plain[256] = {
-    [' '] = 1, ['!'] = 1, ['#' ... '['] = 1, [']' ... '~'] = 1, [0x7f] = 1,
-};
-
 void jsonw_str(struct jsonw *w, const char *key, const char *val)
 {
-	const unsigned char *s = (const unsigned char *)val;
-	static const char hex[] = "0123456789ABCDEF"; /* as jansson writes them */
-
 	member(w, key);
-	put(w, "\"", 1);
-	for (;;) {
-		const unsigned char *run = s;
-		size_t n;
-
-		/* Printable ASCII goes through as is, in one copy. */
-		while (plain[*s])
-			s++;
-		put(w, (const char *)run, (size_t)(s - run));
-		if (!*s)
-			break;
-		if (*s >= 0x80) {
-			n = utf8_len(s);
-			put(w, n ? (const char *)s : "\xef\xbf\xbd", n ? n : 3);
-			s += n ? n : 1;
-			continue;
-		}
-		switch (*s) {
-		case '"':
-			put(w, "\\\"", 2);
-			break;
-		case '\\':
-			put(w, "\\\\", 2);
-			break;
-		case '\b':
-			put(w, "\\b", 2);
-			break;
-		case '\f':
-			put(w, "\\f", 2);
-			break;
-		case '\n':
-			put(w, "\\n", 2);
-			break;
-		case '\r':
-			put(w, "\\r", 2);
-			break;
-		case '\t':
-			put(w, "\\t", 2);
-			break;
-		default: {
-			char u[6] = {'\\', 'u', '0', '0', hex[*s >> 4], hex[*s & 15]};
-
-			put(w, u, sizeof(u));
-		}
-		}
-		s++;
-	}
-	put(w, "\"", 1);
+	put_string(w, val, "", 0);
 }
 
 static void put_u64(struct jsonw *w, uint64_t v, bool neg)

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A streaming JSON writer: one path for compact and indented output, into
- * one growing buffer written out at the end. Indented output is iproute2's
+ * one growing buffer written out at the end, or (jsonw_init_stream) written
+ * to a FILE whenever JSONW_CHUNK bytes are ready, so that a listing of any
+ * length takes the same memory (fresh pages are costly: see
+ * docs/benchmarks.md). Indented output is iproute2's
  * and jansson's JSON_INDENT(4) layout ("key": value, four spaces a level,
  * {} and [] when empty), so "dl -jp" reads like "devlink -jp".
  *
@@ -12,7 +15,7 @@
  * every token goes through its state machine and a print callback, and its
  * indented layout is not iproute2's.
  *
- * Keys are the caller's constant ASCII words; values are escaped. A key is
+ * Keys and string values are escaped alike. A key is
  * given inside objects and is NULL inside arrays and at the top.
  */
 #ifndef DLHAL_JSONW_H
@@ -24,10 +27,12 @@
 #include <stdio.h>
 
 #define JSONW_DEPTH_MAX 16
+#define JSONW_CHUNK	16384
 
 struct jsonw {
 	char *buf;
 	size_t len, cap;
+	FILE *out; /* streaming: chunks go here as they fill */
 	bool pretty;
 	bool failed; /* out of memory or too deep: jsonw_flush() reports it */
 	unsigned int depth;
@@ -35,6 +40,8 @@ struct jsonw {
 };
 
 void jsonw_init(struct jsonw *w, bool pretty);
+/* As jsonw_init(), writing to @out a chunk at a time (the rest at jsonw_flush()). */
+void jsonw_init_stream(struct jsonw *w, bool pretty, FILE *out);
 void jsonw_obj_open(struct jsonw *w, const char *key);
 void jsonw_obj_close(struct jsonw *w);
 void jsonw_arr_open(struct jsonw *w, const char *key);
@@ -44,8 +51,8 @@ void jsonw_str(struct jsonw *w, const char *key, const char *val);
 void jsonw_uint(struct jsonw *w, const char *key, uint64_t val);
 void jsonw_int(struct jsonw *w, const char *key, int64_t val);
 void jsonw_bool(struct jsonw *w, const char *key, bool val);
-/* Writes what was built and a newline to @f, and empties the buffer. 0, or -1 (out of memory, nesting past
- * JSONW_DEPTH_MAX, write error). */
+/* Writes what was built (what is left, when streaming) and a newline to @f, and empties the buffer.
+ * 0, or -1 (out of memory, nesting past JSONW_DEPTH_MAX, write error). */
 int jsonw_flush(struct jsonw *w, FILE *f);
 void jsonw_free(struct jsonw *w);
 

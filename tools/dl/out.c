@@ -16,7 +16,7 @@ void out_begin(struct dl *dl, const char *object)
 {
 	if (!dl->json)
 		return;
-	jsonw_init(&dl->jw, dl->pretty);
+	jsonw_init_stream(&dl->jw, dl->pretty, stdout);
 	jsonw_obj_open(&dl->jw, NULL);
 	jsonw_obj_open(&dl->jw, object);
 }
@@ -28,7 +28,7 @@ void out_begin_event(struct dl *dl, const char *object, const char *action)
 		printf("[%s,%s] ", object, action);
 		return;
 	}
-	jsonw_init(&dl->jw, dl->pretty);
+	jsonw_init_stream(&dl->jw, dl->pretty, stdout);
 	jsonw_obj_open(&dl->jw, NULL);
 	jsonw_str(&dl->jw, "event", action);
 	jsonw_obj_open(&dl->jw, object);
@@ -343,7 +343,7 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 		return;
 	}
 	w = &dl->jw;
-	jsonw_init(w, dl->pretty);
+	jsonw_init_stream(w, dl->pretty, stdout);
 	jsonw_obj_open(w, NULL);
 	jsonw_obj_open(w, "plan");
 	jsonw_str(w, "change", change);
