@@ -27,11 +27,29 @@ END {
 		row("`-j port show`, " n " ports", "dump " n)
 	row("bridged split+unsplit pair (dl --kernel vs devlink, through dlhald)", "pair 64")
 	row("bridged Spectrum `-j port show`: dlhald socket (dl) vs kernel (devlink)", "bridged 64")
-	printf "\nPer-port work of the JSON dump, (t(dump) - t(-V)) / ports:\n\n"
-	printf "| ports | dl (µs/port) | devlink (µs/port) | dl / devlink |\n|---|---|---|---|\n"
+	printf "\nThe same with ASLR on (each run translates its code again: see tests/vm/bench.sh):\n\n"
+	printf "| case | dl (ms) | devlink (ms) | dl / devlink |\n|---|---|---|---|\n"
+	row("`-V` (process start only)", "start-aslr 0")
+	row("`dev show` (1024 ports)", "devs-aslr 1024")
+	row("`port show eth512` from the kernel (1024 ports)", "one-aslr 1024")
+	row("`port show eth512`: dl through a dlhald mirroring the kernel", "mirror-aslr 1024")
+	row("`-j port show`, 1024 ports", "dump-aslr 1024")
+	a = t["dump-aslr 1024 dl"] - t["start-aslr 0 dl"]; b = t["dump-aslr 1024 devlink"] - t["start-aslr 0 devlink"]
+	printf "\nPer-port work at 1024 ports with ASLR on: dl %.1f µs, devlink %.1f µs (%.2f)\n", a * 1000 / 1024, b * 1000 / 1024, a / b
+	printf "\nPer-port work of the JSON dump, (t(dump) - t(-V)) / ports, and the cost of each port\n"
+	printf "added from the size before, (t(n) - t(n/4)) / (n - n/4):\n\n"
+	printf "| ports | dl (µs/port) | devlink (µs/port) | dl / devlink | dl, added (µs/port) | devlink, added (µs/port) |\n"
+	printf "|---|---|---|---|---|---|\n"
 	for (n = 64; n <= 4096; n *= 4) {
 		a = (t["dump " n " dl"] - s1) * 1000 / n; b = (t["dump " n " devlink"] - s2) * 1000 / n
-		printf "| %d | %.1f | %.1f | %.2f |\n", n, a, b, a / b
+		if (n > 64) {
+			m = n / 4
+			da = sprintf("%.1f", (t["dump " n " dl"] - t["dump " m " dl"]) * 1000 / (n - m))
+			db = sprintf("%.1f", (t["dump " n " devlink"] - t["dump " m " devlink"]) * 1000 / (n - m))
+		} else {
+			da = db = ""
+		}
+		printf "| %d | %.1f | %.1f | %.2f | %s | %s |\n", n, a, b, a / b, da, db
 	}
 }
 function row(name, key) {

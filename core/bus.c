@@ -123,6 +123,16 @@ void dlh__fill(const struct dlh_ctx *cctx, unsigned int what)
 	ctx->filling = 0;
 }
 
+void dlh__fill_bus(struct dlh_ctx *ctx, struct dlh_sdk_bus *bus, unsigned int what)
+{
+	if (ctx->filling)
+		return;
+	ctx->filling = 1;
+	fill_bus(ctx, bus, what);
+	pending_update(ctx);
+	ctx->filling = 0;
+}
+
 /*
  * One port by netdev name: a lazy bus that can find it alone (bus_fill_netdev:
  * the kernel backend stops its dump there, a dlhald answers a get by name)

@@ -197,6 +197,7 @@ enum dlh__port_life {
 	DLH__PORT_LIVE,
 	DLH__PORT_DEAD,
 	DLH__PORT_QUARANTINED,
+	DLH__PORT_WALKED, /* a streamed port on the stack (walk.c) */
 };
 
 struct dlh_port {
@@ -277,9 +278,17 @@ int dlh__netdev_name_pick(const struct dlh_ctx *ctx, const char *pattern, dlh__n
 int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config, struct dlh_extack *ext);
 void dlh__buses_detach(struct dlh_ctx *ctx);
 void dlh__fill(const struct dlh_ctx *ctx, unsigned int what);
+bool dlh__port_type_valid(enum dlh_port_type type);
+bool dlh__port_flavour_valid(enum dlh_port_flavour flavour);
+/* "DEV_HANDLE/INDEX" into @out (room for the device handle, '/', 10 digits and the NUL). */
+void dlh__port_handle_format(char *out, const char *dev, uint32_t index);
 #define DLH__FILL_NETDEV 4u
 void dlh__fill_netdev(const struct dlh_ctx *ctx, const char *netdev);
 void dlh__fill_place(struct dlh_dev *dev, struct dlh_port *port);
+/* Fills @what of one bus only (a walk streams the others). */
+void dlh__fill_bus(struct dlh_ctx *ctx, struct dlh_sdk_bus *bus, unsigned int what);
+/* The first port of the model as it stands, filling nothing. */
+struct dlh_port *dlh__port_first_all_nofill(const struct dlh_ctx *ctx);
 
 /* timer.c */
 void dlh__timers_free_dev(struct dlh_dev *dev);

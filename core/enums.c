@@ -62,6 +62,29 @@ DLH_EXPORT const char *dlh_port_flavour_name(enum dlh_port_flavour flavour)
 	return "unknown";
 }
 
+/* Per port registered or streamed: no name lookup. */
+bool dlh__port_type_valid(enum dlh_port_type type)
+{
+	switch (type) {
+#define X(suffix, name, value) case DLH_PORT_TYPE_##suffix:
+		DLH_PORT_TYPE_MAP(X)
+#undef X
+		return true;
+	}
+	return false;
+}
+
+bool dlh__port_flavour_valid(enum dlh_port_flavour flavour)
+{
+	switch (flavour) {
+#define X(suffix, name, value) case DLH_PORT_FLAVOUR_##suffix:
+		DLH_PORT_FLAVOUR_MAP(X)
+#undef X
+		return true;
+	}
+	return false;
+}
+
 DLH_EXPORT const char *dlh_event_object(enum dlh_event_type type)
 {
 	return (unsigned)type < DLH_EVENT_COUNT ? event_objects[type] : "unknown";

@@ -74,6 +74,11 @@ static struct dlh_port *first_from(const struct dlh_ctx *ctx, const struct dlh__
 	return NULL;
 }
 
+struct dlh_port *dlh__port_first_all_nofill(const struct dlh_ctx *ctx)
+{
+	return first_from(ctx, ctx->devs.next);
+}
+
 DLH_EXPORT struct dlh_port *dlh_port_first_all(const struct dlh_ctx *ctx)
 {
 	dlh__fill(ctx, DLH_SDK_FILL_PORTS);
@@ -267,7 +272,7 @@ DLH_EXPORT void *dlh_sdk_port_priv(const struct dlh_port *port)
 }
 
 /* "bus/dev/index"; called once per port, which a 1024-port dump makes hot. */
-static void handle_format(char *out, const char *dev, uint32_t index)
+void dlh__port_handle_format(char *out, const char *dev, uint32_t index)
 {
 	char digits[10];
 	size_t n = strlen(dev), d = 0;
@@ -282,10 +287,6 @@ static void handle_format(char *out, const char *dev, uint32_t index)
 	out[n] = '\0';
 }
 
-static int flavour_valid(enum dlh_port_flavour f)
-{
-	return strcmp(dlh_port_flavour_name(f), "unknown") != 0;
-}
 
 /* A driver call on a port that is no longer in the model: a driver bug, logged and ignored. */
 static int port_gone(struct dlh_port *port, const char *call)
@@ -309,7 +310,7 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 				       dev->drv->name);
 	if (port_find(dev, &(struct index_key){index}))
 		return dlh__extack_set(ext, -EEXIST, dev->handle, "Port index %u already exists", index);
-	if (attrs && !flavour_valid(attrs->flavour))
+	if (attrs && !dlh__port_flavour_valid(attrs->flavour))
 		return dlh__extack_set(ext, -EINVAL, dev->handle, "Port %u has an unknown flavour %d", index,
 				       (int)attrs->flavour);
 	/* The object the running op unregistered at this index comes back, so
@@ -324,7 +325,7 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 		port->dev = dev;
 		port->index = index;
 		port->handle = (char *)port->priv + dev->drv->port_priv_size;
-		handle_format(port->handle, dev->handle, index);
+		dlh__port_handle_format(port->handle, dev->handle, index);
 	}
 	err = dlh__htab_insert(&dev->port_by_index, &port->index_node, dlh__hash_u64(index));
 	if (err) {

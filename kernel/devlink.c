@@ -42,6 +42,11 @@ struct kdl {
 	int family;
 	struct dlh_dev *last;		 /* a dump's messages come device by device */
 	uint8_t map[DLH__ATTR_MAP_SIZE]; /* rules[] by attribute type */
+	/* A walk (bus_ports_walk): port replies go to walk_fn, not into the model. */
+	int (*walk_fn)(const struct dlh_sdk_port_info *info, void *arg);
+	void *walk_arg;
+	int walk_ret;
+	char walk_dev[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1];
 };
 
 /* State of one request: its ack, the kernel's errno and extack message. */
@@ -136,24 +141,56 @@ static enum dlh_port_type type_of(uint32_t t)
 	return t <= DEVLINK_PORT_TYPE_IB ? (enum dlh_port_type)t : DLH_PORT_TYPE_NOTSET;
 }
 
+static void attrs_of(struct nlattr **tb, struct dlh_sdk_port_attrs *attrs)
+{
+	uint32_t v;
+
+	if (attr_u16(tb[A_FLAVOUR], &v))
+		attrs->flavour = (enum dlh_port_flavour)v;
+	attr_u32(tb[A_NUMBER], &attrs->number);
+	attrs->split = attr_u32(tb[A_GROUP], &attrs->split_group);
+	attr_u32(tb[A_SUBPORT], &attrs->split_subport);
+	attr_u32(tb[A_LANES], &attrs->lanes);
+	attrs->splittable = tb[A_SPLITTABLE] && *(const uint8_t *)nla_data(tb[A_SPLITTABLE]);
+}
+
+/* A port of a dump, reported to a walk (core checks it as a registration). */
+static void port_walk(struct kdl *k, struct nlattr **tb)
+{
+	const char *bus = dlh__attr_str(tb[A_BUS]), *name = dlh__attr_str(tb[A_DEV]);
+	struct dlh_sdk_port_attrs attrs = {0};
+	struct dlh_sdk_port_info info = {.attrs = &attrs, .dev = k->walk_dev};
+	uint32_t type = DEVLINK_PORT_TYPE_NOTSET, desired = DEVLINK_PORT_TYPE_NOTSET;
+	size_t blen;
+
+	if (k->walk_ret || !bus || !name || !attr_u32(tb[A_INDEX], &info.index))
+		return;
+	/* Ports come device by device: the handle is formed once a device. */
+	blen = strlen(bus);
+	if (strncmp(k->walk_dev, bus, blen) || k->walk_dev[blen] != '/' || strcmp(k->walk_dev + blen + 1, name))
+		snprintf(k->walk_dev, sizeof(k->walk_dev), "%s/%s", bus, name);
+	attrs_of(tb, &attrs);
+	attr_u16(tb[A_TYPE], &type);
+	attr_u16(tb[A_DESIRED], &desired);
+	info.type = type_of(type);
+	info.desired_type = type_of(desired);
+	info.netdev = dlh__attr_str(tb[A_NETDEV]);
+	info.ibdev = dlh__attr_str(tb[A_IBDEV]);
+	k->walk_ret = k->walk_fn(&info, k->walk_arg);
+}
+
 /* A port as the kernel describes it, new or changed. */
 static void port_apply(struct kdl *k, struct nlattr **tb)
 {
 	struct dlh_dev *dev = dev_of(k, tb, true);
 	struct dlh_sdk_port_attrs attrs = {0};
-	uint32_t index, type = DEVLINK_PORT_TYPE_NOTSET, desired = DEVLINK_PORT_TYPE_NOTSET, v;
+	uint32_t index, type = DEVLINK_PORT_TYPE_NOTSET, desired = DEVLINK_PORT_TYPE_NOTSET;
 	struct dlh_port *port;
 	const char *netdev;
 
 	if (!dev || !attr_u32(tb[A_INDEX], &index))
 		return;
-	if (attr_u16(tb[A_FLAVOUR], &v))
-		attrs.flavour = (enum dlh_port_flavour)v;
-	attr_u32(tb[A_NUMBER], &attrs.number);
-	attrs.split = attr_u32(tb[A_GROUP], &attrs.split_group);
-	attr_u32(tb[A_SUBPORT], &attrs.split_subport);
-	attr_u32(tb[A_LANES], &attrs.lanes);
-	attrs.splittable = tb[A_SPLITTABLE] && nla_get_u8(tb[A_SPLITTABLE]);
+	attrs_of(tb, &attrs);
 
 	port = dlh_port_find(dev, index);
 	if (!port) {
@@ -222,7 +259,10 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 		}
 		break;
 	case DEVLINK_CMD_PORT_NEW:
-		port_apply(k, tb);
+		if (k->walk_fn)
+			port_walk(k, tb);
+		else
+			port_apply(k, tb);
 		break;
 	case DEVLINK_CMD_PORT_DEL:
 		dev = dev_of(k, tb, false);
@@ -702,6 +742,22 @@ err_buf:
 	return err;
 }
 
+/* Every port to @fn (bus_ports_walk): the dump read as for a fill, the model untouched. */
+static int kernel_bus_ports_walk(struct dlh_sdk_bus *bus, int (*fn)(const struct dlh_sdk_port_info *info, void *arg),
+				 void *arg, struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(bus);
+	int err;
+
+	k->walk_fn = fn;
+	k->walk_arg = arg;
+	k->walk_ret = 0;
+	k->walk_dev[0] = '\0';
+	err = dump(k, DEVLINK_CMD_PORT_GET, ext);
+	k->walk_fn = NULL;
+	return err;
+}
+
 static void kernel_bus_detach(struct dlh_sdk_bus *bus)
 {
 	struct kdl *k = dlh_sdk_bus_priv(bus);
@@ -866,6 +922,7 @@ static const struct dlh_sdk_ops daemon_ops = {
     .bus_detach = daemon_bus_detach,
     .bus_fill = kernel_bus_fill,
     .bus_fill_netdev = daemon_bus_fill_netdev,
+    .bus_ports_walk = kernel_bus_ports_walk,
 };
 
 const struct dlh_sdk_driver daemon_driver = {
@@ -881,6 +938,7 @@ static const struct dlh_sdk_ops kernel_ops = {
     .bus_detach = kernel_bus_detach,
     .bus_fill = kernel_bus_fill,
     .bus_fill_netdev = kernel_bus_fill_netdev,
+    .bus_ports_walk = kernel_bus_ports_walk,
 };
 
 const struct dlh_sdk_driver kernel_driver = {

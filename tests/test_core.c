@@ -574,8 +574,41 @@ static int mirror_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 	return 0;
 }
 
-static const struct dlh_sdk_ops mirror_ops = {
-    .bus_attach = mirror_attach, .bus_fill = mirror_fill, .bus_fill_netdev = mirror_fill_netdev};
+/* The same ports streamed, plus reports core must refuse (a driver bug or a hostile peer). */
+static int mirror_walk(struct dlh_sdk_bus *bus, int (*fn)(const struct dlh_sdk_port_info *, void *), void *arg,
+		       struct dlh_extack *ext)
+{
+	struct dlh_sdk_port_attrs bad_flavour = {.flavour = (enum dlh_port_flavour)99};
+	const struct dlh_sdk_port_info bad[] = {
+	    {.dev = "no-slash", .attrs = &bad_flavour},
+	    {.dev = "mirror/a", .index = 9, .attrs = &bad_flavour},
+	    {.dev = "mirror/a", .index = UINT32_MAX, .attrs = &(struct dlh_sdk_port_attrs){0}},
+	    {.dev = "mirror/a", .index = 8, .attrs = &(struct dlh_sdk_port_attrs){0}, .type = DLH_PORT_TYPE_ETH,
+	     .netdev = "bad name"},
+	};
+
+	(void)bus;
+	(void)ext;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (fn(&bad[i], arg))
+			return 0;
+	for (uint32_t i = 0; i < 8; i++) {
+		struct dlh_sdk_port_attrs attrs = {.flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = i % 4 + 1};
+		char netdev[8];
+		struct dlh_sdk_port_info info = {.dev = i < 4 ? "mirror/a" : "mirror/b", .index = i % 4, .attrs = &attrs,
+						 .type = DLH_PORT_TYPE_ETH, .netdev = netdev};
+
+		snprintf(netdev, sizeof(netdev), "m%c%u", i < 4 ? 'a' : 'b', i % 4);
+		if (fn(&info, arg))
+			return 0;
+	}
+	return 0;
+}
+
+static const struct dlh_sdk_ops mirror_ops = {.bus_attach = mirror_attach,
+					      .bus_fill = mirror_fill,
+					      .bus_fill_netdev = mirror_fill_netdev,
+					      .bus_ports_walk = mirror_walk};
 static const struct dlh_sdk_driver mirror_driver = {DLH_SDK_DRIVER_INIT("mirror", &mirror_ops)};
 
 static struct dlh_ctx *mirror_ctx(void)
@@ -631,6 +664,56 @@ Test(bus, one_port_by_netdev_without_every_port)
 	cr_expect_eq(dlh_port_lookup(ctx, "ma1", &port, &ext), 0);
 	cr_expect_eq(dlh_port_lookup(ctx, "zz9", &port, &ext), -ENODEV);
 	cr_expect_eq(one_calls, 2, "filled: nobody asked");
+	cr_expect_eq(all_calls, 1);
+	dlh_ctx_free(ctx);
+}
+
+struct seen {
+	char text[512];
+	size_t n;
+	int stop_at; /* stop the walk at this port (1-based), 0: never */
+	int count;
+	int op_err;
+	bool model; /* the ports are the model's, not streamed */
+};
+
+static int seen_port(const struct dlh_port *port, void *arg)
+{
+	struct seen *s = arg;
+	struct dlh_extack ext;
+
+	s->n += (size_t)snprintf(s->text + s->n, sizeof(s->text) - s->n, "%s%s=%s:%u", s->n ? "," : "",
+				 dlh_port_handle(port), dlh_port_netdev(port), dlh_port_number(port));
+	cr_expect_str_eq(dlh_dev_handle(dlh_port_dev(port)), s->count < 4 ? "mirror/a" : "mirror/b");
+	if (!s->model) {
+		s->op_err = dlh_port_split((struct dlh_port *)port, 2, &ext);
+		cr_expect_null(dlh_port_next(port));
+	}
+	return ++s->count == s->stop_at ? 42 : 0;
+}
+
+/* A walk streams a lazy bus's ports: the same ports, handles and order as a listing, and no model kept. */
+Test(bus, walk_streams_without_mirroring)
+{
+	struct dlh_ctx *ctx = mirror_ctx();
+	struct seen s = {0}, stop = {.stop_at = 3};
+	struct dlh_extack ext;
+	char all[512];
+
+	cr_assert_eq(dlh_port_walk(ctx, seen_port, &s, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(s.text, "mirror/a/0=ma0:1,mirror/a/1=ma1:2,mirror/a/2=ma2:3,mirror/a/3=ma3:4,"
+				 "mirror/b/0=mb0:1,mirror/b/1=mb1:2,mirror/b/2=mb2:3,mirror/b/3=mb3:4");
+	cr_expect_eq(s.op_err, -ENODEV, "a streamed port takes no operation");
+	cr_expect_eq(all_calls, 0, "nothing mirrored");
+	cr_expect_null(dlh_dev_find(ctx, "mirror/a"));
+	cr_expect_eq(dlh_port_walk(ctx, seen_port, &stop, &ext), 42, "the callback's value stops the walk");
+	cr_expect_eq(stop.count, 3);
+	/* Once the model has the bus's devices, the walk is over the model, in the same order. */
+	listing(ctx, all, sizeof(all));
+	s = (struct seen){.model = true};
+	cr_assert_eq(dlh_port_walk(ctx, seen_port, &s, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(s.text, "mirror/a/0=ma0:1,mirror/a/1=ma1:2,mirror/a/2=ma2:3,mirror/a/3=ma3:4,"
+				 "mirror/b/0=mb0:1,mirror/b/1=mb1:2,mirror/b/2=mb2:3,mirror/b/3=mb3:4");
 	cr_expect_eq(all_calls, 1);
 	dlh_ctx_free(ctx);
 }

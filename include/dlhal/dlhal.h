@@ -339,6 +339,25 @@ DLH_EXPORT struct dlh_port *dlh_port_first_all(const struct dlh_ctx *ctx);
 /** @brief Next port after @p port across devices, or NULL. */
 DLH_EXPORT struct dlh_port *dlh_port_next_all(const struct dlh_port *port);
 
+/**
+ * @brief Call @p fn for every port, in the order of dlh_port_first_all(),
+ *        without mirroring the ports of a lazy backend that can stream them
+ *        (the kernel's, a dlhald's): memory stays the same for any number of
+ *        ports, as iproute2's does.
+ *
+ * A streamed port is valid only during its call and only for reading: its
+ * handle, attributes, type and names, and dlh_port_dev()'s handle, bus and
+ * name. It takes no operation or plan (-ENODEV) and has no neighbours
+ * (dlh_port_next() is NULL). Ports already in the model are passed as they
+ * are. @p fn must not change the model.
+ *
+ * @param fn  called per port; a non-zero return stops the walk.
+ * @return 0; what @p fn returned to stop; or -EIO (a backend could not be
+ *         read) with @p ext naming it.
+ */
+DLH_EXPORT int dlh_port_walk(const struct dlh_ctx *ctx, int (*fn)(const struct dlh_port *port, void *arg), void *arg,
+			     struct dlh_extack *ext);
+
 /** @brief Find a port by index, O(1) on average. @return the port or NULL. */
 DLH_EXPORT struct dlh_port *dlh_port_find(const struct dlh_dev *dev, uint32_t index);
 

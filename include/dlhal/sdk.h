@@ -41,6 +41,7 @@ struct dlh_sdk_timer;
 struct dlh_sdk_plan;
 struct dlh_sdk_bus;
 struct dlh_sdk_io;
+struct dlh_sdk_port_info;
 
 /** @brief Driver operations. Any op may be NULL. */
 struct dlh_sdk_ops {
@@ -105,6 +106,26 @@ struct dlh_sdk_ops {
 	 * ports are not filled yet.
 	 */
 	int (*bus_fill_netdev)(struct dlh_sdk_bus *bus, const char *netdev, struct dlh_extack *ext);
+	/**
+	 * For a lazy mirror: report every port to @p fn, in the order bus_fill
+	 * would register them, registering nothing (dlh_port_walk() while the
+	 * bus's ports are not filled). Core checks each report as it checks a
+	 * registration and skips what it refuses. Stop when @p fn returns
+	 * non-zero; return 0, or an error with @p ext.
+	 */
+	int (*bus_ports_walk)(struct dlh_sdk_bus *bus, int (*fn)(const struct dlh_sdk_port_info *info, void *arg),
+			      void *arg, struct dlh_extack *ext);
+};
+
+/** A port as a streaming bus reports it (::dlh_sdk_ops.bus_ports_walk). */
+struct dlh_sdk_port_info {
+	const char *dev;			/**< Its device's handle, "bus/name". */
+	uint32_t index;				/**< Port index. */
+	const struct dlh_sdk_port_attrs *attrs; /**< Attributes. */
+	enum dlh_port_type type;		/**< Type. */
+	enum dlh_port_type desired_type;	/**< Desired type, ::DLH_PORT_TYPE_NOTSET for none. */
+	const char *netdev;			/**< Netdev name, or NULL. */
+	const char *ibdev;			/**< IB device name, or NULL. */
 };
 
 #define DLH_SDK_FILL_DEVS  1u /**< Every device, including those without ports. */

@@ -44,6 +44,12 @@ static int port_arg(struct dl *dl, const char *cmd, struct dlh_port **port)
 	return err ? dl_lookup_err(err, &ext, port_usage) : 0;
 }
 
+static int show_one(const struct dlh_port *port, void *arg)
+{
+	out_port(arg, port);
+	return 0;
+}
+
 static int port_show(struct dl *dl)
 {
 	const char *what = dl_shift(dl);
@@ -70,12 +76,15 @@ static int port_show(struct dl *dl)
 	} else if (only) {
 		for (port = dlh_port_first(only); port; port = dlh_port_next(port))
 			out_port(dl, port);
+	} else if (!dl->details) {
+		/* Streamed from a kernel or a dlhald, not mirrored: -d's split counts need the model. */
+		err = dlh_port_walk(ctx, show_one, dl, &ext);
 	} else {
 		for (port = dlh_port_first_all(ctx); port; port = dlh_port_next_all(port))
 			out_port(dl, port);
 	}
 	out_end(dl);
-	return DL_OK;
+	return err ? dl_op_err(err, &ext) : DL_OK;
 }
 
 static int port_set(struct dl *dl)
