@@ -17,9 +17,8 @@ echo
 echo "$out" | awk '
 /^BENCH /{ t[$2 " " $3 " dl"] = $4 / 1000; t[$2 " " $3 " devlink"] = $5 / 1000 }
 END {
-	s1 = t["start 0 dl"]; s2 = t["start 0 devlink"]
 	printf "| case | dl (ms) | devlink (ms) | dl / devlink |\n|---|---|---|---|\n"
-	row("`-V` (process start only)", "start 0")
+	row("`-V` (process start only)", "start 1024")
 	row("`dev show` (1024 ports)", "devs 1024")
 	row("`port show eth512` from the kernel (1024 ports)", "one 1024")
 	row("`port show eth512`: dl through a dlhald mirroring the kernel", "mirror 1024")
@@ -29,19 +28,20 @@ END {
 	row("bridged Spectrum `-j port show`: dlhald socket (dl) vs kernel (devlink)", "bridged 64")
 	printf "\nThe same with ASLR on (each run translates its code again: see tests/vm/bench.sh):\n\n"
 	printf "| case | dl (ms) | devlink (ms) | dl / devlink |\n|---|---|---|---|\n"
-	row("`-V` (process start only)", "start-aslr 0")
+	row("`-V` (process start only)", "start-aslr 1024")
 	row("`dev show` (1024 ports)", "devs-aslr 1024")
 	row("`port show eth512` from the kernel (1024 ports)", "one-aslr 1024")
 	row("`port show eth512`: dl through a dlhald mirroring the kernel", "mirror-aslr 1024")
 	row("`-j port show`, 1024 ports", "dump-aslr 1024")
-	a = t["dump-aslr 1024 dl"] - t["start-aslr 0 dl"]; b = t["dump-aslr 1024 devlink"] - t["start-aslr 0 devlink"]
+	a = t["dump-aslr 1024 dl"] - t["start-aslr 1024 dl"]; b = t["dump-aslr 1024 devlink"] - t["start-aslr 1024 devlink"]
 	printf "\nPer-port work at 1024 ports with ASLR on: dl %.1f µs, devlink %.1f µs (%.2f)\n", a * 1000 / 1024, b * 1000 / 1024, a / b
-	printf "\nPer-port work of the JSON dump, (t(dump) - t(-V)) / ports, and the cost of each port\n"
-	printf "added from the size before, (t(n) - t(n/4)) / (n - n/4):\n\n"
+	printf "\nPer-port work of the JSON dump, (t(dump) - t(-V)) / ports (-V timed next to each dump), and\n"
+	printf "the cost of each port added from the size before, (t(n) - t(n/4)) / (n - n/4):\n\n"
 	printf "| ports | dl (µs/port) | devlink (µs/port) | dl / devlink | dl, added (µs/port) | devlink, added (µs/port) |\n"
 	printf "|---|---|---|---|---|---|\n"
 	for (n = 64; n <= 4096; n *= 4) {
-		a = (t["dump " n " dl"] - s1) * 1000 / n; b = (t["dump " n " devlink"] - s2) * 1000 / n
+		a = (t["dump " n " dl"] - t["start " n " dl"]) * 1000 / n
+		b = (t["dump " n " devlink"] - t["start " n " devlink"]) * 1000 / n
 		if (n > 64) {
 			m = n / 4
 			da = sprintf("%.1f", (t["dump " n " dl"] - t["dump " m " dl"]) * 1000 / (n - m))

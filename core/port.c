@@ -287,7 +287,6 @@ void dlh__port_handle_format(char *out, const char *dev, uint32_t index)
 	out[n] = '\0';
 }
 
-
 /* A driver call on a port that is no longer in the model: a driver bug, logged and ignored. */
 static int port_gone(struct dlh_port *port, const char *call)
 {
@@ -547,7 +546,7 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 		return 0;
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port type setting is not supported");
-	memcpy(handle, port->handle, sizeof(handle));
+	memcpy(handle, port->handle, strlen(port->handle) + 1);
 	err = dlh__op_begin(dev, "port_type_set", handle, ext);
 	if (err)
 		return err;
@@ -604,7 +603,7 @@ DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct 
 	err = split_check(port, count, true, ext);
 	if (err)
 		return err;
-	memcpy(handle, port->handle, sizeof(handle));
+	memcpy(handle, port->handle, strlen(port->handle) + 1);
 	err = dlh__op_begin(dev, "port_split", handle, ext);
 	return err ? err : dlh__op_end(dev->ctx, dev->drv, handle, op(port, count, ext), ext);
 }
@@ -622,7 +621,7 @@ DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 		return err;
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port unsplitting is not supported");
-	memcpy(handle, port->handle, sizeof(handle));
+	memcpy(handle, port->handle, strlen(port->handle) + 1);
 	err = dlh__op_begin(dev, "port_unsplit", handle, ext);
 	return err ? err : dlh__op_end(dev->ctx, dev->drv, handle, op(port, ext), ext);
 }
@@ -689,7 +688,7 @@ static int plan_run(struct dlh_port *port, const struct plan_req *req, struct dl
 	ctx->op.name = names[req->kind];
 	ctx->op.local = 0;
 	ctx->op.dev = port->dev;
-	memcpy(handle, port->handle, sizeof(handle));
+	memcpy(handle, port->handle, strlen(port->handle) + 1);
 	if (req->kind == PLAN_SPLIT)
 		err = drv->ops->port_split_plan(port, req->count, &sp, ext);
 	else if (req->kind == PLAN_UNSPLIT)

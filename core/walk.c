@@ -124,8 +124,8 @@ DLH_EXPORT int dlh_port_walk(const struct dlh_ctx *cctx, int (*fn)(const struct 
 		ctx->filling--;
 		ret = w.ret;
 		if (w.refused)
-			dlh__log(ctx, DLH_LOG_ERR, NULL, "driver %s: %u ports refused in a walk (driver bug)", bus->drv->name,
-				 w.refused);
+			dlh__log(ctx, DLH_LOG_ERR, NULL, "driver %s: %u ports refused in a walk (driver bug)",
+				 bus->drv->name, w.refused);
 		if (err && !ret)
 			return dlh__extack_set(ext, -EIO, NULL, "%s: %s", bus->drv->name, bext.msg);
 	}

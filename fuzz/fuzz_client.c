@@ -110,6 +110,21 @@ static size_t list(struct dlh_ctx *ctx)
 	return sum;
 }
 
+/* A streamed port (dlh_port_walk): every field read too. */
+static int walk_read(const struct dlh_port *p, void *arg)
+{
+	size_t *sum = arg;
+
+	*sum += strlen(dlh_port_handle(p)) + strlen(dlh_dev_handle(dlh_port_dev(p))) + (size_t)dlh_port_type(p);
+	*sum +=
+	    strlen(dlh_port_type_name(dlh_port_desired_type(p))) + strlen(dlh_port_flavour_name(dlh_port_flavour(p)));
+	if (dlh_port_netdev(p))
+		*sum += strlen(dlh_port_netdev(p));
+	if (dlh_port_ibdev(p))
+		*sum += strlen(dlh_port_ibdev(p));
+	return 0;
+}
+
 static void socket_remove(void)
 {
 	unlink(path);
@@ -145,7 +160,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    pthread_create(&t, NULL, fake_daemon, &f))
 		abort();
 	if (!dlh_ctx_bus_attach(ctx, "daemon", path, &ext)) {
-		size_t sum = list(ctx);
+		size_t sum = 0;
+
+		/* A listing streamed, one port by netdev (a get by name), then the mirror. */
+		dlh_port_walk(ctx, walk_read, &sum, &ext);
+		dlh_port_lookup(ctx, "eth0", &port, &ext);
+		sum += list(ctx);
 
 		port = dlh_port_first_all(ctx);
 		if (port)

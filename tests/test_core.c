@@ -583,7 +583,10 @@ static int mirror_walk(struct dlh_sdk_bus *bus, int (*fn)(const struct dlh_sdk_p
 	    {.dev = "no-slash", .attrs = &bad_flavour},
 	    {.dev = "mirror/a", .index = 9, .attrs = &bad_flavour},
 	    {.dev = "mirror/a", .index = UINT32_MAX, .attrs = &(struct dlh_sdk_port_attrs){0}},
-	    {.dev = "mirror/a", .index = 8, .attrs = &(struct dlh_sdk_port_attrs){0}, .type = DLH_PORT_TYPE_ETH,
+	    {.dev = "mirror/a",
+	     .index = 8,
+	     .attrs = &(struct dlh_sdk_port_attrs){0},
+	     .type = DLH_PORT_TYPE_ETH,
 	     .netdev = "bad name"},
 	};
 
@@ -595,8 +598,11 @@ static int mirror_walk(struct dlh_sdk_bus *bus, int (*fn)(const struct dlh_sdk_p
 	for (uint32_t i = 0; i < 8; i++) {
 		struct dlh_sdk_port_attrs attrs = {.flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = i % 4 + 1};
 		char netdev[8];
-		struct dlh_sdk_port_info info = {.dev = i < 4 ? "mirror/a" : "mirror/b", .index = i % 4, .attrs = &attrs,
-						 .type = DLH_PORT_TYPE_ETH, .netdev = netdev};
+		struct dlh_sdk_port_info info = {.dev = i < 4 ? "mirror/a" : "mirror/b",
+						 .index = i % 4,
+						 .attrs = &attrs,
+						 .type = DLH_PORT_TYPE_ETH,
+						 .netdev = netdev};
 
 		snprintf(netdev, sizeof(netdev), "m%c%u", i < 4 ? 'a' : 'b', i % 4);
 		if (fn(&info, arg))
