@@ -520,7 +520,28 @@ struct family {
 	int grp;
 };
 
-static int on_family(struct nl_msg *msg, void *arg)
+/* The first attribute @type of a generic netlink message, bounds checked, not yet validated. */
+static const struct nlattr *attr_peek(const struct nlmsghdr *h, uint16_t type)
+{
+	const unsigned char *p = (const unsigned char *)nlmsg_data(h) + GENL_HDRLEN;
+	const unsigned char *end = (const unsigned char *)h + h->nlmsg_len;
+
+	if (h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return NULL;
+	while (end - p >= NLA_HDRLEN) {
+		const struct nlattr *a = (const struct nlattr *)p;
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > end - p)
+			return NULL;
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+		p += NLA_ALIGN(a->nla_len);
+	}
+	return NULL;
+}
+
+/* The family id and the "config" group from a CTRL_CMD_NEWFAMILY reply, each attribute checked. */
+static void family_parse(const struct nlmsghdr *nlh, struct family *f)
 {
 	static const struct dlh__attr_rule fam_rules[] = {
 	    {CTRL_ATTR_FAMILY_ID, DLH__ATTR_U16, 0, "family id"},
@@ -529,39 +550,37 @@ static int on_family(struct nl_msg *msg, void *arg)
 	    {CTRL_ATTR_MCAST_GRP_NAME, DLH__ATTR_STR, GENL_NAMSIZ, "group name"},
 	    {CTRL_ATTR_MCAST_GRP_ID, DLH__ATTR_U32, 0, "group id"},
 	};
-	struct nlattr *tb[CTRL_ATTR_MAX + 1], *id[1], *g;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct family *f = arg;
+	const struct nlattr *groups, *g;
+	struct nlattr *id[1];
 	char why[128];
 	int rem;
 
-	if (genlmsg_parse(nlh, 0, tb, CTRL_ATTR_MAX, NULL) < 0 ||
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
 	    dlh__attrs_parse(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), fam_rules, 1,
 			     id, false, why, sizeof(why)) ||
 	    !id[0])
-		return NL_SKIP;
+		return;
 	f->id = nla_get_u16(id[0]);
-	if (tb[CTRL_ATTR_MCAST_GROUPS]) {
-		nla_for_each_nested(g, tb[CTRL_ATTR_MCAST_GROUPS], rem)
-		{
-			struct nlattr *gb[2];
+	groups = attr_peek(nlh, CTRL_ATTR_MCAST_GROUPS);
+	if (!groups)
+		return;
+	nla_for_each_nested(g, groups, rem)
+	{
+		struct nlattr *gb[2];
 
-			if (dlh__attrs_parse(nla_data(g), nla_len(g), grp_rules, 2, gb, false, why, sizeof(why)) ||
-			    !gb[0] || !gb[1])
-				continue;
-			if (!strcmp(dlh__attr_str(gb[0]), DEVLINK_GENL_MCGRP_CONFIG_NAME))
-				f->grp = (int)nla_get_u32(gb[1]);
-		}
+		if (dlh__attrs_parse(nla_data(g), nla_len(g), grp_rules, 2, gb, false, why, sizeof(why)) || !gb[0] ||
+		    !gb[1])
+			continue;
+		if (!strcmp(dlh__attr_str(gb[0]), DEVLINK_GENL_MCGRP_CONFIG_NAME))
+			f->grp = (int)nla_get_u32(gb[1]);
 	}
-	return NL_OK;
 }
 
-/* Family id and "config" group in one CTRL_CMD_GETFAMILY (libnl's helpers ask twice). */
+/* Family id and "config" group in one CTRL_CMD_GETFAMILY (libnl's helpers ask twice), read as a dump is. */
 static int family_resolve(struct nl_sock *sk, struct family *f)
 {
 	struct nl_msg *msg = nlmsg_alloc();
-	struct nl_cb *cb, *base;
-	int err;
+	int err, done = 0;
 
 	f->id = f->grp = -1;
 	if (!msg)
@@ -575,17 +594,24 @@ static int family_resolve(struct nl_sock *sk, struct family *f)
 	nlmsg_free(msg);
 	if (err < 0)
 		return -EIO;
-	base = nl_socket_get_cb(sk); /* a new reference */
-	cb = nl_cb_clone(base);
-	nl_cb_put(base);
-	if (!cb)
-		return -ENOMEM;
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_family, f);
-	/* An unknown family is an error reply (ENOENT); wait for the ack either way. */
-	err = nl_recvmsgs(sk, cb);
-	if (err >= 0 && f->id >= 0)
-		nl_wait_for_ack(sk);
-	nl_cb_put(cb);
+	/* The family, then the ack; an unknown family is an error reply (ENOENT). */
+	while (!done) {
+		struct sockaddr_nl nla;
+		unsigned char *buf = NULL;
+		int n = nl_recv(sk, &nla, &buf, NULL);
+
+		if (n <= 0) {
+			free(buf);
+			return -EIO;
+		}
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; nlmsg_ok(h, n); h = nlmsg_next(h, &n)) {
+			if (h->nlmsg_type == NLMSG_ERROR || h->nlmsg_type == NLMSG_DONE)
+				done = 1;
+			else if (h->nlmsg_type == GENL_ID_CTRL)
+				family_parse(h, f);
+		}
+		free(buf);
+	}
 	return f->id >= 0 ? 0 : -ENOENT;
 }
 
@@ -642,26 +668,6 @@ static int kernel_bus_fill(struct dlh_sdk_bus *bus, unsigned int what, struct dl
 		err = dump(k, DEVLINK_CMD_PORT_GET, ext);
 	notifications_drain(k);
 	return err;
-}
-
-/* The first attribute @type of a generic netlink message, bounds checked, not yet validated. */
-static const struct nlattr *attr_peek(const struct nlmsghdr *h, uint16_t type)
-{
-	const unsigned char *p = (const unsigned char *)nlmsg_data(h) + GENL_HDRLEN;
-	const unsigned char *end = (const unsigned char *)h + h->nlmsg_len;
-
-	if (h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
-		return NULL;
-	while (end - p >= NLA_HDRLEN) {
-		const struct nlattr *a = (const struct nlattr *)p;
-
-		if (a->nla_len < NLA_HDRLEN || a->nla_len > end - p)
-			return NULL;
-		if ((a->nla_type & NLA_TYPE_MASK) == type)
-			return a;
-		p += NLA_ALIGN(a->nla_len);
-	}
-	return NULL;
 }
 
 /*
