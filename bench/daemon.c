@@ -8,6 +8,8 @@
  * sending an operation to each monitor receiving its first notification,
  * with 1 and 100 monitors: median and p99.
  */
+#include "nlmsg.h"
+
 #include <dlhal/protocol.h>
 #include <errno.h>
 #include <linux/devlink.h>
@@ -91,10 +93,7 @@ static int call(int fd, struct req *r)
 
 		if (n <= 0)
 			return -EIO;
-		/* (glibc's NLMSG_OK compares a u32 with an int; clang warns) */
-		for (struct nlmsghdr *h = (struct nlmsghdr *)buf;
-		     rem >= (int)NLMSG_HDRLEN && h->nlmsg_len >= NLMSG_HDRLEN && h->nlmsg_len <= (unsigned)rem;
-		     h = NLMSG_NEXT(h, rem))
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_FITS(h, rem); h = NLMSG_NEXT(h, rem))
 			if (h->nlmsg_type == NLMSG_ERROR)
 				return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
 	}

@@ -6,6 +6,8 @@
  * test VM as built here.
  *   nlrecord > netdevsim.nl        (as root, in a VM with netdevsim ports)
  */
+#include "nlmsg.h"
+
 #include <linux/devlink.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -48,7 +50,7 @@ static int read_dump(int fd, FILE *out, int *family)
 
 		if (n <= 0)
 			return -1;
-		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, rem); h = NLMSG_NEXT(h, rem)) {
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_FITS(h, rem); h = NLMSG_NEXT(h, rem)) {
 			if (h->nlmsg_type == NLMSG_DONE)
 				return 0;
 			if (h->nlmsg_type == NLMSG_ERROR)

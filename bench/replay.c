@@ -8,6 +8,8 @@
  * NPORTS ports; SUBSCRIBE an ack. Any other request is refused.
  *   bench-replay SOCKET FILE NPORTS     (serves until killed; bench/replay.sh drives it)
  */
+#include "nlmsg.h"
+
 #include <dlhal/protocol.h>
 #include <errno.h>
 #include <linux/devlink.h>
@@ -72,7 +74,7 @@ static void dump(int fd, const struct nlmsghdr *req, int ports)
 				.nlmsg_seq = req->nlmsg_seq};
 	unsigned char donebuf[NLMSG_LENGTH(sizeof(int))] = {0};
 
-	for (struct nlmsghdr *h = (struct nlmsghdr *)rec; NLMSG_OK(h, rem); h = NLMSG_NEXT(h, rem)) {
+	for (struct nlmsghdr *h = (struct nlmsghdr *)rec; NLMSG_FITS(h, rem); h = NLMSG_NEXT(h, rem)) {
 		if (is_port(h) != ports || (ports && sent == nports))
 			continue;
 		if (len + h->nlmsg_len > sizeof(out)) {
@@ -95,7 +97,7 @@ static void handle(int fd, unsigned char *buf, ssize_t n)
 {
 	int rem = (int)n;
 
-	for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, rem); h = NLMSG_NEXT(h, rem)) {
+	for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_FITS(h, rem); h = NLMSG_NEXT(h, rem)) {
 		struct genlmsghdr *g = NLMSG_DATA(h);
 
 		if (h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN) || h->nlmsg_type != DLHAL_FAMILY) {
