@@ -7,7 +7,6 @@
 #include "jsonw.h"
 
 #include <criterion/criterion.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,36 +21,6 @@ static char *output(struct jsonw *w)
 	cr_assert_eq(jsonw_flush(w, f), 0);
 	fclose(f);
 	return buf;
-}
-
-/* A jansson document through the writer (values a listing has: objects, arrays, strings, integers, booleans). */
-static void write_doc(struct jsonw *w, const char *key, json_t *v)
-{
-	const char *k;
-	json_t *m;
-	size_t i;
-
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		jsonw_obj_open(w, key);
-		json_object_foreach(v, k, m) write_doc(w, k, m);
-		jsonw_obj_close(w);
-		break;
-	case JSON_ARRAY:
-		jsonw_arr_open(w, key);
-		json_array_foreach(v, i, m) write_doc(w, NULL, m);
-		jsonw_arr_close(w);
-		break;
-	case JSON_STRING:
-		jsonw_str(w, key, json_string_value(v));
-		break;
-	case JSON_INTEGER:
-		jsonw_int(w, key, json_integer_value(v));
-		break;
-	default:
-		jsonw_bool(w, key, json_is_true(v));
-		break;
-	}
 }
 
 static json_t *random_value(unsigned int *seed, int depth)
@@ -99,7 +68,7 @@ Test(jsonw, same_bytes_as_jansson)
 			struct jsonw w;
 
 			jsonw_init(&w, pretty);
-			write_doc(&w, NULL, doc);
+			jsonw_jansson(&w, NULL, doc);
 			got = output(&w);
 			cr_assert_not_null(want);
 			cr_assert_eq(strlen(got), strlen(want) + 1, "document %d:\n%s\n%s", i, got, want);

@@ -261,6 +261,45 @@ void jsonw_bool(struct jsonw *w, const char *key, bool val)
 	put(w, val ? "true" : "false", val ? 4 : 5);
 }
 
+void jsonw_jansson(struct jsonw *w, const char *key, const json_t *v)
+{
+	const char *k;
+	json_t *m;
+	size_t i;
+	char num[32];
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		jsonw_obj_open(w, key);
+		json_object_foreach((json_t *)v, k, m) jsonw_jansson(w, k, m);
+		jsonw_obj_close(w);
+		break;
+	case JSON_ARRAY:
+		jsonw_arr_open(w, key);
+		json_array_foreach(v, i, m) jsonw_jansson(w, NULL, m);
+		jsonw_arr_close(w);
+		break;
+	case JSON_STRING:
+		jsonw_str(w, key, json_string_value(v));
+		break;
+	case JSON_INTEGER:
+		jsonw_int(w, key, json_integer_value(v));
+		break;
+	case JSON_REAL:
+		member(w, key);
+		put(w, num, (size_t)snprintf(num, sizeof(num), "%.17g", json_real_value(v)));
+		break;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		jsonw_bool(w, key, json_is_true(v));
+		break;
+	default:
+		member(w, key);
+		put(w, "null", 4);
+		break;
+	}
+}
+
 int jsonw_flush(struct jsonw *w, FILE *f)
 {
 	int err = 0;

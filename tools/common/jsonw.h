@@ -21,6 +21,7 @@
 #ifndef DLHAL_JSONW_H
 #define DLHAL_JSONW_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -51,6 +52,8 @@ void jsonw_str(struct jsonw *w, const char *key, const char *val);
 void jsonw_uint(struct jsonw *w, const char *key, uint64_t val);
 void jsonw_int(struct jsonw *w, const char *key, int64_t val);
 void jsonw_bool(struct jsonw *w, const char *key, bool val);
+/* A document read with jansson (an emulator's value), member by member (reals as %.17g). */
+void jsonw_jansson(struct jsonw *w, const char *key, const json_t *v);
 /* Writes what was built (what is left, when streaming) and a newline to @f, and empties the buffer.
  * 0, or -1 (out of memory, nesting past JSONW_DEPTH_MAX, write error). */
 int jsonw_flush(struct jsonw *w, FILE *f);

@@ -242,40 +242,6 @@ void out_port(struct dl *dl, const struct dlh_port *port)
 	fields_end(&f);
 }
 
-/* A document read with jansson (an emulator's value), through the writer. */
-static void json_value(struct jsonw *w, const char *key, json_t *v)
-{
-	const char *k;
-	json_t *m;
-	size_t i;
-
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		jsonw_obj_open(w, key);
-		json_object_foreach(v, k, m) json_value(w, k, m);
-		jsonw_obj_close(w);
-		break;
-	case JSON_ARRAY:
-		jsonw_arr_open(w, key);
-		json_array_foreach(v, i, m) json_value(w, NULL, m);
-		jsonw_arr_close(w);
-		break;
-	case JSON_STRING:
-		jsonw_str(w, key, json_string_value(v));
-		break;
-	case JSON_INTEGER:
-		jsonw_int(w, key, json_integer_value(v));
-		break;
-	case JSON_TRUE:
-	case JSON_FALSE:
-		jsonw_bool(w, key, json_is_true(v));
-		break;
-	default: /* reals and null: no emulator value has them */
-		jsonw_str(w, key, "");
-		break;
-	}
-}
-
 /* An emulator value: as the driver gives it in text; in JSON a number or a
  * document when it is one ("accesses", "state"), else a string. */
 void out_sim(struct dl *dl, const char *handle, const char *key, const char *value)
@@ -290,7 +256,7 @@ void out_sim(struct dl *dl, const char *handle, const char *key, const char *val
 	jsonw_obj_open(&dl->jw, handle);
 	v = json_loads(value, JSON_DECODE_ANY, NULL);
 	if (json_is_integer(v) || json_is_object(v) || json_is_array(v))
-		json_value(&dl->jw, key, v);
+		jsonw_jansson(&dl->jw, key, v);
 	else
 		jsonw_str(&dl->jw, key, value);
 	json_decref(v);
