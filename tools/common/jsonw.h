@@ -8,12 +8,11 @@
  * and jansson's JSON_INDENT(4) layout ("key": value, four spaces a level,
  * {} and [] when empty), so "dl -jp" reads like "devlink -jp".
  *
- * Why not jansson for output: it builds a tree first (an allocation and a
- * hash insertion per value, a loop check per object) and has no way to
- * stream a listing; encoding 1024 ports cost ~9K instructions a port, this
- * writer ~0.3K (docs/benchmarks.md). Why not yajl_gen: it streams, but
- * every token goes through its state machine and a print callback, and its
- * indented layout is not iproute2's.
+ * Measured on the same 4096 ports (bench/json.c, build/bench/bench-json):
+ * jansson as dl used it (a json_t per value) 554 ns a port, yajl's yajl_gen
+ * (streaming, one path for both layouts too) 257 ns, this writer 63 ns, all
+ * three writing the same bytes. yajl's cost is its per-token state machine
+ * and print callback; jansson's an allocation per value.
  *
  * Keys and string values are escaped alike. A key is
  * given inside objects and is NULL inside arrays and at the top.
