@@ -91,6 +91,9 @@ DLH_EXPORT int dlh_port_walk(const struct dlh_ctx *cctx, int (*fn)(const struct 
 	int ret = 0;
 
 	dlh__extack_clear(ext);
+	/* From a walk's callback (or a fill): the bus is in the middle of a read. */
+	if (ctx->filling)
+		return dlh__extack_set(ext, -EBUSY, NULL, "Ports are being read already (a walk or a fill is running)");
 	/* Every bus that cannot stream is filled, then the model's ports go first. */
 	for (struct dlh__list *it = ctx->buses.next; it != &ctx->buses; it = it->next) {
 		struct dlh_sdk_bus *bus = dlh__container_of(it, struct dlh_sdk_bus, node);
@@ -98,6 +101,8 @@ DLH_EXPORT int dlh_port_walk(const struct dlh_ctx *cctx, int (*fn)(const struct 
 		if ((bus->fill_pending & DLH_SDK_FILL_PORTS) && !streams(ctx, bus))
 			dlh__fill_bus(ctx, bus, DLH_SDK_FILL_PORTS);
 	}
+	/* From here @fn runs: reading the model must start no fill, and a walk in it none either. */
+	ctx->filling++;
 	for (struct dlh_port *p = dlh__port_first_all_nofill(ctx); p && !ret; p = dlh_port_next_all(p))
 		ret = fn(p, arg);
 	for (struct dlh__list *it = ctx->buses.next; !ret && it != &ctx->buses; it = it->next) {
@@ -119,15 +124,14 @@ DLH_EXPORT int dlh_port_walk(const struct dlh_ctx *cctx, int (*fn)(const struct 
 		dlh__list_init(&w.dev.timers);
 		w.bus = bus;
 		dlh__extack_clear(&bext);
-		ctx->filling++; /* @fn reading the model must not start a fill of this bus */
 		err = walk(bus, walk_one, &w, &bext);
-		ctx->filling--;
 		ret = w.ret;
 		if (w.refused)
 			dlh__log(ctx, DLH_LOG_ERR, NULL, "driver %s: %u ports refused in a walk (driver bug)",
 				 bus->drv->name, w.refused);
 		if (err && !ret)
-			return dlh__extack_set(ext, -EIO, NULL, "%s: %s", bus->drv->name, bext.msg);
+			ret = dlh__extack_set(ext, -EIO, NULL, "%s: %s", bus->drv->name, bext.msg);
 	}
+	ctx->filling--;
 	return ret;
 }

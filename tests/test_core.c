@@ -681,12 +681,16 @@ struct seen {
 	int count;
 	int op_err;
 	bool model; /* the ports are the model's, not streamed */
+	const struct dlh_ctx *ctx;
 };
 
 static int seen_port(const struct dlh_port *port, void *arg)
 {
 	struct seen *s = arg;
 	struct dlh_extack ext;
+
+	if (!s->count)
+		cr_expect_eq(dlh_port_walk(s->ctx, seen_port, s, &ext), -EBUSY, "no walk in a walk");
 
 	s->n += (size_t)snprintf(s->text + s->n, sizeof(s->text) - s->n, "%s%s=%s:%u", s->n ? "," : "",
 				 dlh_port_handle(port), dlh_port_netdev(port), dlh_port_number(port));
@@ -702,7 +706,7 @@ static int seen_port(const struct dlh_port *port, void *arg)
 Test(bus, walk_streams_without_mirroring)
 {
 	struct dlh_ctx *ctx = mirror_ctx();
-	struct seen s = {0}, stop = {.stop_at = 3};
+	struct seen s = {.ctx = ctx}, stop = {.stop_at = 3, .ctx = ctx};
 	struct dlh_extack ext;
 	char all[512];
 
@@ -716,7 +720,7 @@ Test(bus, walk_streams_without_mirroring)
 	cr_expect_eq(stop.count, 3);
 	/* Once the model has the bus's devices, the walk is over the model, in the same order. */
 	listing(ctx, all, sizeof(all));
-	s = (struct seen){.model = true};
+	s = (struct seen){.model = true, .ctx = ctx};
 	cr_assert_eq(dlh_port_walk(ctx, seen_port, &s, &ext), 0, "%s", ext.msg);
 	cr_expect_str_eq(s.text, "mirror/a/0=ma0:1,mirror/a/1=ma1:2,mirror/a/2=ma2:3,mirror/a/3=ma3:4,"
 				 "mirror/b/0=mb0:1,mirror/b/1=mb1:2,mirror/b/2=mb2:3,mirror/b/3=mb3:4");
