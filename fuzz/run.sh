@@ -11,9 +11,9 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 pass=0
 fail=0
-for f in daemon client state profile batch desired; do
+for f in daemon client kernel state profile batch desired; do
 	case $f in
-	daemon | client) dict=devlink.dict ;;
+	daemon | client | kernel) dict=devlink.dict ;;
 	state | profile) dict=json.dict ;;
 	batch) dict=dl.dict ;;
 	desired) dict=desired.dict ;;

@@ -541,7 +541,7 @@ static const struct nlattr *attr_peek(const struct nlmsghdr *h, uint16_t type)
 }
 
 /* The family id and the "config" group from a CTRL_CMD_NEWFAMILY reply, each attribute checked. */
-static void family_parse(const struct nlmsghdr *nlh, struct family *f)
+void dlh__family_parse(const struct nlmsghdr *nlh, int *family, int *group)
 {
 	static const struct dlh__attr_rule fam_rules[] = {
 	    {CTRL_ATTR_FAMILY_ID, DLH__ATTR_U16, 0, "family id"},
@@ -560,7 +560,7 @@ static void family_parse(const struct nlmsghdr *nlh, struct family *f)
 			     id, false, why, sizeof(why)) ||
 	    !id[0])
 		return;
-	f->id = nla_get_u16(id[0]);
+	*family = nla_get_u16(id[0]);
 	groups = attr_peek(nlh, CTRL_ATTR_MCAST_GROUPS);
 	if (!groups)
 		return;
@@ -572,7 +572,7 @@ static void family_parse(const struct nlmsghdr *nlh, struct family *f)
 		    !gb[1])
 			continue;
 		if (!strcmp(dlh__attr_str(gb[0]), DEVLINK_GENL_MCGRP_CONFIG_NAME))
-			f->grp = (int)nla_get_u32(gb[1]);
+			*group = (int)nla_get_u32(gb[1]);
 	}
 }
 
@@ -608,7 +608,7 @@ static int family_resolve(struct nl_sock *sk, struct family *f)
 			if (h->nlmsg_type == NLMSG_ERROR || h->nlmsg_type == NLMSG_DONE)
 				done = 1;
 			else if (h->nlmsg_type == GENL_ID_CTRL)
-				family_parse(h, f);
+				dlh__family_parse(h, &f->id, &f->grp);
 		}
 		free(buf);
 	}
@@ -671,6 +671,30 @@ static int kernel_bus_fill(struct dlh_sdk_bus *bus, unsigned int what, struct dl
 }
 
 /*
+ * The message of a port dump read whose netdev is @netdev (only scanned:
+ * its caller parses it), or NULL; @end is set to the NLMSG_DONE or
+ * NLMSG_ERROR that ends the dump when it is in @buf before that port.
+ */
+struct nlmsghdr *dlh__netdev_scan(unsigned char *buf, int len, const char *netdev, struct nlmsghdr **end)
+{
+	size_t want = strlen(netdev) + 1;
+
+	*end = NULL;
+	for (struct nlmsghdr *h = (struct nlmsghdr *)buf; nlmsg_ok(h, len); h = nlmsg_next(h, &len)) {
+		const struct nlattr *a;
+
+		if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
+			*end = h;
+			return NULL;
+		}
+		a = attr_peek(h, DEVLINK_ATTR_PORT_NETDEV_NAME);
+		if (a && (size_t)nla_len(a) == want && !memcmp(nla_data(a), netdev, want))
+			return h;
+	}
+	return NULL;
+}
+
+/*
  * One port by netdev name (bus_fill_netdev). Linux 6.1 gets a port by index
  * only and filters no dump (iproute2 dumps every port to map a name, then
  * gets the port), so this dumps on a socket of its own and stops reading at
@@ -691,7 +715,6 @@ static int kernel_bus_fill_netdev(struct dlh_sdk_bus *bus, const char *netdev, s
 		       .nlmsg_seq = 1},
 		 .g = {.cmd = DEVLINK_CMD_PORT_GET, .version = 1}};
 	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
-	size_t len = strlen(netdev) + 1;
 	int fd, err = 0, done = 0;
 	unsigned char *buf;
 
@@ -711,6 +734,8 @@ static int kernel_bus_fill_netdev(struct dlh_sdk_bus *bus, const char *netdev, s
 		struct sockaddr_nl from;
 		socklen_t fromlen = sizeof(from);
 		ssize_t n = recvfrom(fd, buf, DLHAL_RECORD_MAX, 0, (struct sockaddr *)&from, &fromlen);
+		struct nlmsghdr *end = NULL;
+		struct nlmsghdr *h;
 		int rem = (int)n;
 
 		if (n < 0 && errno == EINTR)
@@ -722,24 +747,17 @@ static int kernel_bus_fill_netdev(struct dlh_sdk_bus *bus, const char *netdev, s
 		}
 		if (fromlen != sizeof(from) || from.nl_pid) /* not from the kernel */
 			continue;
-		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; !done && nlmsg_ok(h, rem); h = nlmsg_next(h, &rem)) {
-			const struct nlattr *a;
+		h = dlh__netdev_scan(buf, rem, netdev, &end);
+		if (end && end->nlmsg_type == NLMSG_ERROR) {
+			struct req r = {0};
 
-			if (h->nlmsg_type == NLMSG_DONE) {
-				done = 1;
-			} else if (h->nlmsg_type == NLMSG_ERROR) {
-				struct req r = {0};
-
-				on_err(&r, h);
-				err = dlh_sdk_extack(ext, r.err < 0 ? r.err : -EPROTO, "Kernel port dump: %s",
-						     r.msg[0] ? r.msg : strerror(r.err < 0 ? -r.err : EPROTO));
-				done = 1;
-			} else if ((a = attr_peek(h, DEVLINK_ATTR_PORT_NETDEV_NAME)) && (size_t)nla_len(a) == len &&
-				   !memcmp(nla_data(a), netdev, len)) {
-				on_msg(k, h);
-				done = 1;
-			}
+			on_err(&r, end);
+			err = dlh_sdk_extack(ext, r.err < 0 ? r.err : -EPROTO, "Kernel port dump: %s",
+					     r.msg[0] ? r.msg : strerror(r.err < 0 ? -r.err : EPROTO));
 		}
+		if (h)
+			on_msg(k, h);
+		done = h || end;
 	}
 err_send:
 	free(buf);

@@ -9,4 +9,9 @@ extern const struct dlh_sdk_driver kernel_driver;
 /* The same protocol to a dlhald; config: the socket path (NULL: the default). */
 extern const struct dlh_sdk_driver daemon_driver;
 
+/* The reply scanners of devlink.c, for fuzz/fuzz_kernel.c. */
+struct nlmsghdr;
+void dlh__family_parse(const struct nlmsghdr *nlh, int *family, int *group);
+struct nlmsghdr *dlh__netdev_scan(unsigned char *buf, int len, const char *netdev, struct nlmsghdr **end);
+
 #endif
