@@ -16,23 +16,21 @@ build=${1:-build}
 meson compile -C "$build" >/dev/null
 command -v valgrind >/dev/null || { echo "bench/replay.sh: valgrind is not installed" >&2; exit 1; }
 tmp=$(mktemp -d)
-trap 'kill $srv 2>/dev/null; rm -rf "$tmp"' EXIT
-srv=
+trap 'rm -rf "$tmp"' EXIT
 gzip -dc bench/data/netdevsim-4096.nl.gz > "$tmp/dump.nl"
 
 # Instructions dl executes for COMMAND against a replay of the first N ports.
-irefs() {
+irefs() { # (run in $(...): a subshell, which stops its server however it ends)
 	n=$1
 	shift
 	"$build/bench/bench-replay" "$tmp/s$n" "$tmp/dump.nl" "$n" >/dev/null &
 	srv=$!
+	trap 'kill $srv 2>/dev/null || true' EXIT
 	i=0
 	until [ -S "$tmp/s$n" ]; do i=$((i + 1)); [ $i -lt 100 ] || exit 1; sleep 0.05; done
 	"$build/tools/dl/dl" -s "$tmp/s$n" "$@" > "$tmp/out$n" || { echo "bench/replay.sh: dl failed" >&2; exit 1; }
 	valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
 		"$build/tools/dl/dl" -s "$tmp/s$n" "$@" 2>&1 >/dev/null | awk '/I *refs:/{ gsub(",", "", $NF); print $NF }'
-	kill $srv
-	wait $srv 2>/dev/null || true
 }
 
 base=$(irefs 0 "$@")
