@@ -13,8 +13,6 @@
 #include <string.h>
 
 struct walk {
-	struct dlh_ctx *ctx;
-	struct dlh_sdk_bus *bus;
 	int (*fn)(const struct dlh_port *port, void *arg);
 	void *arg;
 	int ret;
@@ -87,7 +85,7 @@ DLH_EXPORT int dlh_port_walk(const struct dlh_ctx *cctx, int (*fn)(const struct 
 			     struct dlh_extack *ext)
 {
 	struct dlh_ctx *ctx = (struct dlh_ctx *)cctx;
-	struct walk w = {.ctx = ctx, .fn = fn, .arg = arg};
+	struct walk w = {.fn = fn, .arg = arg};
 	int ret = 0;
 
 	dlh__extack_clear(ext);
@@ -122,12 +120,12 @@ DLH_EXPORT int dlh_port_walk(const struct dlh_ctx *cctx, int (*fn)(const struct 
 		dlh__list_init(&w.dev.ports);
 		dlh__list_init(&w.dev.quarantine);
 		dlh__list_init(&w.dev.timers);
-		w.bus = bus;
+		w.refused = 0;
 		dlh__extack_clear(&bext);
 		err = walk(bus, walk_one, &w, &bext);
 		ret = w.ret;
 		if (w.refused)
-			dlh__log(ctx, DLH_LOG_ERR, NULL, "driver %s: %u ports refused in a walk (driver bug)",
+			dlh__log(ctx, DLH_LOG_ERR, NULL, "driver %s: %u malformed port reports skipped in a walk",
 				 bus->drv->name, w.refused);
 		if (err && !ret)
 			ret = dlh__extack_set(ext, -EIO, NULL, "%s: %s", bus->drv->name, bext.msg);
