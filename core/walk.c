@@ -89,6 +89,8 @@ DLH_EXPORT int dlh_port_walk(const struct dlh_ctx *cctx, int (*fn)(const struct 
 	int ret = 0;
 
 	dlh__extack_clear(ext);
+	if (!fn)
+		return dlh__extack_set(ext, -EINVAL, NULL, "No function to call for each port");
 	/* From a walk's callback (or a fill): the bus is in the middle of a read. */
 	if (ctx->filling)
 		return dlh__extack_set(ext, -EBUSY, NULL, "Ports are being read already (a walk or a fill is running)");

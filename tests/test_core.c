@@ -710,6 +710,8 @@ Test(bus, walk_streams_without_mirroring)
 	struct dlh_extack ext;
 	char all[512];
 
+	cr_expect_eq(dlh_port_walk(ctx, NULL, &s, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "No function to call for each port");
 	cr_assert_eq(dlh_port_walk(ctx, seen_port, &s, &ext), 0, "%s", ext.msg);
 	cr_expect_str_eq(s.text, "mirror/a/0=ma0:1,mirror/a/1=ma1:2,mirror/a/2=ma2:3,mirror/a/3=ma3:4,"
 				 "mirror/b/0=mb0:1,mirror/b/1=mb1:2,mirror/b/2=mb2:3,mirror/b/3=mb3:4");

@@ -353,7 +353,8 @@ DLH_EXPORT struct dlh_port *dlh_port_next_all(const struct dlh_port *port);
  *
  * @param fn  called per port; a non-zero return stops the walk.
  * @return 0; what @p fn returned to stop; -EIO (a backend could not be
- *         read) with @p ext naming it; -EBUSY when called from @p fn.
+ *         read) with @p ext naming it; -EBUSY when called from @p fn;
+ *         -EINVAL when @p fn is NULL.
  */
 DLH_EXPORT int dlh_port_walk(const struct dlh_ctx *ctx, int (*fn)(const struct dlh_port *port, void *arg), void *arg,
 			     struct dlh_extack *ext);

@@ -117,7 +117,11 @@ struct dlh_sdk_ops {
 			      void *arg, struct dlh_extack *ext);
 };
 
-/** A port as a streaming bus reports it (::dlh_sdk_ops.bus_ports_walk). */
+/**
+ * A port as a streaming bus reports it (::dlh_sdk_ops.bus_ports_walk). The
+ * driver owns every pointer in it; they need to stay valid only during the
+ * call it is passed to (core copies what it keeps).
+ */
 struct dlh_sdk_port_info {
 	const char *dev;			/**< Its device's handle, "bus/name". */
 	uint32_t index;				/**< Port index. */
