@@ -5,8 +5,10 @@
 #include "mlx4.h"
 #include "mlxsw.h"
 
+#include <ctype.h>
 #include <dlhal/sdk.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -14,6 +16,52 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	input_file_init("desired", ".conf");
 	return 0;
+}
+
+/* @data with each comment line (no NUL, first non-space byte ';' or '#') made empty, its newline kept. */
+static size_t strip_comments(const uint8_t *data, size_t size, uint8_t *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < size;) {
+		const uint8_t *nl = memchr(data + i, '\n', size - i);
+		size_t end = nl ? (size_t)(nl - data) : size, j = i;
+
+		while (j < end && isspace(data[j]))
+			j++;
+		if (j < end && (data[j] == ';' || data[j] == '#') && !memchr(data + i, 0, end - i) &&
+		    !(i == 0 && size >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))) {
+			i = end;
+		} else {
+			memcpy(out + n, data + i, end - i);
+			n += end - i;
+			i = end;
+		}
+		if (nl) {
+			out[n++] = '\n';
+			i++;
+		}
+	}
+	return n;
+}
+
+/* A comment never changes what a file means: the same entries, or the same error, without them. */
+static void check_comments_mean_nothing(const uint8_t *data, size_t size, int err, const struct desired *d,
+					const char *why)
+{
+	uint8_t *plain = malloc(size + 1);
+	char why2[1024];
+	struct desired d2;
+	int err2;
+
+	if (!plain)
+		abort();
+	err2 = desired_load(&d2, input_file_write(plain, strip_comments(data, size, plain)), why2, sizeof(why2));
+	if (err2 != err || (err && strcmp(why, why2)) ||
+	    (!err && (d2.n != d->n || (d->n && memcmp(d->e, d2.e, d->n * sizeof(*d->e))))))
+		abort();
+	desired_free(&d2);
+	free(plain);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -25,8 +73,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct step *steps;
 	char why[1024];
 	size_t n;
+	int err;
 
-	if (desired_load(&d, path, why, sizeof(why)))
+	err = desired_load(&d, path, why, sizeof(why));
+
+	check_comments_mean_nothing(data, size, err, &d, why);
+	if (err)
 		return 0;
 	if (dlh_ctx_new(&ctx, &ext) || dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) ||
 	    dlh_sdk_driver_register(ctx, &mlx4_driver, &ext) || dlh_ctx_sim_load(ctx, "sn2700", &ext) ||

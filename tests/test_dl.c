@@ -756,10 +756,22 @@ Test(apply, malformed_files_are_refused_with_file_line_and_reason)
 	    {"[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=3x\n", ":5:", "Split=3x: expected 1 (whole)"},
 	    {"[Match]\nDevice=" SW "\nNumber=0\n", ":3:", "Number=0: expected one front-panel port number"},
 	    {"[Match]\nDevice=pci\n", ":2:", "Device=pci: expected one BUS/DEV handle"},
-	    {"[Port]\nSplit=2\n", ":2:", "[Port] before any [Match]"},
+	    {"[Port]\nSplit=2\n", ":1:", "[Port] before any [Match]"},
 	    {"[Match]\nNetdev=eth0\n[Port]\nType=fc\n", ":4:", "Type=fc: expected eth, ib or auto"},
 	    {"[Match]\nNetdev=eth0\n[Port]\nSpeed=100\n", ":4:", "unknown key Speed in [Port]"},
-	    {"[Links]\nx=1\n", ":2:", "unknown section [Links]"},
+	    {"[Links]\nx=1\n", ":1:", "unknown section [Links]"},
+	    {"[Match]\nNetdev=eth0\n[Port]\n[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n", ":3:",
+	     "[Port] says nothing"},
+	    {"[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n[Match]\n[Port]\nType=eth\n", ":6:",
+	     "[Match] needs Device= and Number=, or Netdev="},
+	    {"[Match]\nDevice=/\nNumber=1\n[Port]\nSplit=2\n", ":2:", "Device=/: expected one BUS/DEV handle"},
+	    {"[Match]\nDevice=pci/\nNumber=1\n[Port]\nSplit=2\n", ":2:", "Device=pci/: expected one BUS/DEV"},
+	    {"[Match]\nDevice=/0000:03:00.0\nNumber=1\n[Port]\nSplit=2\n", ":2:", "expected one BUS/DEV"},
+	    /* two errors: the first, with its own line and reason */
+	    {"[Match]\nDevice=" SW "\nNumber=0\n[Port]\nType=foo\n", ":3:", "Number=0: expected one front-panel"},
+	    {"[Match]\nDevice=" SW "\ngarbage\nNumber=0\n", ":3:", "not a line of an INI file"},
+	    {"[Match]\nDevice=" SW "\nNumber=0\ngarbage\n", ":3:", "Number=0: expected"},
+	    {"[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\nNumber=3\n", ":6:", "unknown key Number in [Port]"},
 	    {"[Match]\nNetdev=eth0\nDevice=" SW "\nNumber=1\n[Port]\nSplit=2\n", ":2:", "not both"},
 	    {"[Match]\nNetdev=eth0\n", ":2:", "[Port] says nothing"},
 	    {"[Match]\nNetdev=eth0\n[Port]\nSplit=2\nSplit=4\n", ":5:", "Split=4: expected 1"},
@@ -788,6 +800,82 @@ Test(apply, malformed_files_are_refused_with_file_line_and_reason)
 	run_dl(&r, "--sim sn2700 apply", NULL);
 	cr_expect_eq(r.status, 2);
 	run_free(&r);
+}
+
+/* A comment of any length is a comment (libinih's 200-byte buffer once parsed a long one's tail as a key),
+ * the lines after it keep their numbers, and any other line too long for the parser is refused. */
+Test(apply, long_lines_whole_comments_and_a_refused_long_key_line)
+{
+	char text[4096], x[400], cmd[512];
+	struct run_result r;
+	char *conf;
+
+	memset(x, 'x', 397);
+	x[397] = '\0';
+	snprintf(text, sizeof(text),
+		 "# %sSplit=4\n[Match]\n; %sDevice=pci/0000:01:00.0\nDevice=" SW "\nNumber=17\n[Port]\n"
+		 "#%sSplit=4\nSplit=2\n   # %s\nType=foo\n",
+		 x, x, x, x);
+	conf = conf_tmp(text);
+	snprintf(cmd, sizeof(cmd), "--sim sn2700 apply %s --dry-run", conf);
+	run_dl(&r, cmd, NULL);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect_not_null(strstr(r.err, ":10: Type=foo: expected eth, ib or auto"), "numbered as written: %s", r.err);
+	run_free(&r);
+	unlink(conf);
+	free(conf);
+
+	/* the same without the bad key: only the Split=2 of line 8 applies */
+	snprintf(text, sizeof(text), "# %sSplit=4\n[Match]\nDevice=" SW "\nNumber=17\n[Port]\n#%sSplit=4\nSplit=2\n", x,
+		 x);
+	conf = conf_tmp(text);
+	snprintf(cmd, sizeof(cmd), "--sim sn2700 apply %s --dry-run", conf);
+	run_dl(&r, cmd, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	{
+		char want[1024];
+
+		snprintf(want, sizeof(want), "would: split " SW " port 17 into 2 (%s:7)\n", conf);
+		cr_expect_str_eq(r.out, want);
+	}
+	run_free(&r);
+	unlink(conf);
+	free(conf);
+
+	/* a key line longer than the parser's buffer */
+	snprintf(text, sizeof(text), "[Match]\nDevice=" SW "\nNumber=17 ; %s\n[Port]\nSplit=2\n", x);
+	conf = conf_tmp(text);
+	snprintf(cmd, sizeof(cmd), "--sim sn2700 apply %s", conf);
+	run_dl(&r, cmd, NULL);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect_not_null(strstr(r.err, ":3: line too long"), "%s", r.err);
+	cr_expect_str_eq(r.out, "");
+	run_free(&r);
+	unlink(conf);
+	free(conf);
+}
+
+/* 1025 entries: the error is the count, on the line of the 1025th [Match]. */
+Test(apply, more_than_1024_entries_names_the_entry_that_is_one_too_many)
+{
+	size_t cap = 1100 * 64, len = 0;
+	char *text = malloc(cap), cmd[512];
+	struct run_result r;
+	char *conf;
+
+	cr_assert_not_null(text);
+	for (int i = 0; i < 1025; i++)
+		len += (size_t)snprintf(text + len, cap - len, "[Match]\nDevice=" SW "\nNumber=%d\n[Port]\nSplit=1\n",
+					i % 32 + 1);
+	conf = conf_tmp(text);
+	free(text);
+	snprintf(cmd, sizeof(cmd), "--sim sn2700 apply %s --dry-run", conf);
+	run_dl(&r, cmd, NULL);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect_not_null(strstr(r.err, ":5121: more than 1024 entries"), "%s", r.err);
+	run_free(&r);
+	unlink(conf);
+	free(conf);
 }
 
 /* Type set plans: mlx4 decides op and plan in one place; auto is left to the link sensed at the op. */

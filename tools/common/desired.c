@@ -7,27 +7,139 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The file is read by our own reader, a whole line at a time (Debian's
+ * libinih reads into a 200-byte buffer and would parse a longer line's tail
+ * as a line of its own). The reader also sees the section headers inih
+ * passes no handler call for (an empty [Port] or [Match] must not join its
+ * neighbours), and ends the stream at the first error so that the error
+ * reported is the first one, with its own line and reason.
+ */
 struct parse {
 	struct desired *d;
-	int line;	      /* of the line inih is on (counted by the reader) */
-	bool in_port;	      /* the last key was in [Port]: a [Match] key starts a new entry */
+	FILE *f;
+	char *buf; /* getline's */
+	size_t cap;
+	int line;	 /* of the line inih is on */
+	int fail_line;	 /* of the first error of ours; 0: none */
 	char why[256];
 };
 
-static char *reader(char *str, int num, void *stream)
-{
-	struct parse *p = ((void **)stream)[1];
-	char *s = fgets(str, num, ((void **)stream)[0]);
-
-	if (s)
-		p->line++;
-	return s;
-}
-
 static int fail(struct parse *p, const char *fmt, const char *a, const char *b)
 {
-	snprintf(p->why, sizeof(p->why), fmt, a, b);
+	if (!p->fail_line) {
+		p->fail_line = p->line;
+		snprintf(p->why, sizeof(p->why), fmt, a, b);
+	}
 	return 0;
+}
+
+/* An entry is checked whole when the next [Match] starts or the file ends. */
+static void entry_check(struct parse *p, const struct desired_entry *e)
+{
+	const char *bad = NULL;
+	int line = e->match_line;
+
+	if (!e->netdev[0] && (!e->device[0] || !e->number)) {
+		bad = "[Match] needs Device= and Number=, or Netdev=";
+	} else if (e->netdev[0] && (e->device[0] || e->number)) {
+		bad = "[Match] takes Device= and Number=, or Netdev=, not both";
+	} else if (!e->split && !e->type) {
+		bad = "[Port] says nothing: expected Split= and/or Type=";
+		if (e->port_line)
+			line = e->port_line;
+	}
+	if (bad && !p->fail_line) {
+		p->fail_line = line;
+		snprintf(p->why, sizeof(p->why), "%s", bad);
+	}
+}
+
+static void section_start(struct parse *p, const char *name, size_t len)
+{
+	struct desired *d = p->d;
+	struct desired_entry *e;
+	char shown[64];
+
+	snprintf(shown, sizeof(shown), "%.*s", (int)(len < 48 ? len : 48), name);
+	if (len == 5 && !memcmp(name, "Match", 5)) {
+		if (d->n)
+			entry_check(p, &d->e[d->n - 1]);
+		if (p->fail_line)
+			return;
+		if (d->n == DESIRED_ENTRIES_MAX) {
+			fail(p, "more than %s entries%s", "1024", "");
+			return;
+		}
+		e = realloc(d->e, (d->n + 1) * sizeof(*e));
+		if (!e) {
+			fail(p, "out of memory%s%s", "", "");
+			return;
+		}
+		d->e = e;
+		memset(&d->e[d->n++], 0, sizeof(*e));
+		d->e[d->n - 1].match_line = p->line;
+	} else if (len == 4 && !memcmp(name, "Port", 4)) {
+		if (!d->n)
+			fail(p, "[Port] before any [Match]%s%s", "", "");
+		else if (!d->e[d->n - 1].port_line)
+			d->e[d->n - 1].port_line = p->line;
+	} else {
+		fail(p, "unknown section [%s]%s, expected [Match] or [Port]", shown, "");
+	}
+}
+
+/*
+ * inih's reader: the next line whole, or NULL to end the stream (at the end
+ * of the file, or after an error). A comment line is handed on as an empty
+ * line, whatever its length; any other line must fit inih's buffer.
+ */
+static char *reader(char *str, int num, void *stream)
+{
+	struct parse *p = stream;
+	const char *s;
+	ssize_t len;
+
+	if (p->fail_line)
+		return NULL;
+	len = getline(&p->buf, &p->cap, p->f);
+	if (len < 0)
+		return NULL;
+	p->line++;
+	if (strlen(p->buf) != (size_t)len) {
+		fail(p, "NUL byte in the line%s%s", "", "");
+		return NULL;
+	}
+	for (s = p->buf; *s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v'; s++)
+		;
+	/* a UTF-8 byte order mark, which inih skips on the first line */
+	if (p->line == 1 && !strncmp(s, "\xef\xbb\xbf", 3))
+		s += 3;
+	if (*s == ';' || *s == '#') {
+		snprintf(str, (size_t)num, "\n");
+		return str;
+	}
+	while (len && (p->buf[len - 1] == '\n' || p->buf[len - 1] == '\r'))
+		len--;
+	/* inih's buffer holds the line, "\r\n" and the NUL */
+	if (len > num - 3) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "%d", num - 3);
+		fail(p, "line too long: at most %s bytes%s", n, "");
+		return NULL;
+	}
+	if (*s == '[') {
+		const char *end = strchr(s + 1, ']');
+
+		if (end) {
+			section_start(p, s + 1, (size_t)(end - s - 1));
+			if (p->fail_line)
+				return NULL;
+		}
+	}
+	snprintf(str, (size_t)num, "%.*s\n", (int)len, p->buf);
+	return str;
 }
 
 static int parse_uint(const char *v, unsigned int max, unsigned int *out)
@@ -44,45 +156,49 @@ static int parse_uint(const char *v, unsigned int max, unsigned int *out)
 	return 0;
 }
 
+/* BUS/DEV: one slash, neither side empty. */
+static bool handle_ok(const char *v, size_t max)
+{
+	const char *slash = strchr(v, '/');
+
+	return strlen(v) < max && slash && slash != v && slash[1] && !strchr(slash + 1, '/');
+}
+
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse *p = user;
 	struct desired *d = p->d;
 	struct desired_entry *e;
+	bool in_port = !strcmp(section, "Port");
 
-	if (strcmp(section, "Match") && strcmp(section, "Port"))
-		return fail(p, "unknown section [%s]%s, expected [Match] or [Port]", section, "");
-	if (!strcmp(section, "Match") && (p->in_port || !d->n)) {
-		if (d->n == DESIRED_ENTRIES_MAX)
-			return fail(p, "more than %s entries%s", "1024", "");
-		e = realloc(d->e, (d->n + 1) * sizeof(*e));
-		if (!e)
-			return fail(p, "out of memory%s%s", "", "");
-		d->e = e;
-		memset(&d->e[d->n++], 0, sizeof(*e));
-		d->e[d->n - 1].match_line = p->line;
-	}
+	if (p->fail_line)
+		return 0;
+	/* keys before any section: the reader saw no header */
+	if (!in_port && strcmp(section, "Match"))
+		return fail(p, "key %s outside [Match] or [Port]%s", name, "");
 	if (!d->n)
 		return fail(p, "[Port] before any [Match]%s%s", "", "");
 	e = &d->e[d->n - 1];
-	p->in_port = !strcmp(section, "Port");
-	if (!p->in_port && !strcmp(name, "Device")) {
-		if (e->device[0] || strlen(value) >= sizeof(e->device) || !strchr(value, '/') ||
-		    strchr(value, '/') != strrchr(value, '/'))
+	if (!in_port && e->port_line)
+		return fail(p, "%s= in [Match] after its [Port]%s", name, "");
+	if (!in_port && !e->match_keys++)
+		e->match_line = p->line;
+	if (!in_port && !strcmp(name, "Device")) {
+		if (e->device[0] || !handle_ok(value, sizeof(e->device)))
 			return fail(p, "Device=%s: expected one BUS/DEV handle per [Match]%s", value, "");
 		snprintf(e->device, sizeof(e->device), "%s", value);
-	} else if (!p->in_port && !strcmp(name, "Number")) {
+	} else if (!in_port && !strcmp(name, "Number")) {
 		if (e->number || parse_uint(value, 65535, &e->number) || !e->number)
 			return fail(p, "Number=%s: expected one front-panel port number, 1 to 65535%s", value, "");
-	} else if (!p->in_port && !strcmp(name, "Netdev")) {
+	} else if (!in_port && !strcmp(name, "Netdev")) {
 		if (e->netdev[0] || !*value || strlen(value) >= sizeof(e->netdev) || strchr(value, '/'))
 			return fail(p, "Netdev=%s: expected one netdev name per [Match]%s", value, "");
 		snprintf(e->netdev, sizeof(e->netdev), "%s", value);
-	} else if (p->in_port && !strcmp(name, "Split")) {
+	} else if (in_port && !strcmp(name, "Split")) {
 		if (e->split || parse_uint(value, 64, &e->split) || !e->split)
 			return fail(p, "Split=%s: expected 1 (whole) or the number of ports, up to 64%s", value, "");
 		e->split_line = p->line;
-	} else if (p->in_port && !strcmp(name, "Type")) {
+	} else if (in_port && !strcmp(name, "Type")) {
 		if (e->type || dlh_port_type_parse(value, &e->type) || e->type == DLH_PORT_TYPE_NOTSET)
 			return fail(p, "Type=%s: expected eth, ib or auto%s", value, "");
 		e->type_line = p->line;
@@ -95,46 +211,36 @@ static int on_key(void *user, const char *section, const char *name, const char 
 int desired_load(struct desired *d, const char *path, char *why, size_t whylen)
 {
 	struct parse p = {.d = d};
-	void *stream[2];
-	FILE *f;
 	int line;
 
 	memset(d, 0, sizeof(*d));
 	snprintf(d->path, sizeof(d->path), "%s", path);
-	f = fopen(path, "re");
-	if (!f) {
-		snprintf(why, whylen, "%s: %s", path, strerror(errno));
-		return -errno;
+	p.f = fopen(path, "re");
+	if (!p.f) {
+		int err = errno;
+
+		snprintf(why, whylen, "%s: %s", path, strerror(err));
+		return -err;
 	}
-	stream[0] = f;
-	stream[1] = &p;
-	line = ini_parse_stream(reader, stream, on_key, &p);
-	fclose(f);
+	line = ini_parse_stream(reader, &p, on_key, &p);
+	if (!p.fail_line && line >= 0 && d->n)
+		entry_check(&p, &d->e[d->n - 1]);
+	fclose(p.f);
+	free(p.buf);
 	if (line == -2) {
 		snprintf(why, whylen, "%s: out of memory", path);
 		desired_free(d);
 		return -ENOMEM;
 	}
-	if (line) {
-		snprintf(why, whylen, "%s:%d: %s", path, line, p.why[0] ? p.why : "not a line of an INI file");
+	/* inih's own error (a line that is no INI line) when it came first */
+	if (line > 0 && (!p.fail_line || line < p.fail_line)) {
+		p.fail_line = line;
+		snprintf(p.why, sizeof(p.why), "not a line of an INI file");
+	}
+	if (p.fail_line) {
+		snprintf(why, whylen, "%s:%d: %s", path, p.fail_line, p.why);
 		desired_free(d);
 		return -EINVAL;
-	}
-	for (size_t i = 0; i < d->n; i++) {
-		const struct desired_entry *e = &d->e[i];
-		const char *bad = NULL;
-
-		if (!e->netdev[0] && (!e->device[0] || !e->number))
-			bad = "[Match] needs Device= and Number=, or Netdev=";
-		else if (e->netdev[0] && (e->device[0] || e->number))
-			bad = "[Match] takes Device= and Number=, or Netdev=, not both";
-		else if (!e->split && !e->type)
-			bad = "[Port] says nothing: expected Split= and/or Type=";
-		if (bad) {
-			snprintf(why, whylen, "%s:%d: %s", path, e->match_line, bad);
-			desired_free(d);
-			return -EINVAL;
-		}
 	}
 	return 0;
 }

@@ -23,6 +23,8 @@ struct desired_entry {
 	unsigned int split; /* 0: not said; 1: whole; 2, 4...: split into */
 	enum dlh_port_type type; /* NOTSET: not said */
 	int match_line, split_line, type_line;
+	int port_line;		 /* of its [Port] header; 0: none */
+	unsigned int match_keys; /* keys its [Match] had */
 };
 
 struct desired {
