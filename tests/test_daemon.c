@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <dlhal/protocol.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <grp.h>
 #include <linux/devlink.h>
@@ -40,6 +41,7 @@ static int sock_connect(void)
 }
 
 static char state_path[64];
+static const char *daemon_log; /* the daemon's stderr goes here when set */
 
 static void daemon_start_with(const char *group, const char *const *more)
 {
@@ -63,6 +65,12 @@ static void daemon_start_with(const char *group, const char *const *more)
 		for (; more && *more; more++)
 			argv[argc++] = (char *)*more;
 		argv[argc] = NULL;
+		if (daemon_log) {
+			int lfd = open(daemon_log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+			if (lfd < 0 || dup2(lfd, 2) < 0)
+				_exit(126);
+		}
 		execv(argv[0], argv);
 		_exit(127);
 	}
@@ -1171,4 +1179,58 @@ Test(daemon, desired_state_at_start_on_sighup_and_after_sigkill)
 	}
 	unlink(path);
 	unlink(statep);
+}
+
+/* --desired: a step that cannot be reached is tried again with a backoff, logged once, and reached once a
+ * client frees the way (port 17's halves block port 1's split by 4 on Spectrum). */
+Test(daemon, desired_retries_with_a_backoff_and_logs_a_failure_once)
+{
+	char path[64], logp[64], text[8192];
+	const char *more[] = {"--desired", path, NULL};
+	struct run_result r;
+	FILE *f;
+	size_t len;
+
+	snprintf(path, sizeof(path), "/tmp/dlhald-retry-%d.conf", (int)getpid());
+	snprintf(logp, sizeof(logp), "/tmp/dlhald-retry-%d.log", (int)getpid());
+	f = fopen(path, "w");
+	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n", f);
+	fclose(f);
+	daemon_log = logp;
+	daemon_start_with(NULL, more);
+	daemon_log = NULL;
+	f = fopen(path, "w");
+	fputs("[Match]\nDevice=" SW "\nNumber=1\n[Port]\nSplit=4\n", f);
+	fclose(f);
+	cr_assert_eq(kill(daemon_pid, SIGHUP), 0);
+	sleep(3); /* 0.25 + 0.5 + 1 + 2 s: four more tries */
+	dl(&r, "port unsplit eth0");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	for (int i = 0;; i++) {
+		dl(&r, "port show " SW "/4");
+		if (strstr(r.out, "split_group 0") || i == 200)
+			break;
+		run_free(&r);
+		usleep(50000);
+	}
+	cr_expect_str_eq(r.out, SW "/4: type eth netdev eth33 split_group 0\n", "split by 4 once the way was free");
+	run_free(&r);
+	daemon_stop();
+	f = fopen(logp, "r");
+	cr_assert_not_null(f);
+	len = fread(text, 1, sizeof(text) - 1, f);
+	text[len] = '\0';
+	fclose(f);
+	{
+		const char *first = strstr(text, "desired: cannot reach: split " SW " port 1 into 4");
+		const char *reached = strstr(text, "desired: reached after ");
+
+		cr_expect_not_null(first, "%s", text);
+		cr_expect(first && !strstr(first + 1, "desired: cannot reach"), "logged once: %s", text);
+		cr_expect_not_null(reached, "%s", text);
+		cr_expect(reached && atoi(reached + strlen("desired: reached after ")) >= 3, "retried: %s", text);
+	}
+	unlink(path);
+	unlink(logp);
 }

@@ -79,11 +79,24 @@ static void on_flush(struct ev_loop *loop, ev_prepare *w, int revents)
 	server_flush(w->data, NULL);
 }
 
-/* --desired: the file in force, applied at start, on SIGHUP and when a device appears. */
+/*
+ * --desired: the file in force, applied at start, on SIGHUP and when a device
+ * appears. What cannot be reached (a device still being published, an op of
+ * another client holding it, a driver's refusal) is tried again after a delay
+ * that doubles from DESIRED_RETRY_MIN to DESIRED_RETRY_MAX seconds; each
+ * distinct failure is logged once, and reaching the file after failures once.
+ */
+#define DESIRED_RETRY_MIN 0.25
+#define DESIRED_RETRY_MAX 8.0
+
 static struct {
 	const char *path;
 	struct desired d;
 	bool pending;
+	ev_timer retry;
+	double delay;	    /* 0: not failing */
+	unsigned int tries; /* failed runs since the file was last reached */
+	char failed[1024];  /* the failure logged last */
 } want;
 
 static void desired_run(struct server *srv)
@@ -91,18 +104,47 @@ static void desired_run(struct server *srv)
 	char why[1024], what[1024];
 	struct step *steps;
 	size_t n;
+	int err = 0;
 
 	want.pending = false;
 	if (desired_steps(&want.d, srv->ctx, &steps, &n, NULL))
 		return;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !want.tries; i++) {
 		step_describe(&want.d, &steps[i], what, sizeof(what));
 		dlhald_log(LOG_INFO, "desired: %s", what);
 	}
-	/* What cannot be reached is drift: logged, and tried again at the next occasion. */
-	if (n && desired_apply(&want.d, srv->ctx, steps, n, NULL, why, sizeof(why)))
-		dlhald_log(LOG_WARNING, "desired: cannot reach: %s", why);
+	if (n)
+		err = desired_apply(&want.d, srv->ctx, steps, n, NULL, why, sizeof(why));
 	free(steps);
+	if (!err) {
+		if (want.tries)
+			dlhald_log(LOG_INFO, "desired: reached after %u failed attempts", want.tries);
+		want.tries = 0;
+		want.delay = 0;
+		want.failed[0] = '\0';
+		ev_timer_stop(srv->loop, &want.retry);
+		return;
+	}
+	want.tries++;
+	want.delay = want.delay ? want.delay * 2 : DESIRED_RETRY_MIN;
+	if (want.delay > DESIRED_RETRY_MAX)
+		want.delay = DESIRED_RETRY_MAX;
+	if (strcmp(why, want.failed)) {
+		dlhald_log(LOG_WARNING, "desired: cannot reach: %s (trying again, every %g s at most)", why,
+			   DESIRED_RETRY_MAX);
+		snprintf(want.failed, sizeof(want.failed), "%s", why);
+	}
+	ev_timer_stop(srv->loop, &want.retry);
+	ev_timer_set(&want.retry, want.delay, 0);
+	ev_timer_start(srv->loop, &want.retry);
+}
+
+static void on_retry(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop;
+	(void)w;
+	(void)revents;
+	want.pending = true;
 }
 
 static void on_hup(struct ev_loop *loop, ev_signal *w, int revents)
@@ -118,16 +160,27 @@ static void on_hup(struct ev_loop *loop, ev_signal *w, int revents)
 	}
 	desired_free(&want.d);
 	want.d = d;
+	want.tries = 0;
+	want.delay = 0;
+	want.failed[0] = '\0';
 	dlhald_log(LOG_INFO, "SIGHUP: %s re-read (%zu entries)", want.path, d.n);
 	desired_run(w->data);
 }
 
-/* A device or port that appears (a kernel instance's ports come after it) may be one the file names. */
+/*
+ * A device or port that appears may be one the file names. While failing,
+ * only a new device cuts the delay short (ports come and go by the hundred
+ * while another client works on a device: each would be a retry).
+ */
 static void on_dev(const struct dlh_event *ev, void *arg)
 {
 	(void)arg;
-	if (ev->type == DLH_EVENT_DEV_NEW || ev->type == DLH_EVENT_PORT_NEW)
+	if (ev->type == DLH_EVENT_DEV_NEW) {
 		want.pending = true;
+		want.delay = 0;
+	} else if (ev->type == DLH_EVENT_PORT_NEW && !want.delay) {
+		want.pending = true;
+	}
 }
 
 static void on_desired(struct ev_loop *loop, ev_prepare *w, int revents)
@@ -342,6 +395,7 @@ int main(int argc, char **argv)
 		ev_signal_start(srv.loop, &sighup);
 		ev_prepare_init(&desired, on_desired);
 		desired.data = &srv;
+		ev_timer_init(&want.retry, on_retry, 0, 0);
 		ev_prepare_start(srv.loop, &desired);
 		dlh_ctx_subscribe(srv.ctx, on_dev, NULL, NULL);
 		want.pending = true;
