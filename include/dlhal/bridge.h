@@ -24,13 +24,20 @@
 #define DLHAL_BRIDGE_LANES_MAX	 16	      /**< Largest lane count a port may report. */
 #define DLHAL_BRIDGE_CHANGES_MAX 64	      /**< Port changes one reply may carry. */
 #define DLHAL_BRIDGE_MSG_MAX	 128	      /**< Reply message field, NUL included. */
-#define DLHAL_BRIDGE_TIMEOUT_MS	 10000	      /**< How long an op waits for its reply. */
+/** How long an op waits for its reply by default (module parameter op_timeout_ms). */
+#define DLHAL_BRIDGE_TIMEOUT_MS	 5000
 
 /** @brief Message types (the first __u32 of every message). */
 enum dlhal_bridge_msg_type {
-	/** struct dlhal_bridge_dev: create instance dlhal/NAME. */
+	/**
+	 * struct dlhal_bridge_dev: create instance dlhal/NAME, not yet seen by
+	 * devlink's users: add its ports, then DLHAL_BRIDGE_DEV_PUBLISH.
+	 */
 	DLHAL_BRIDGE_DEV_ADD = 1,
-	/** struct dlhal_bridge_dev: remove it, its ports and netdevs. */
+	/**
+	 * struct dlhal_bridge_dev: remove it, its ports and netdevs; its ops
+	 * that wait for this process fail at once.
+	 */
 	DLHAL_BRIDGE_DEV_DEL = 2,
 	/** struct dlhal_bridge_port: register a port (and its netdev). */
 	DLHAL_BRIDGE_PORT_ADD = 3,
@@ -42,6 +49,11 @@ enum dlhal_bridge_msg_type {
 	 * op, so that the kernel's own notifications report them).
 	 */
 	DLHAL_BRIDGE_REPLY = 5,
+	/**
+	 * struct dlhal_bridge_dev: devlink_register() the instance with the
+	 * ports it has: devlink's users see it whole (-EALREADY the second time).
+	 */
+	DLHAL_BRIDGE_DEV_PUBLISH = 6,
 	/** Read: struct dlhal_bridge_req, split port @c index into @c arg ports. */
 	DLHAL_BRIDGE_REQ_SPLIT = 16,
 	/** Read: struct dlhal_bridge_req, unsplit port @c index. */
@@ -63,11 +75,11 @@ enum dlhal_bridge_port_type {
 	DLHAL_BRIDGE_PORT_IB = 3,  /**< No ibdev: that needs a real RDMA device. */
 };
 
-/** @brief DLHAL_BRIDGE_DEV_ADD, DLHAL_BRIDGE_DEV_DEL. */
+/** @brief DLHAL_BRIDGE_DEV_ADD, DLHAL_BRIDGE_DEV_DEL, DLHAL_BRIDGE_DEV_PUBLISH. */
 struct dlhal_bridge_dev {
 	__u32 type;
 	__u32 reserved; /**< Zero. */
-	/** [A-Za-z0-9:._-], 1 to 63 bytes, NUL-terminated. */
+	/** ASCII [A-Za-z0-9:._-], 1 to 63 bytes, not "." or "..", NUL-terminated. */
 	char name[DLHAL_BRIDGE_NAME_MAX];
 };
 
@@ -76,7 +88,11 @@ struct dlhal_bridge_port {
 	__u32 type;
 	__u32 index;			 /**< Port index, unique in the instance. */
 	char dev[DLHAL_BRIDGE_NAME_MAX]; /**< Instance name. */
-	/** Front-panel port number (the kernel's split group when split). */
+	/**
+	 * Front-panel port number (the kernel's split group when split). With
+	 * @c subport, it must make a phys_port_name ("pN", split "pNsM") that
+	 * fits IFNAMSIZ.
+	 */
 	__u32 number;
 	__u32 subport;	 /**< Split subport number, if split. */
 	__u32 lanes;	 /**< 0 (unknown) to DLHAL_BRIDGE_LANES_MAX. */
@@ -101,7 +117,11 @@ struct dlhal_bridge_req {
 struct dlhal_bridge_reply {
 	__u32 type;
 	__u32 seq;
-	__s32 err;	/**< 0, or a negative errno (then @c nchanges is 0). */
+	/**
+	 * 0, or a negative errno from -1 to -EHWPOISON but -EINTR (netlink sends
+	 * no answer for it); then @c nchanges is 0.
+	 */
+	__s32 err;
 	__u32 nchanges; /**< Up to DLHAL_BRIDGE_CHANGES_MAX. */
 	/** The message for the kernel's caller (extack), NUL-terminated; may be empty. */
 	char msg[DLHAL_BRIDGE_MSG_MAX];

@@ -8,13 +8,13 @@
  * sees them. Everything goes when the file is closed. Every message is
  * checked before use: this file trusts nothing it reads.
  */
-#include <linux/ctype.h>
 #include <linux/completion.h>
 #include <linux/device.h>
 #include <linux/etherdevice.h>
 #include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
+#include <linux/moduleparam.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
@@ -31,6 +31,16 @@
 #include <dlhal/bridge.h>
 
 #define DRV_NAME "dlhal"
+
+/*
+ * How long an op waits for the process, in ms. The instance's lock is held
+ * meanwhile, so every other devlink command on that instance (a read by
+ * anyone, too) waits as long: the default is what a real driver's firmware
+ * command may take, and a process that does not answer fails the op.
+ */
+static unsigned int op_timeout_ms = DLHAL_BRIDGE_TIMEOUT_MS;
+module_param(op_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(op_timeout_ms, "How long an op waits for the process, ms (100-60000)");
 
 struct dlb_file {
 	struct mutex lock; /* devs, and every instance of this file */
@@ -51,7 +61,11 @@ struct dlb_dev {
 	struct dlb_file *f;
 	struct list_head ports;
 	unsigned int nports;
-	bool op_busy; /* under f->req_lock: an op of this instance waits */
+	bool published; /* devlink_register()ed: userspace sees it */
+	/* under f->req_lock: */
+	bool op_busy; /* an op of this instance waits for the process */
+	bool writing; /* the process changes its ports: an op now would deadlock */
+	bool dying;   /* being removed: its ops fail at once */
 };
 
 struct dlb_port {
@@ -59,7 +73,19 @@ struct dlb_port {
 	struct devlink_port dl;
 	struct net_device *netdev;
 	u32 index;
-	struct dlhal_bridge_port msg; /* as registered: to put it back */
+	struct dlhal_bridge_port msg; /* as registered (type PORT_ADD): to put it back */
+};
+
+/* How to undo one applied change. */
+enum dlb_undo_action {
+	DLB_UNDO_DEL,	 /* the change added the port: remove it */
+	DLB_UNDO_ADD,	 /* it removed the port: add it again */
+	DLB_UNDO_RETYPE, /* it changed the port's type: put the type back */
+};
+
+struct dlb_undo {
+	enum dlb_undo_action action;
+	struct dlhal_bridge_port msg;
 };
 
 /*
@@ -87,6 +113,9 @@ struct dlb_netdev {
 
 /* Names are unique on the bus across files: checked and taken under this lock. */
 static DEFINE_MUTEX(dlb_names_lock);
+
+/* The parent of every instance's device: none sits at the top of /sys/devices. */
+static struct device *dlb_root;
 
 static struct bus_type dlb_bus = {
 	.name = DRV_NAME,
@@ -174,14 +203,34 @@ static bool field_str(const char *s, size_t size)
 	return len && len < size;
 }
 
+/* ASCII only: the kernel's isalnum() takes Latin-1 letters, devlink prints bytes. */
+static bool name_char_ok(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == ':' || c == '.' || c == '_' || c == '-';
+}
+
 static bool dev_name_ok(const char *s)
 {
-	if (!field_str(s, DLHAL_BRIDGE_NAME_MAX))
+	if (!field_str(s, DLHAL_BRIDGE_NAME_MAX) || !strcmp(s, ".") || !strcmp(s, ".."))
 		return false;
 	for (; *s; s++)
-		if (!isalnum(*s) && *s != ':' && *s != '.' && *s != '_' && *s != '-')
+		if (!name_char_ok(*s))
 			return false;
 	return true;
+}
+
+/* The name devlink derives for a physical port's netdev (phys_port_name) must fit IFNAMSIZ. */
+static bool phys_port_name_fits(const struct dlhal_bridge_port *m)
+{
+	char name[IFNAMSIZ];
+	int len;
+
+	if (m->split)
+		len = snprintf(name, sizeof(name), "p%us%u", m->number, m->subport);
+	else
+		len = snprintf(name, sizeof(name), "p%u", m->number);
+	return len < sizeof(name);
 }
 
 static struct dlb_dev *dev_find(struct dlb_file *f, const char *name)
@@ -209,24 +258,26 @@ static void dlb_dev_release(struct device *dev)
 	kfree(container_of(dev, struct dlb_dev, dev));
 }
 
-static int netdev_create(struct dlb_dev *d, struct dlb_port *p, const char *name)
+/* A registered netdev for port @p, not yet the port's: *@out. */
+static int netdev_new(struct dlb_dev *d, struct dlb_port *p, const char *name,
+		      struct net_device **out)
 {
+	struct net_device *netdev;
 	struct dlb_netdev *nd;
 	int err;
 
-	p->netdev = alloc_netdev(sizeof(*nd), name, NET_NAME_USER, dlb_netdev_setup);
-	if (!p->netdev)
+	netdev = alloc_netdev(sizeof(*nd), name, NET_NAME_USER, dlb_netdev_setup);
+	if (!netdev)
 		return -ENOMEM;
-	nd = netdev_priv(p->netdev);
+	nd = netdev_priv(netdev);
 	nd->port = p;
-	SET_NETDEV_DEV(p->netdev, &d->dev);
-	err = register_netdev(p->netdev);
+	SET_NETDEV_DEV(netdev, &d->dev);
+	err = register_netdev(netdev);
 	if (err) {
-		free_netdev(p->netdev);
-		p->netdev = NULL;
+		free_netdev(netdev);
 		return err;
 	}
-	devlink_port_type_eth_set(&p->dl, p->netdev);
+	*out = netdev;
 	return 0;
 }
 
@@ -241,21 +292,34 @@ static void netdev_destroy(struct dlb_port *p)
 	p->netdev = NULL;
 }
 
-/* The port's type and netdev as @m says; its other attributes stay. */
+/*
+ * The port's type and netdev as @m says; its other attributes stay. The new
+ * netdev is registered before the old one goes, so that a refusal (a name
+ * the kernel has) leaves the port as it was.
+ */
 static int port_type_apply(struct dlb_dev *d, struct dlb_port *p, const struct dlhal_bridge_port *m)
 {
-	int err = 0;
+	struct net_device *netdev = NULL;
+	int err;
 
-	netdev_destroy(p);
-	if (m->port_type == DLHAL_BRIDGE_PORT_ETH)
-		err = netdev_create(d, p, m->netdev);
-	else if (m->port_type == DLHAL_BRIDGE_PORT_IB)
-		devlink_port_type_ib_set(&p->dl, NULL);
-	else
-		devlink_port_type_clear(&p->dl);
-	if (!err)
-		p->msg = *m;
-	return err;
+	if (m->port_type == DLHAL_BRIDGE_PORT_ETH && p->netdev &&
+	    !strcmp(p->netdev->name, m->netdev)) {
+		/* the same netdev: nothing to do */
+	} else if (m->port_type == DLHAL_BRIDGE_PORT_ETH) {
+		err = netdev_new(d, p, m->netdev, &netdev);
+		if (err)
+			return err;
+		netdev_destroy(p);
+		p->netdev = netdev;
+		devlink_port_type_eth_set(&p->dl, netdev);
+	} else {
+		netdev_destroy(p);
+		if (m->port_type == DLHAL_BRIDGE_PORT_IB)
+			devlink_port_type_ib_set(&p->dl, NULL);
+	}
+	p->msg = *m;
+	p->msg.type = DLHAL_BRIDGE_PORT_ADD;
+	return 0;
 }
 
 /* Under devl_lock. */
@@ -284,6 +348,7 @@ static int port_add(struct dlb_dev *d, const struct dlhal_bridge_port *m)
 		return -ENOMEM;
 	p->index = m->index;
 	p->msg = *m;
+	p->msg.type = DLHAL_BRIDGE_PORT_ADD;
 	attrs.flavour = DEVLINK_PORT_FLAVOUR_PHYSICAL;
 	attrs.phys.port_number = m->number;
 	attrs.phys.split_subport_number = m->subport;
@@ -295,9 +360,10 @@ static int port_add(struct dlb_dev *d, const struct dlhal_bridge_port *m)
 	if (err)
 		goto err_free;
 	if (m->port_type == DLHAL_BRIDGE_PORT_ETH) {
-		err = netdev_create(d, p, m->netdev);
+		err = netdev_new(d, p, m->netdev, &p->netdev);
 		if (err)
 			goto err_port_unregister;
+		devlink_port_type_eth_set(&p->dl, p->netdev);
 	} else if (m->port_type == DLHAL_BRIDGE_PORT_IB) {
 		devlink_port_type_ib_set(&p->dl, NULL);
 	}
@@ -323,7 +389,7 @@ static int port_msg_check(const struct dlhal_bridge_port *m)
 		return -EINVAL;
 	if (m->reserved || m->split > 1 || m->splittable > 1 ||
 	    m->lanes > DLHAL_BRIDGE_LANES_MAX ||
-	    (m->splittable && (m->split || m->lanes < 2)))
+	    (m->splittable && (m->split || m->lanes < 2)) || !phys_port_name_fits(m))
 		return -EINVAL;
 	switch (m->port_type) {
 	case DLHAL_BRIDGE_PORT_ETH:
@@ -354,7 +420,7 @@ static bool is_retype(const struct dlb_port *p, const struct dlhal_bridge_port *
  */
 static int changes_apply(struct dlb_dev *d, const struct dlb_op *op)
 {
-	struct dlhal_bridge_port *undo;
+	struct dlb_undo *undo;
 	struct dlb_port *p;
 	u32 i, n = 0;
 	int err = 0;
@@ -372,40 +438,45 @@ static int changes_apply(struct dlb_dev *d, const struct dlb_op *op)
 				err = -EINVAL;
 				break;
 			}
-			undo[n++] = p->msg;
+			undo[n].action = DLB_UNDO_ADD;
+			undo[n++].msg = p->msg;
 			port_del(d, p);
 		} else if (p) {
 			if (!is_retype(p, m)) {
 				err = -EEXIST;
 				break;
 			}
-			undo[n] = p->msg;
-			undo[n++].type = 0; /* a type to put back */
+			undo[n].action = DLB_UNDO_RETYPE;
+			undo[n].msg = p->msg;
 			err = port_type_apply(d, p, m);
+			if (!err)
+				n++;
 		} else {
-			undo[n] = *m;
-			undo[n++].type = DLHAL_BRIDGE_PORT_DEL;
+			undo[n].action = DLB_UNDO_DEL;
+			undo[n].msg = *m;
 			err = port_add(d, m);
-			if (err)
-				n--;
+			if (!err)
+				n++;
 		}
 	}
 	while (err && n--) {
-		p = port_find(d, undo[n].index);
-		if (undo[n].type == DLHAL_BRIDGE_PORT_DEL && p)
+		p = port_find(d, undo[n].msg.index);
+		if (undo[n].action == DLB_UNDO_DEL && p)
 			port_del(d, p);
-		else if (!undo[n].type && p)
-			port_type_apply(d, p, &undo[n]);
-		else if (undo[n].type == DLHAL_BRIDGE_PORT_ADD)
-			port_add(d, &undo[n]);
+		else if (undo[n].action == DLB_UNDO_RETYPE && p)
+			port_type_apply(d, p, &undo[n].msg);
+		else if (undo[n].action == DLB_UNDO_ADD && !p)
+			port_add(d, &undo[n].msg);
 	}
 	kfree(undo);
 	return err;
 }
 
-static void notice_queue(struct dlb_file *f, const struct dlhal_bridge_req *req, int err)
+/* Not for a file being closed or an instance being removed: nobody would read it. */
+static void notice_queue(struct dlb_dev *d, const struct dlhal_bridge_req *req, int err)
 {
 	struct dlb_op *n = kzalloc(sizeof(*n), GFP_KERNEL);
+	struct dlb_file *f = d->f;
 
 	if (!n)
 		return;
@@ -413,7 +484,13 @@ static void notice_queue(struct dlb_file *f, const struct dlhal_bridge_req *req,
 	n->req.type = DLHAL_BRIDGE_REQ_UNDO;
 	n->req.arg = -err;
 	n->notice = true;
+	n->d = d;
 	spin_lock(&f->req_lock);
+	if (f->closing || d->dying) {
+		spin_unlock(&f->req_lock);
+		kfree(n);
+		return;
+	}
 	list_add_tail(&n->node, &f->reqs);
 	spin_unlock(&f->req_lock);
 	wake_up_interruptible(&f->wq);
@@ -425,6 +502,7 @@ static int dlb_op_run(struct dlb_dev *d, u32 type, u32 index, u32 arg,
 {
 	struct dlb_file *f = d->f;
 	struct dlb_op op = { .d = d };
+	unsigned long timeout;
 	long left;
 	int err;
 
@@ -434,9 +512,15 @@ static int dlb_op_run(struct dlb_dev *d, u32 type, u32 index, u32 arg,
 	op.req.arg = arg;
 	strscpy(op.req.dev, dev_name(&d->dev), sizeof(op.req.dev));
 	spin_lock(&f->req_lock);
-	if (f->closing) {
+	if (f->closing || d->dying) {
 		spin_unlock(&f->req_lock);
+		NL_SET_ERR_MSG_MOD(extack, "The dlhal driver process went away");
 		return -ENODEV;
+	}
+	if (d->writing) {
+		spin_unlock(&f->req_lock);
+		NL_SET_ERR_MSG_MOD(extack, "The dlhal driver process is busy with it, try again");
+		return -EBUSY;
 	}
 	op.req.seq = ++f->seq;
 	d->op_busy = true;
@@ -444,8 +528,8 @@ static int dlb_op_run(struct dlb_dev *d, u32 type, u32 index, u32 arg,
 	spin_unlock(&f->req_lock);
 	wake_up_interruptible(&f->wq);
 
-	left = wait_for_completion_killable_timeout(&op.done,
-						    msecs_to_jiffies(DLHAL_BRIDGE_TIMEOUT_MS));
+	timeout = msecs_to_jiffies(clamp(op_timeout_ms, 100U, 60000U));
+	left = wait_for_completion_killable_timeout(&op.done, timeout);
 	spin_lock(&f->req_lock);
 	d->op_busy = false;
 	if (!op.answered && !op.closed)
@@ -467,7 +551,7 @@ static int dlb_op_run(struct dlb_dev *d, u32 type, u32 index, u32 arg,
 	err = changes_apply(d, &op);
 	kfree(op.changes);
 	if (err) {
-		notice_queue(f, &op.req, err);
+		notice_queue(d, &op.req, err);
 		NL_SET_ERR_MSG_MOD(extack, "The kernel could not take the driver's ports");
 	}
 	return err;
@@ -503,11 +587,40 @@ static const struct devlink_ops dlb_devlink_ops = {
 	.port_type_set = dlb_port_type_set,
 };
 
+/* Ops of @d (all of them if @d is NULL) on @list fail at once; its notices go. */
+static void ops_close(struct list_head *list, struct dlb_dev *d)
+{
+	struct dlb_op *op, *tmp;
+
+	list_for_each_entry_safe(op, tmp, list, node) {
+		if (d && op->d != d)
+			continue;
+		list_del(&op->node);
+		if (op->notice) {
+			kfree(op);
+			continue;
+		}
+		op->closed = true;
+		complete(&op->done);
+	}
+}
+
+/*
+ * Its waiting ops fail first (devlink_unregister() waits for every op that
+ * holds the instance), then it goes; the name is free for another file only
+ * once its sysfs directory is gone.
+ */
 static void dev_del(struct dlb_file *f, struct dlb_dev *d)
 {
 	struct dlb_port *p, *tmp;
 
-	devlink_unregister(d->devlink);
+	spin_lock(&f->req_lock);
+	d->dying = true;
+	ops_close(&f->reqs, d);
+	ops_close(&f->inflight, d);
+	spin_unlock(&f->req_lock);
+	if (d->published)
+		devlink_unregister(d->devlink);
 	devl_lock(d->devlink);
 	list_for_each_entry_safe(p, tmp, &d->ports, node)
 		port_del(d, p);
@@ -515,7 +628,9 @@ static void dev_del(struct dlb_file *f, struct dlb_dev *d)
 	devlink_free(d->devlink);
 	list_del(&d->node);
 	f->ndevs--;
+	mutex_lock(&dlb_names_lock);
 	device_unregister(&d->dev);
+	mutex_unlock(&dlb_names_lock);
 }
 
 static int dev_register(struct dlb_file *f, const struct dlhal_bridge_dev *m)
@@ -528,6 +643,7 @@ static int dev_register(struct dlb_file *f, const struct dlhal_bridge_dev *m)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&d->ports);
 	d->dev.bus = &dlb_bus;
+	d->dev.parent = dlb_root;
 	d->dev.release = dlb_dev_release;
 	err = dev_set_name(&d->dev, "%s", m->name);
 	if (err) {
@@ -546,7 +662,6 @@ static int dev_register(struct dlb_file *f, const struct dlhal_bridge_dev *m)
 		return -ENOMEM;
 	}
 	*(struct dlb_dev **)devlink_priv(d->devlink) = d;
-	devlink_register(d->devlink);
 	list_add_tail(&d->node, &f->devs);
 	f->ndevs++;
 	return 0;
@@ -573,17 +688,6 @@ out_unlock:
 	return err;
 }
 
-/* An instance whose op waits for this process: changing it now would wait on that op. */
-static bool dev_busy(struct dlb_file *f, struct dlb_dev *d)
-{
-	bool busy;
-
-	spin_lock(&f->req_lock);
-	busy = d->op_busy;
-	spin_unlock(&f->req_lock);
-	return busy;
-}
-
 static int msg_dev(struct dlb_file *f, const struct dlhal_bridge_dev *m)
 {
 	struct dlb_dev *d;
@@ -595,8 +699,14 @@ static int msg_dev(struct dlb_file *f, const struct dlhal_bridge_dev *m)
 		return d ? -EEXIST : dev_add(f, m);
 	if (!d)
 		return -ENODEV;
-	if (dev_busy(f, d))
-		return -EBUSY;
+	if (m->type == DLHAL_BRIDGE_DEV_PUBLISH) {
+		if (d->published)
+			return -EALREADY;
+		/* with its ports: userspace sees it complete, or not at all */
+		devlink_register(d->devlink);
+		d->published = true;
+		return 0;
+	}
 	dev_del(f, d);
 	return 0;
 }
@@ -613,8 +723,18 @@ static int msg_port(struct dlb_file *f, const struct dlhal_bridge_port *m)
 	d = dev_find(f, m->dev);
 	if (!d)
 		return -ENODEV;
-	if (dev_busy(f, d))
+	/*
+	 * An op of this instance holds its lock while it waits for this
+	 * process: the process answers it first. Otherwise an op that comes
+	 * while this write waits for the lock is refused, retryably.
+	 */
+	spin_lock(&f->req_lock);
+	if (d->op_busy) {
+		spin_unlock(&f->req_lock);
 		return -EBUSY;
+	}
+	d->writing = true;
+	spin_unlock(&f->req_lock);
 	devl_lock(d->devlink);
 	p = port_find(d, m->index);
 	if (m->type == DLHAL_BRIDGE_PORT_DEL) {
@@ -627,6 +747,9 @@ static int msg_port(struct dlb_file *f, const struct dlhal_bridge_port *m)
 		err = port_add(d, m);
 	}
 	devl_unlock(d->devlink);
+	spin_lock(&f->req_lock);
+	d->writing = false;
+	spin_unlock(&f->req_lock);
 	return err;
 }
 
@@ -641,7 +764,8 @@ static int msg_reply(struct dlb_file *f, const char __user *buf, size_t len)
 
 	if (len < sizeof(r) || copy_from_user(&r, buf, sizeof(r)))
 		return len < sizeof(r) ? -EINVAL : -EFAULT;
-	if (r.type != DLHAL_BRIDGE_REPLY || r.err > 0 || r.err < -MAX_ERRNO ||
+	/* an errno a caller can get: netlink answers no -EINTR, and no kernel-internal one */
+	if (r.type != DLHAL_BRIDGE_REPLY || r.err > 0 || r.err < -EHWPOISON || r.err == -EINTR ||
 	    r.nchanges > DLHAL_BRIDGE_CHANGES_MAX || (r.err && r.nchanges) ||
 	    strnlen(r.msg, sizeof(r.msg)) == sizeof(r.msg) ||
 	    len != sizeof(r) + r.nchanges * sizeof(*changes))
@@ -704,6 +828,7 @@ static ssize_t dlb_write(struct file *file, const char __user *buf, size_t len, 
 	switch (type) {
 	case DLHAL_BRIDGE_DEV_ADD:
 	case DLHAL_BRIDGE_DEV_DEL:
+	case DLHAL_BRIDGE_DEV_PUBLISH:
 		want = sizeof(m.dev);
 		break;
 	case DLHAL_BRIDGE_PORT_ADD:
@@ -724,7 +849,8 @@ static ssize_t dlb_write(struct file *file, const char __user *buf, size_t len, 
 	if (m.dev.type != type)
 		return -EINVAL;
 	mutex_lock(&f->lock);
-	if (type == DLHAL_BRIDGE_DEV_ADD || type == DLHAL_BRIDGE_DEV_DEL)
+	if (type == DLHAL_BRIDGE_DEV_ADD || type == DLHAL_BRIDGE_DEV_DEL ||
+	    type == DLHAL_BRIDGE_DEV_PUBLISH)
 		err = msg_dev(f, &m.dev);
 	else
 		err = msg_port(f, &m.port);
@@ -797,21 +923,6 @@ static int dlb_open(struct inode *inode, struct file *file)
 }
 
 /* Ops waiting on this file fail at once; then its instances go. */
-static void ops_close(struct dlb_file *f, struct list_head *list)
-{
-	struct dlb_op *op, *tmp;
-
-	list_for_each_entry_safe(op, tmp, list, node) {
-		list_del(&op->node);
-		if (op->notice) {
-			kfree(op);
-			continue;
-		}
-		op->closed = true;
-		complete(&op->done);
-	}
-}
-
 static int dlb_release(struct inode *inode, struct file *file)
 {
 	struct dlb_file *f = file->private_data;
@@ -819,8 +930,8 @@ static int dlb_release(struct inode *inode, struct file *file)
 
 	spin_lock(&f->req_lock);
 	f->closing = true;
-	ops_close(f, &f->reqs);
-	ops_close(f, &f->inflight);
+	ops_close(&f->reqs, NULL);
+	ops_close(&f->inflight, NULL);
 	spin_unlock(&f->req_lock);
 	mutex_lock(&f->lock);
 	list_for_each_entry_safe(d, tmp, &f->devs, node)
@@ -852,9 +963,12 @@ static int __init dlb_init(void)
 {
 	int err;
 
+	dlb_root = root_device_register(DRV_NAME);
+	if (IS_ERR(dlb_root))
+		return PTR_ERR(dlb_root);
 	err = bus_register(&dlb_bus);
 	if (err)
-		return err;
+		goto err_root_unregister;
 	err = misc_register(&dlb_misc);
 	if (err)
 		goto err_bus_unregister;
@@ -862,6 +976,8 @@ static int __init dlb_init(void)
 
 err_bus_unregister:
 	bus_unregister(&dlb_bus);
+err_root_unregister:
+	root_device_unregister(dlb_root);
 	return err;
 }
 
@@ -871,6 +987,7 @@ static void __exit dlb_exit(void)
 
 	misc_deregister(&dlb_misc);
 	bus_unregister(&dlb_bus);
+	root_device_unregister(dlb_root);
 	list_for_each_entry_safe(m, tmp, &dlb_msgs, node)
 		kfree(m);
 }

@@ -2,7 +2,7 @@
 /*
  * A /dev/dlhal client for tests/vm/guest.sh: one command a line on stdin, one
  * answer a line on stdout ("ok" or "err -ERRNO"); the file closes at EOF.
- *   dev add|del NAME
+ *   dev add|del|pub NAME
  *   port add DEV INDEX eth|ib|notset NETDEV|- NUMBER LANES SPLITTABLE SPLIT SUBPORT
  *   port del DEV INDEX
  *   raw HEX           one write() of exactly these bytes (hostile input)
@@ -10,6 +10,7 @@
  *   read              wait up to 5 s for a request: "req TYPE SEQ DEV INDEX ARG" or "none"
  *   reply SEQ ERR MSG|- [del:INDEX | add:INDEX:TYPE:NETDEV|-:NUMBER:LANES:SPLITTABLE:SPLIT:SUBPORT]...
  *   reply-dev SEQ DEV add:...   a reply whose change names instance DEV
+ *   reply-last ERR MSG|- [changes]... a reply to the request read last
  */
 #include <dlhal/bridge.h>
 
@@ -60,6 +61,7 @@ static int change_parse(const char *s, const char *dev, struct dlhal_bridge_port
 }
 
 static char last_dev[64] = "0000:03:00.0";
+static unsigned int last_seq;
 
 static void reply(int fd, char *args, const char *dev)
 {
@@ -111,7 +113,9 @@ int main(int argc, char **argv)
 		struct dlhal_bridge_dev d = {0};
 
 		if (n >= 3 && !strcmp(a[0], "dev")) {
-			d.type = !strcmp(a[1], "add") ? DLHAL_BRIDGE_DEV_ADD : DLHAL_BRIDGE_DEV_DEL;
+			d.type = !strcmp(a[1], "add")	? DLHAL_BRIDGE_DEV_ADD
+				 : !strcmp(a[1], "pub") ? DLHAL_BRIDGE_DEV_PUBLISH
+							: DLHAL_BRIDGE_DEV_DEL;
 			snprintf(d.name, sizeof(d.name), "%.63s", a[2]);
 			answer(write(fd, &d, sizeof(d)), sizeof(d));
 		} else if (n >= 4 && !strcmp(a[0], "port") && !strcmp(a[1], "del")) {
@@ -153,11 +157,18 @@ int main(int argc, char **argv)
 			struct pollfd pfd = {.fd = fd, .events = POLLIN};
 			struct dlhal_bridge_req r;
 
-			if (poll(&pfd, 1, 5000) == 1 && read(fd, &r, sizeof(r)) == sizeof(r))
+			if (poll(&pfd, 1, 5000) == 1 && read(fd, &r, sizeof(r)) == sizeof(r)) {
 				printf("req %u %u %.63s %u %u\n", r.type, r.seq, r.dev, r.index, r.arg);
-			else
+				last_seq = r.seq;
+				snprintf(last_dev, sizeof(last_dev), "%.63s", r.dev);
+			} else
 				printf("none\n");
 			fflush(stdout);
+		} else if (!strncmp(line, "reply-last ", 11)) {
+			char buf[1024];
+
+			snprintf(buf, sizeof(buf), "%u %s", last_seq, line + 11);
+			reply(fd, buf, last_dev);
 		} else if (!strncmp(line, "reply ", 6)) {
 			reply(fd, line + 6, last_dev);
 		} else if (n >= 3 && !strcmp(a[0], "reply-dev")) {

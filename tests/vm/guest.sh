@@ -234,6 +234,9 @@ say "port add 0000:03:00.0 1 eth swp1 1 4 1 0 0" ok ""
 say "port add 0000:03:00.0 2 eth swp2s0 2 2 0 1 0" ok ""
 say "port add 0000:03:00.0 3 eth swp2s1 2 2 0 1 1" ok ""
 say "port add 0000:03:00.0 5 ib - 3 4 0 0 0" ok "an instance with eth, split and ib ports is created"
+if ! devlink dev show | grep -q '^dlhal/'; then ok "devlink does not see the instance before it is published"
+else nok "an unpublished instance" "$(devlink dev show)"; fi
+say "dev pub 0000:03:00.0" ok "the instance is published with its ports"
 out=$(echo "dev add 0000:03:00.0" | bridge_client | tail -n 1)
 if [ "$out" = "err -17" ]; then ok "another file cannot take an instance name in use"
 else nok "a name in use by another file" "answered \"$out\""; fi
@@ -371,7 +374,7 @@ say "raw 05000000$(printf '%08x' $seq | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1
 i=0; while kill -0 $dlp 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 wait $dlp; r=$?
 if [ $r != 0 ] && grep -q "did not answer" $T/bsplit && devlink port show dlhal/0000:03:00.0/2 > /dev/null; then
-	ok "a process that does not answer fails the op after 10 s, ports unchanged"
+	ok "a process that does not answer fails the op after op_timeout_ms (5 s), ports unchanged"
 else
 	nok "op timeout" "rc=$r $(cat $T/bsplit)"
 fi
@@ -566,6 +569,7 @@ fi
 kill -TERM $bd; wait $bd
 if ! devlink dev show | grep -q '^dlhal/'; then ok "dlhald stopping takes its instances out of the kernel"
 else nok "dlhald stop with the bridge" "$(devlink dev show)"; fi
+. /bridge-cases.sh
 if rmmod dlhal_bridge; then ok "the module unloads once its files are closed"; else nok "rmmod dlhal_bridge" "busy"; fi
 if dmesg | grep -qiE "warning|bug|call trace|oops"; then nok "dmesg is clean during the bridge tests" "$(dmesg | tail -n 20)"
 else ok "dmesg is clean during the bridge tests"; fi

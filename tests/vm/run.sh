@@ -105,7 +105,10 @@ if [ -f "$luamod" ] && command -v lua5.4 >/dev/null && [ -f /usr/share/lua/5.4/d
 fi
 cp "$psample" "$nsim/netdevsim.ko" "$bridge/dlhal_bridge.ko" "$root/modules/"
 copy_bin "$build/tests/bridge_client" /usr/bin/bridge_client
-cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$root/"
+copy_bin "$build/tests/bridge_fuzz" /usr/bin/bridge_fuzz
+cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$src/tests/vm/bridge-cases.sh" "$root/"
+# The hostile-client campaign's length in the guest (docs/fuzzing.md: its long form).
+echo "${BRIDGE_FUZZ_SECONDS:-20}" > "$root/fuzz-seconds"
 if [ "$script" = probe.sh ]; then
 	cp "$mode" "$root/probe.sh"
 	for tool in strace perf; do
@@ -133,9 +136,13 @@ INIT
 chmod 755 "$root" "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$cache/initrd.gz" || fail "cannot build the initramfs"
 
-timeout 1200 qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nographic -no-reboot \
+# The tests record who allocated each kmalloc-512 object, to attribute the bridge's leaks; the
+# benchmarks run without it.
+debug=
+[ "$mode" = test ] && debug=" slub_debug=U,kmalloc-512"
+timeout 1500 qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nographic -no-reboot \
 	-kernel "$img/boot/vmlinuz-$ver" -initrd "$cache/initrd.gz" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=3" >"$out" 2>&1 </dev/null || true
+	-append "console=ttyS0 panic=-1 quiet loglevel=3$debug" >"$out" 2>&1 </dev/null || true
 tr -d '\r' <"$out" >"$out.clean" && mv "$out.clean" "$out"
 # Console escape codes may precede the markers: match them anywhere on a line.
 grep -q 'VM-BOOTED' "$out" || fail "the VM did not boot: $(tail -n 20 "$out")"

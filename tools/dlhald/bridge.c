@@ -102,7 +102,36 @@ static struct bridge_dev *bdev_find(struct bridge *b, const char *name)
 	return NULL;
 }
 
-/* Brings the kernel's copy of @bd up to the model, message by message. */
+/* The mirror after the kernel took @m: what it holds, message by message. */
+static int mirror_apply(struct bridge_dev *bd, const struct dlhal_bridge_port *m)
+{
+	struct dlhal_bridge_port *v;
+
+	for (size_t i = 0; i < bd->n; i++) {
+		if (bd->mirror[i].index != m->index)
+			continue;
+		if (m->type == DLHAL_BRIDGE_PORT_DEL)
+			memmove(&bd->mirror[i], &bd->mirror[i + 1], (--bd->n - i) * sizeof(*v));
+		else
+			bd->mirror[i] = *m;
+		return 0;
+	}
+	if (m->type == DLHAL_BRIDGE_PORT_DEL)
+		return 0;
+	v = realloc(bd->mirror, (bd->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	bd->mirror = v;
+	v[bd->n++] = *m;
+	return 0;
+}
+
+/*
+ * Brings the kernel's copy of @bd up to the model, message by message; the
+ * mirror follows each message the kernel took. -EBUSY: an op of the instance
+ * waits for this process, which answers it first (the reads come before the
+ * next sync); the rest is tried again then. Another refusal is logged once.
+ */
 static int sync_dev(struct bridge *b, struct bridge_dev *bd)
 {
 	struct dlhal_bridge_port *model, *changes;
@@ -116,20 +145,27 @@ static int sync_dev(struct bridge *b, struct bridge_dev *bd)
 		return -ENOMEM;
 	}
 	n = diff(bd->mirror, bd->n, model, nmodel, changes, bd->n + nmodel);
-	for (size_t i = 0; i < n; i++) {
-		if (write(b->fd, &changes[i], sizeof(changes[i])) != sizeof(changes[i])) {
-			err = -errno;
-			dlhald_log(LOG_ERR, "kernel bridge: %s port %u%s%s: %s",
-				   changes[i].type == DLHAL_BRIDGE_PORT_DEL ? "removing" : "adding", changes[i].index,
-				   changes[i].netdev[0] ? " netdev " : "", changes[i].netdev, strerror(errno));
+	for (size_t i = 0; i < n && err != -EBUSY; i++) {
+		const struct dlhal_bridge_port *c = &changes[i];
+
+		if (write(b->fd, c, sizeof(*c)) == sizeof(*c)) {
+			if (mirror_apply(bd, c))
+				err = -ENOMEM;
+			continue;
 		}
+		err = -errno;
+		if (err == -EBUSY || (bd->failed.index == c->index && bd->failed.err == err &&
+				      bd->failed.type == c->type))
+			continue;
+		bd->failed.index = c->index;
+		bd->failed.err = err;
+		bd->failed.type = c->type;
+		dlhald_log(LOG_ERR, "kernel bridge: %s port %u%s%s: %s",
+			   c->type == DLHAL_BRIDGE_PORT_DEL ? "removing" : "adding", c->index,
+			   c->netdev[0] ? " netdev " : "", c->netdev, strerror(-err));
 	}
-	if (!err) {
-		free(bd->mirror);
-		bd->mirror = model;
-		bd->n = nmodel;
-		model = NULL;
-	}
+	if (!err)
+		bd->failed.err = 0;
 	free(model);
 	free(changes);
 	return err;
@@ -145,7 +181,8 @@ static void reply(struct bridge *b, uint32_t seq, int err, const char *msg, cons
 		return;
 	r->type = DLHAL_BRIDGE_REPLY;
 	r->seq = seq;
-	r->err = err;
+	/* netlink gives the caller no answer for -EINTR, the kernel no errno past EHWPOISON */
+	r->err = err == -EINTR || err < -EHWPOISON ? -EIO : err;
 	r->nchanges = (uint32_t)n;
 	snprintf(r->msg, sizeof(r->msg), "%s", msg ? msg : "");
 	memcpy(r + 1, changes, n * sizeof(*changes));
@@ -190,10 +227,10 @@ static void undo(struct bridge *b, const struct dlhal_bridge_req *req)
 			   ext.msg[0] ? ext.msg : strerror(-err));
 	/* The kernel holds the ports from before the op again. */
 	free(bd->mirror);
-	bd->mirror = b->last.before;
-	bd->n = b->last.nbefore;
-	b->last.before = NULL;
-	b->last.nbefore = 0;
+	bd->mirror = b->last.held;
+	bd->n = b->last.nheld;
+	b->last.held = NULL;
+	b->last.nheld = 0;
 	b->srv->state_dirty = true;
 	sync_dev(b, bd);
 }
@@ -267,10 +304,16 @@ static void on_request(struct bridge *b, const struct dlhal_bridge_req *req)
 		dlhald_log(LOG_ERR, "kernel bridge: changed, but not saved: %s", why);
 	nmodel = model_msgs(bd->dev, &model);
 	n = diff(bd->mirror, bd->n, model, nmodel, changes, DLHAL_BRIDGE_CHANGES_MAX);
+	free(b->last.held);
+	b->last.held = malloc((bd->n ? bd->n : 1) * sizeof(*bd->mirror));
+	b->last.nheld = b->last.held ? bd->n : 0;
+	if (b->last.held && bd->n)
+		memcpy(b->last.held, bd->mirror, bd->n * sizeof(*bd->mirror));
 	reply(b, req->seq, 0, "", changes, n);
-	free(bd->mirror);
-	bd->mirror = model;
-	bd->n = nmodel;
+	/* what did not fit the reply follows by sync; an UNDO puts the mirror back */
+	for (size_t i = 0; i < n; i++)
+		mirror_apply(bd, &changes[i]);
+	free(model);
 }
 
 static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
@@ -339,6 +382,12 @@ int bridge_open(struct bridge *b, struct server *srv, const char *path, char *wh
 			snprintf(why, whylen, "%s: the ports of %s (see the log above)", path, dlh_dev_handle(d));
 			goto err_close;
 		}
+		/* Only now does devlink show it: whole, so nobody acts on half a device. */
+		m.type = DLHAL_BRIDGE_DEV_PUBLISH;
+		if (write(b->fd, &m, sizeof(m)) != sizeof(m)) {
+			snprintf(why, whylen, "%s: publishing dlhal/%s: %s", path, m.name, strerror(errno));
+			goto err_close;
+		}
 	}
 	ev_io_init(&b->io, on_readable, b->fd, EV_READ);
 	b->io.data = b;
@@ -368,6 +417,7 @@ void bridge_close(struct bridge *b)
 		free(b->devs[i].mirror);
 	free(b->devs);
 	free(b->last.before);
+	free(b->last.held);
 	b->devs = NULL;
 	b->ndevs = 0;
 }

@@ -56,8 +56,12 @@ struct server {
 /* A device in the kernel through /dev/dlhal, and the ports the kernel holds for it. */
 struct bridge_dev {
 	struct dlh_dev *dev;
-	struct dlhal_bridge_port *mirror;
+	struct dlhal_bridge_port *mirror; /* what the kernel holds */
 	size_t n;
+	struct { /* the refusal logged last: not again until another */
+		uint32_t index, type;
+		int err;
+	} failed;
 };
 
 struct bridge {
@@ -71,8 +75,10 @@ struct bridge {
 	struct {
 		uint32_t seq, type, index, count;
 		enum dlh_port_type prev_type;
-		struct dlhal_bridge_port *before;
+		struct dlhal_bridge_port *before; /* the model before the op */
 		size_t nbefore;
+		struct dlhal_bridge_port *held; /* what the kernel held then */
+		size_t nheld;
 	} last;
 };
 

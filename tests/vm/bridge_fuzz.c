@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A hostile client of /dev/dlhal, for tests/vm/bridge-cases.sh:
+ *   bridge_fuzz SECONDS PROCS SEED
+ * PROCS processes, each with up to three files open at once, send every
+ * message type (well-formed, mutated and random), read requests and answer
+ * them rightly, wrongly or not at all, and close files at random, also right
+ * after a reply. Instances are named fz0..fz5 (and hostile names), so that
+ * processes race on names and devlink clients (the script's loops) find
+ * them. Prints one line of counts; the checks are the script's: dmesg, the
+ * slab's allocation traces, the hung-task detector, rmmod.
+ */
+#include <dlhal/bridge.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static unsigned long long rng;
+
+static unsigned int rnd(unsigned int n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return n ? (unsigned int)(rng % n) : 0;
+}
+
+static const char *const names[] = {
+    "fz0", "fz1", "fz2", "fz3", "fz4", "fz5", ".", "..", "platform", "virtual", "\xe9t\xe9", "\xff", "a/b", "",
+};
+
+static void name_pick(char *dst, size_t len)
+{
+	unsigned int i = rnd(20);
+
+	if (i < sizeof(names) / sizeof(names[0]))
+		snprintf(dst, len, "%s", names[i]);
+	else
+		snprintf(dst, len, "fz%u", rnd(6));
+}
+
+/* A few bytes of @m changed at random: most messages are well-formed, some not. */
+static void mutate(void *m, size_t len)
+{
+	unsigned char *b = m;
+
+	if (rnd(4))
+		return;
+	for (unsigned int n = 1 + rnd(3); n--;)
+		b[rnd((unsigned int)len)] = (unsigned char)rnd(256);
+}
+
+static void port_fill(struct dlhal_bridge_port *p, const char *dev)
+{
+	static const unsigned int numbers[] = {1, 2, 17, 65535, 9999999, 4000000000U};
+
+	memset(p, 0, sizeof(*p));
+	p->type = rnd(5) ? DLHAL_BRIDGE_PORT_ADD : DLHAL_BRIDGE_PORT_DEL;
+	p->index = rnd(8);
+	snprintf(p->dev, sizeof(p->dev), "%s", dev);
+	p->number = numbers[rnd(6)];
+	p->subport = rnd(3) ? rnd(4) : numbers[rnd(6)];
+	p->lanes = 1 << rnd(3);
+	p->split = (__u8)rnd(2);
+	p->splittable = (__u8)(!p->split && p->lanes > 1 && rnd(2));
+	switch (rnd(3)) {
+	case 0:
+		p->port_type = DLHAL_BRIDGE_PORT_ETH;
+		if (rnd(10))
+			snprintf(p->netdev, sizeof(p->netdev), "fzn%u_%u", rnd(6), rnd(12));
+		else
+			snprintf(p->netdev, sizeof(p->netdev), "lo");
+		break;
+	case 1:
+		p->port_type = DLHAL_BRIDGE_PORT_IB;
+		break;
+	default:
+		p->port_type = DLHAL_BRIDGE_PORT_NOTSET;
+	}
+}
+
+struct counts {
+	unsigned long writes, ok, reads, replies, closes;
+};
+
+static void one(int *fds, struct counts *c)
+{
+	int slot = (int)rnd(3), fd = fds[slot];
+	union {
+		struct dlhal_bridge_dev d;
+		struct dlhal_bridge_port p;
+		struct {
+			struct dlhal_bridge_reply r;
+			struct dlhal_bridge_port ch[8];
+		} rep;
+		unsigned char raw[1024];
+	} m;
+	struct dlhal_bridge_req req;
+	size_t len = 0;
+	char dev[64];
+
+	if (fd < 0) {
+		fds[slot] = open(DLHAL_BRIDGE_PATH, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		return;
+	}
+	memset(&m, 0, sizeof(m));
+	name_pick(dev, sizeof(dev));
+	switch (rnd(10)) {
+	case 0:
+	case 1:
+		m.d.type = rnd(4) ? DLHAL_BRIDGE_DEV_ADD : rnd(2) ? DLHAL_BRIDGE_DEV_PUBLISH : DLHAL_BRIDGE_DEV_DEL;
+		snprintf(m.d.name, sizeof(m.d.name), "%s", dev);
+		len = sizeof(m.d);
+		break;
+	case 2:
+		m.d.type = DLHAL_BRIDGE_DEV_PUBLISH;
+		snprintf(m.d.name, sizeof(m.d.name), "%s", dev);
+		len = sizeof(m.d);
+		break;
+	case 3:
+	case 4:
+	case 5:
+		port_fill(&m.p, dev);
+		len = sizeof(m.p);
+		break;
+	case 6:
+	case 7:
+		c->reads++;
+		if (read(fd, &req, sizeof(req)) != sizeof(req))
+			return;
+		/* answered rightly, wrongly or not at all */
+		if (!rnd(5))
+			return;
+		m.rep.r.type = DLHAL_BRIDGE_REPLY;
+		m.rep.r.seq = rnd(8) ? req.seq : rnd(1000);
+		if (!rnd(3)) {
+			static const int errs[] = {-EINVAL, -EIO, -EINTR, -512, -516, 5, -4096, -EOPNOTSUPP};
+
+			m.rep.r.err = errs[rnd(8)];
+		} else {
+			m.rep.r.nchanges = rnd(5);
+			for (unsigned int i = 0; i < m.rep.r.nchanges; i++)
+				port_fill(&m.rep.ch[i], req.dev);
+		}
+		snprintf(m.rep.r.msg, sizeof(m.rep.r.msg), "fuzz %u", rnd(3));
+		len = sizeof(m.rep.r) + m.rep.r.nchanges * sizeof(m.rep.ch[0]);
+		c->replies++;
+		break;
+	case 8:
+		len = rnd(sizeof(m.raw));
+		for (size_t i = 0; i < len; i++)
+			m.raw[i] = (unsigned char)rnd(256);
+		if (len >= 4 && rnd(2)) {
+			memset(m.raw, 0, 4);
+			m.raw[0] = (unsigned char)(1 + rnd(6));
+		}
+		break;
+	default:
+		close(fd);
+		fds[slot] = -1;
+		c->closes++;
+		return;
+	}
+	mutate(&m, len);
+	c->writes++;
+	if (write(fd, &m, len) == (ssize_t)len)
+		c->ok++;
+	/* closed right after a write: the op's thread may still be applying */
+	if (!rnd(20)) {
+		close(fd);
+		fds[slot] = -1;
+		c->closes++;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int seconds, procs;
+	unsigned long long seed;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: bridge_fuzz SECONDS PROCS SEED\n");
+		return 2;
+	}
+	seconds = (unsigned int)strtoul(argv[1], NULL, 10);
+	procs = (unsigned int)strtoul(argv[2], NULL, 10);
+	seed = strtoull(argv[3], NULL, 10);
+	for (unsigned int i = 0; i < procs; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return 1;
+		if (!pid) {
+			struct counts c = {0};
+			int fds[3] = {-1, -1, -1};
+			time_t end = time(NULL) + seconds;
+
+			rng = (seed + 1) * 0x9e3779b97f4a7c15ULL + i;
+			signal(SIGPIPE, SIG_IGN);
+			while (time(NULL) < end)
+				one(fds, &c);
+			printf("proc %u: %lu writes (%lu taken), %lu reads, %lu replies, %lu closes\n", i, c.writes,
+			       c.ok, c.reads, c.replies, c.closes);
+			return 0;
+		}
+	}
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
