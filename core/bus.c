@@ -82,6 +82,12 @@ DLH_EXPORT void dlh_sdk_bus_fill_pending(struct dlh_sdk_bus *bus, unsigned int w
 	bus->ctx->fill_pending |= bus->fill_pending;
 }
 
+DLH_EXPORT void dlh_sdk_bus_resynced(struct dlh_sdk_bus *bus)
+{
+	if (bus)
+		dlh__event_emit_bus(bus->ctx, DLH_EVENT_RESYNC, bus->drv->name);
+}
+
 static void pending_update(struct dlh_ctx *ctx)
 {
 	ctx->fill_pending = 0;

@@ -95,21 +95,33 @@ DLH_EXPORT void dlh_ctx_unsubscribe(struct dlh_sub *sub)
 	free(sub);
 }
 
+static void deliver(struct dlh_ctx *ctx, const struct dlh_event *ev)
+{
+	ctx->delivering++;
+	for (struct dlh__list *it = ctx->subs.next; it != &ctx->subs; it = it->next) {
+		struct dlh_sub *s = dlh__container_of(it, struct dlh_sub, node);
+
+		if (!s->dead)
+			s->fn(ev, s->arg);
+	}
+	if (!--ctx->delivering)
+		subs_sweep(ctx);
+}
+
 void dlh__event_emit(struct dlh_ctx *ctx, enum dlh_event_type type, struct dlh_dev *dev, struct dlh_port *port)
 {
 	struct dlh_event ev = {.type = type, .dev = dev, .port = port};
 
 	if (dlh__op_defer(ctx, &ev))
 		return;
-	ctx->delivering++;
-	for (struct dlh__list *it = ctx->subs.next; it != &ctx->subs; it = it->next) {
-		struct dlh_sub *s = dlh__container_of(it, struct dlh_sub, node);
+	deliver(ctx, &ev);
+}
 
-		if (!s->dead)
-			s->fn(&ev, s->arg);
-	}
-	if (!--ctx->delivering)
-		subs_sweep(ctx);
+void dlh__event_emit_bus(struct dlh_ctx *ctx, enum dlh_event_type type, const char *bus)
+{
+	struct dlh_event ev = {.type = type, .bus = bus};
+
+	deliver(ctx, &ev);
 }
 
 DLH_EXPORT void dlh_ctx_log_set(struct dlh_ctx *ctx, dlh_log_fn fn, void *arg)

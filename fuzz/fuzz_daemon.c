@@ -85,7 +85,9 @@ static int setup(void)
 	struct dlh_extack ext;
 	char why[512];
 
-	srv = (struct server){.lfd = -1, .group = (gid_t)-1, .loop = ev_default_loop(0)};
+	server_init(&srv);
+	srv.group = (gid_t)-1;
+	srv.loop = ev_default_loop(0);
 	if (dlh_ctx_new(&srv.ctx, &ext) || dlh_sdk_driver_register(srv.ctx, &mlxsw_driver, &ext) ||
 	    dlh_sdk_driver_register(srv.ctx, &mlx4_driver, &ext) ||
 	    state_load(srv.ctx, "cx3-vpi,sn2700", NULL, "fuzz", why, sizeof(why)))

@@ -47,6 +47,18 @@ struct kdl {
 	void *walk_arg;
 	int walk_ret;
 	char walk_dev[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1];
+	/* Notifications lost (ENOBUFS from the kernel, or dlhald's notice): the model is read again. */
+	bool lost;
+	bool dump_intr;	       /* a dump's message said NLM_F_DUMP_INTR: it is done again */
+	bool resyncing;	       /* the dumps of a resync: what they report is recorded as seen */
+	struct seen *seen;     /* devices (index UINT32_MAX) and ports a resync's dumps reported */
+	size_t nseen, seencap; /* (a device's ports are seen right after it) */
+	unsigned long resyncs;
+};
+
+struct seen {
+	struct dlh_dev *dev;
+	uint32_t index;
 };
 
 /* State of one request: its ack, the kernel's errno and extack message. */
@@ -118,6 +130,36 @@ static int attr_u16(struct nlattr *a, uint32_t *v)
 	return 1;
 }
 
+static void seen_add(struct kdl *k, struct dlh_dev *dev, uint32_t index)
+{
+	if (k->nseen == k->seencap) {
+		size_t cap = k->seencap ? 2 * k->seencap : 256;
+		struct seen *v = realloc(k->seen, cap * sizeof(*v));
+
+		if (!v)
+			return; /* unseen: swept, and back with the next notification or resync */
+		k->seen = v;
+		k->seencap = cap;
+	}
+	k->seen[k->nseen++] = (struct seen){dev, index};
+}
+
+static int seen_cmp(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return (uintptr_t)x->dev < (uintptr_t)y->dev ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static bool seen_has(const struct kdl *k, struct dlh_dev *dev, uint32_t index)
+{
+	struct seen key = {dev, index};
+
+	return k->nseen && bsearch(&key, k->seen, k->nseen, sizeof(key), seen_cmp);
+}
+
 static struct dlh_dev *dev_of(struct kdl *k, struct nlattr **tb, bool create)
 {
 	const char *bus = dlh__attr_str(tb[A_BUS]), *name = dlh__attr_str(tb[A_DEV]);
@@ -133,6 +175,8 @@ static struct dlh_dev *dev_of(struct kdl *k, struct nlattr **tb, bool create)
 	if (!dev && create && dlh_sdk_bus_dev_add(k->bus, handle, &dev, NULL))
 		return NULL;
 	k->last = dev;
+	if (dev && k->resyncing)
+		seen_add(k, dev, UINT32_MAX);
 	return dev;
 }
 
@@ -192,6 +236,8 @@ static void port_apply(struct kdl *k, struct nlattr **tb)
 		return;
 	attrs_of(tb, &attrs);
 
+	if (k->resyncing)
+		seen_add(k, dev, index);
 	port = dlh_port_find(dev, index);
 	if (!port) {
 		if (dlh_sdk_port_register(dev, index, &attrs, &port, NULL))
@@ -335,12 +381,18 @@ static int read_msgs(struct kdl *k, int which, struct req *r)
 			return n;
 		}
 		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; nlmsg_ok(h, n); h = nlmsg_next(h, &n)) {
+			if (h->nlmsg_flags & NLM_F_DUMP_INTR)
+				k->dump_intr = true;
 			if (h->nlmsg_type == NLMSG_DONE) {
 				if (r)
 					r->done = 1;
 			} else if (h->nlmsg_type == NLMSG_ERROR) {
 				if (r)
 					on_err(r, h);
+				/* dlhald's word that this client's notifications overflowed */
+				else if (which == 1 && h->nlmsg_len >= NLMSG_HDRLEN + sizeof(struct nlmsgerr) &&
+					 ((struct nlmsgerr *)nlmsg_data(h))->error == -ENOBUFS)
+					k->lost = true;
 			} else {
 				on_msg(k, h);
 			}
@@ -403,10 +455,93 @@ static struct nl_msg *msg_new(struct kdl *k, uint8_t cmd, int flags)
 	return msg;
 }
 
-/* Applies queued notifications, so that a show after an operation sees its effect. */
-static void notifications_drain(struct kdl *k)
+static int dump(struct kdl *k, uint8_t cmd, struct dlh_extack *ext);
+
+/* Reads and drops what the notification socket holds: older than the dump that follows. */
+static void notifications_discard(struct kdl *k)
 {
-	read_msgs(k, 1, NULL);
+	unsigned char *buf;
+
+	for (int i = 0; i < 4096; i++) {
+		buf = NULL;
+		if (recv_buf(k, 1, false, &buf) <= 0) {
+			free(buf);
+			return;
+		}
+		free(buf);
+	}
+}
+
+/*
+ * Notifications were lost: the model is read again whole and what the dumps
+ * did not report is removed. Notifications queued before the dumps are
+ * dropped (the dumps are newer); those that come during them are applied
+ * after, in order, so the model ends at the latest state. A dump the kernel
+ * marks interrupted by changes (NLM_F_DUMP_INTR) is done again.
+ */
+static void resync(struct kdl *k)
+{
+	struct dlh_ctx *ctx = dlh_sdk_bus_ctx(k->bus);
+	struct dlh_dev *dev, *next;
+	struct dlh_port *port, *pnext;
+	int err = 0, tries = 0;
+
+	k->lost = false;
+	notifications_discard(k);
+	do {
+		k->nseen = 0;
+		k->dump_intr = false;
+		k->resyncing = true;
+		k->last = NULL;
+		err = dump(k, DEVLINK_CMD_GET, NULL);
+		if (!err)
+			err = dump(k, DEVLINK_CMD_PORT_GET, NULL);
+		k->resyncing = false;
+	} while (!err && k->dump_intr && ++tries < 5);
+	if (err) {
+		/* nothing swept on a failed read: tried again at the next notification */
+		k->lost = true;
+		return;
+	}
+	qsort(k->seen, k->nseen, sizeof(*k->seen), seen_cmp);
+	k->last = NULL;
+	for (dev = dlh_dev_first(ctx); dev; dev = next) {
+		next = dlh_dev_next(dev);
+		if (dlh_sdk_dev_bus(dev) != k->bus)
+			continue;
+		if (!seen_has(k, dev, UINT32_MAX)) {
+			dlh_sdk_dev_remove(dev);
+			continue;
+		}
+		for (port = dlh_port_first(dev); port; port = pnext) {
+			pnext = dlh_port_next(port);
+			if (!seen_has(k, dev, dlh_port_index(port)))
+				dlh_sdk_port_unregister(port);
+		}
+	}
+	k->nseen = 0;
+	k->resyncs++;
+	dlh_sdk_bus_resynced(k->bus);
+}
+
+/*
+ * Applies queued notifications, so that a show after an operation sees its
+ * effect; a socket that overflowed (ENOBUFS: libnl's NLE_NOMEM) or dlhald's
+ * notice of a loss makes the model be read again.
+ */
+static int notifications_drain(struct kdl *k)
+{
+	int err = 0;
+
+	for (int i = 0; i < 3; i++) {
+		err = read_msgs(k, 1, NULL);
+		if (err == -NLE_NOMEM)
+			k->lost = true;
+		if (!k->lost)
+			break;
+		resync(k);
+	}
+	return err;
 }
 
 /* dlhald closed the connection (it stopped or died): its devices go with it,
@@ -433,7 +568,7 @@ static void on_mon_readable(struct dlh_sdk_io *io, int fd, void *arg)
 
 	(void)io;
 	(void)fd;
-	if (read_msgs(k, 1, NULL) < 0 && k->uds)
+	if (notifications_drain(k) < 0 && k->uds && !k->lost)
 		daemon_gone(k);
 }
 
@@ -615,6 +750,32 @@ static int family_resolve(struct nl_sock *sk, struct family *f)
 	return f->id >= 0 ? 0 : -ENOENT;
 }
 
+/*
+ * Room for a burst of notifications (a switch registering its ports at boot:
+ * 12 devices of 256 ports are ~9,000 messages): 8 MiB, beyond rmem_max when
+ * the process may (CAP_NET_ADMIN). A burst larger still overflows, and the
+ * model is read again (resync).
+ */
+static void mon_buffer(struct nl_sock *sk)
+{
+	const char *env = getenv("DLHAL_KERNEL_RCVBUF");
+	int fd = nl_socket_get_fd(sk), size = 8 << 20;
+	char *end;
+
+	/* a smaller buffer on purpose (the VM tests' overflow), in bytes */
+	if (env) {
+		long v = strtol(env, &end, 10);
+
+		if (!*end && v >= 4096 && v <= (64L << 20)) {
+			size = (int)v;
+			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+			return;
+		}
+	}
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+}
+
 static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 {
 	struct kdl *k = dlh_sdk_bus_priv(bus);
@@ -639,6 +800,7 @@ static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 		goto err_mon;
 	}
 	nl_socket_set_nonblocking(k->mon);
+	mon_buffer(k->mon);
 	err = dlh_sdk_io_new(bus, nl_socket_get_fd(k->mon), on_mon_readable, k, &k->io);
 	if (err) {
 		dlh_sdk_extack(ext, err, "Out of memory");
@@ -789,6 +951,7 @@ static void kernel_bus_detach(struct dlh_sdk_bus *bus)
 	dlh_sdk_io_free(k->io);
 	nl_socket_free(k->mon);
 	nl_socket_free(k->sk);
+	free(k->seen);
 }
 
 /* ---- the same protocol to a dlhald over a UNIX socket ----------------------------------------- */

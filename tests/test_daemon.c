@@ -1234,3 +1234,245 @@ Test(daemon, desired_retries_with_a_backoff_and_logs_a_failure_once)
 	unlink(path);
 	unlink(logp);
 }
+
+/* Opens @n connections as @uid, each subscribing (or the first request answered -EUSERS when refused):
+ * writes the number taken to @out, then waits to be killed without reading anything more. */
+static pid_t subscribers_as(uid_t uid, int n, int out)
+{
+	pid_t pid = fork();
+
+	cr_assert(pid >= 0);
+	if (pid)
+		return pid;
+	if (setgid(uid) || setuid(uid))
+		_exit(126);
+	int taken = 0;
+
+	for (int i = 0; i < n; i++) {
+		unsigned char buf[256];
+		struct req q;
+		int fd = sock_connect();
+
+		if (fd < 0)
+			continue;
+		req_init(&q, DLHAL_CMD_SUBSCRIBE, 0);
+		if (send(fd, &q, q.n.nlmsg_len, MSG_NOSIGNAL) != (ssize_t)q.n.nlmsg_len ||
+		    recv(fd, buf, sizeof(buf), 0) < (ssize_t)(NLMSG_HDRLEN + sizeof(struct nlmsgerr)) ||
+		    ((struct nlmsgerr *)NLMSG_DATA((struct nlmsghdr *)buf))->error) {
+			close(fd);
+			continue;
+		}
+		taken++; /* kept open, never read again */
+	}
+	if (write(out, &taken, sizeof(taken)) != sizeof(taken))
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+static long vm_hwm_kb(pid_t pid)
+{
+	char path[64], line[256];
+	long kb = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmHWM:", 6))
+			kb = strtol(line + 6, NULL, 10);
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/*
+ * Issue 18: 300 subscribers of five unprivileged users that never read while root makes 4000 changes took
+ * dlhald to 614 MB. Now its peak stays bounded, a subscriber that reads sees every event or an explicit
+ * ENOBUFS (never a silent gap), a user past --max-per-user is refused with -EUSERS, and each is logged once.
+ */
+Test(daemon, subscribers_that_never_read_are_bounded_and_readers_see_every_event_or_enobufs, .timeout = 120)
+{
+	char logp[64], batch[64], text[1 << 16];
+	const char *more[] = {"--max-per-user", "64", NULL};
+	unsigned long events = 0;
+	pid_t kids[6], dlp;
+	int pipefd[2], taken, total = 0, lost = 0, fd, st;
+	struct req q;
+	size_t len;
+	FILE *f;
+
+	if (geteuid())
+		cr_skip_test("needs root (setuid to unprivileged users)");
+	snprintf(logp, sizeof(logp), "/tmp/dlhald-bound-%d.log", (int)getpid());
+	snprintf(batch, sizeof(batch), "/tmp/dlhald-bound-%d.batch", (int)getpid());
+	daemon_log = logp;
+	daemon_start_with(NULL, more);
+	daemon_log = NULL;
+	chmod(sock, 0666);
+	cr_assert_eq(pipe(pipefd), 0);
+	for (int u = 0; u < 5; u++)
+		kids[u] = subscribers_as(60000 + u, 60, pipefd[1]);
+	for (int u = 0; u < 5; u++) {
+		cr_assert_eq(read(pipefd[0], &taken, sizeof(taken)), (ssize_t)sizeof(taken));
+		total += taken;
+	}
+	cr_expect_eq(total, 300, "60 connections of each of 5 users taken: %d", total);
+
+	/* a well-behaved monitor, reading throughout */
+	fd = sock_connect();
+	cr_assert_geq(fd, 0);
+	req_init(&q, DLHAL_CMD_SUBSCRIBE, 0);
+	cr_assert_eq(send(fd, &q, q.n.nlmsg_len, 0), (ssize_t)q.n.nlmsg_len);
+
+	f = fopen(batch, "w");
+	for (int i = 0; i < 2000; i++)
+		fputs("port split eth0 2\nport unsplit eth0\n", f);
+	fclose(f);
+	dlp = fork();
+	cr_assert(dlp >= 0);
+	if (!dlp) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execl(getenv("DL"), "dl", "-s", sock, "-b", batch, (char *)NULL);
+		_exit(127);
+	}
+	for (bool done = false;;) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		unsigned char buf[DLHAL_RECORD_MAX];
+		ssize_t n;
+
+		if (!done && waitpid(dlp, &st, WNOHANG) == dlp)
+			done = true;
+		if (poll(&p, 1, done ? 1000 : 100) != 1) {
+			if (done)
+				break;
+			continue;
+		}
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n <= 0)
+			break;
+		int rem = (int)n;
+
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, rem); h = NLMSG_NEXT(h, rem)) {
+			if (h->nlmsg_type == NLMSG_ERROR && ((struct nlmsgerr *)NLMSG_DATA(h))->error == -ENOBUFS)
+				lost++;
+			else if (h->nlmsg_type == DLHAL_FAMILY)
+				events++;
+		}
+	}
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the 4000 changes were made: %d", st);
+	/* 9 notifications a split and unsplit of eth0 (its model events) */
+	cr_expect(events == 18000 || lost, "every event (18000) or ENOBUFS: %lu events, %d notices", events, lost);
+	close(fd);
+	{
+		long kb = vm_hwm_kb(daemon_pid);
+#ifdef __SANITIZE_ADDRESS__
+		long bound = 256 * 1024; /* ASan's shadow and quarantine */
+#else
+		long bound = 64 * 1024;
+#endif
+		cr_log_info("dlhald peak RSS %ld kB", kb);
+		cr_expect(kb > 0 && kb < bound, "dlhald's peak resident memory %ld kB, bound %ld kB", kb, bound);
+	}
+
+	/* one user past --max-per-user */
+	kids[5] = subscribers_as(60010, 70, pipefd[1]);
+	cr_assert_eq(read(pipefd[0], &taken, sizeof(taken)), (ssize_t)sizeof(taken));
+	cr_expect_eq(taken, 64, "70 asked, --max-per-user 64: %d taken", taken);
+	for (int u = 0; u < 6; u++) {
+		kill(kids[u], SIGKILL);
+		waitpid(kids[u], NULL, 0);
+	}
+	close(pipefd[0]);
+	close(pipefd[1]);
+	daemon_stop();
+	f = fopen(logp, "r");
+	cr_assert_not_null(f);
+	len = fread(text, 1, sizeof(text) - 1, f);
+	text[len] = '\0';
+	fclose(f);
+	{
+		int overflows = 0, refusals = 0;
+
+		for (const char *p = text; (p = strstr(p, "does not read its events")); p++)
+			overflows++;
+		for (const char *p = text; (p = strstr(p, "refusing more")); p++)
+			refusals++;
+		cr_expect(overflows >= 1 && overflows <= 300, "overflow logged once per client: %d", overflows);
+		cr_expect_eq(refusals, 1, "the refusals of uid 60010 logged once: %s", text);
+	}
+	unlink(logp);
+	unlink(batch);
+}
+
+/* A library client that stops reading (dl monitor writing to a pipe nobody reads) overflows its queue:
+ * dlhald sends ENOBUFS once the queue drained, and the client reads the state again and says so. */
+Test(daemon, a_monitor_that_overflowed_gets_enobufs_and_reads_the_state_again, .timeout = 120)
+{
+	const char *more[] = {"--client-queue", "4K", NULL};
+	char batch[64], *out = NULL;
+	size_t len = 0, cap = 0;
+	int pipefd[2], st;
+	struct run_result r;
+	pid_t mon;
+	FILE *f;
+
+	snprintf(batch, sizeof(batch), "/tmp/dlhald-enobufs-%d.batch", (int)getpid());
+	daemon_start_with(NULL, more);
+	cr_assert_eq(pipe(pipefd), 0);
+	mon = fork();
+	cr_assert(mon >= 0);
+	if (!mon) {
+		dup2(pipefd[1], 1);
+		close(pipefd[0]);
+		execl(getenv("DL"), "dl", "-s", sock, "-v", "monitor", (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	usleep(500000); /* subscribed */
+	f = fopen(batch, "w");
+	for (int i = 0; i < 2000; i++)
+		fputs("port split eth0 2\nport unsplit eth0\n", f);
+	fputs("port split eth0 2\n", f);
+	fclose(f);
+	{
+		char args[128];
+
+		snprintf(args, sizeof(args), "-s %s -b %s", sock, batch);
+		run_dl(&r, args, NULL);
+		cr_expect_eq(r.status, 0, "%s", r.err);
+		run_free(&r);
+	}
+	/* now the monitor's output is read: it catches up, learns of the loss, reads the state again */
+	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+	for (int idle = 0; idle < 30;) {
+		char buf[65536];
+		ssize_t n = read(pipefd[0], buf, sizeof(buf));
+
+		if (n > 0) {
+			if (len + (size_t)n + 1 > cap) {
+				cap = 2 * (len + (size_t)n + 1);
+				out = realloc(out, cap);
+				cr_assert_not_null(out);
+			}
+			memcpy(out + len, buf, (size_t)n);
+			len += (size_t)n;
+			out[len] = '\0';
+			idle = 0;
+		} else {
+			idle++;
+			usleep(100000);
+		}
+	}
+	kill(mon, SIGTERM);
+	waitpid(mon, &st, 0);
+	cr_assert_not_null(out);
+	cr_expect_not_null(strstr(out, "[bus,resync] daemon: notifications were lost; the state was read again\n"),
+			   "%.300s", out);
+	free(out);
+	close(pipefd[0]);
+	daemon_stop();
+	unlink(batch);
+}

@@ -143,6 +143,14 @@ static void on_event(const struct dlh_event *e, void *arg)
 	lua_setfield(L, -2, "object");
 	lua_pushstring(L, dlh_event_action(e->type));
 	lua_setfield(L, -2, "action");
+	if (e->type == DLH_EVENT_RESYNC) {
+		/* no object: the bus whose notifications were lost, and which read its state again */
+		lua_pushstring(L, e->bus);
+		lua_setfield(L, -2, "bus");
+		deliver(L, c);
+		lua_settop(L, top);
+		return;
+	}
 	if (e->port) {
 		lua_pushstring(L, dlh_port_handle(e->port));
 		lua_setfield(L, -2, "handle");

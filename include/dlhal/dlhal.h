@@ -79,7 +79,8 @@ extern "C" {
 	X(DEV_DEL, "dev", "del")   \
 	X(PORT_NEW, "port", "new") \
 	X(PORT_DEL, "port", "del") \
-	X(PORT_CHANGE, "port", "new")
+	X(PORT_CHANGE, "port", "new") \
+	X(RESYNC, "bus", "resync")
 
 /** Port type (devlink's `enum devlink_port_type`). */
 enum dlh_port_type {
@@ -253,8 +254,16 @@ DLH_EXPORT void dlh_ctx_log_set(struct dlh_ctx *ctx, dlh_log_fn fn, void *arg);
 /** @brief One change of the model. @c port is NULL for device events. */
 struct dlh_event {
 	enum dlh_event_type type; /**< What happened. */
-	struct dlh_dev *dev;	  /**< The device, or the port's device. */
-	struct dlh_port *port;	  /**< The port, or NULL for a device event. */
+	/** The device, or the port's device; NULL for DLH_EVENT_RESYNC. */
+	struct dlh_dev *dev;
+	struct dlh_port *port; /**< The port, or NULL for a device or bus event. */
+	/**
+	 * DLH_EVENT_RESYNC: the bus ("kernel", "daemon") that lost
+	 * notifications (a socket that overflowed) and read its whole state
+	 * again. The device and port events that took the model to that state
+	 * came before it; NULL for other events.
+	 */
+	const char *bus;
 };
 
 /**

@@ -215,6 +215,13 @@ DLH_EXPORT int dlh_sdk_bus_dev_add(struct dlh_sdk_bus *bus, const char *handle, 
  */
 DLH_EXPORT void dlh_sdk_bus_fill_pending(struct dlh_sdk_bus *bus, unsigned int what);
 
+/**
+ * @brief Report that the bus lost notifications (its socket overflowed) and
+ *        has brought the model back to the source's state: subscribers get
+ *        DLH_EVENT_RESYNC after the device and port events of the repair.
+ */
+DLH_EXPORT void dlh_sdk_bus_resynced(struct dlh_sdk_bus *bus);
+
 /** @brief Remove a device a bus driver added: its ports, then the device (events for each). */
 DLH_EXPORT void dlh_sdk_dev_remove(struct dlh_dev *dev);
 

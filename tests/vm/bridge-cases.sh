@@ -14,6 +14,11 @@ dmesg_bad() { dmesg | grep -iE 'warning|bug|call trace|oops|blocked for more tha
 # "NAME" "CMDS": the client's answers to CMDS (one a line) in $T/c.out, line N+1 for command N
 client() { printf '%b' "$1" | bridge_client > $T/c.out 2>&1; }
 answer() { sed -n "$(($1 + 1))p" $T/c.out; }
+# (inside a { ... } | bridge_client > $T/c.out pipeline) until the client has answered N commands, 10 s at most
+answered() { i=0; until [ "$(grep -c . $T/c.out 2> /dev/null)" -gt "$1" ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done; }
+published() { # name: until devlink has instance dlhal/NAME, 10 s at most
+	i=0; until devlink dev show "dlhal/$1" > /dev/null 2>&1; do i=$((i + 1)); [ $i -gt 200 ] && break; sleep 0.05; done
+}
 clean() { # name: dmesg clean since the last case
 	b=$(dmesg_bad)
 	if [ -z "$b" ]; then ok "$1: dmesg clean"; else nok "$1: dmesg" "$(echo "$b" | head -n 5)"; fi
@@ -23,10 +28,11 @@ if [ -r $TRACES ]; then ok "slub_debug=U: kmalloc-512 records who allocated each
 else nok "slab allocation traces" "no $TRACES (slub_debug=U,kmalloc-512 on the command line?)"; fi
 
 # An instance is seen only once published: with all its ports.
-{ printf 'dev add pub1\nport add pub1 1 eth pb1 1 4 1 0 0\nport add pub1 2 eth pb2 2 4 0 0 0\n'; sleep 1
+rm -f $T/c.out
+{ printf 'dev add pub1\nport add pub1 1 eth pb1 1 4 1 0 0\nport add pub1 2 eth pb2 2 4 0 0 0\n'; answered 3
 	devlink dev show > $T/p0 2>&1; devlink port show > $T/p0p 2>&1
-	printf 'dev pub pub1\n'; sleep 1
-	devlink port show > $T/p1 2>&1; printf 'dev pub pub1\n'; sleep 0.5; } | bridge_client > $T/c.out 2>&1
+	printf 'dev pub pub1\n'; answered 4
+	devlink port show > $T/p1 2>&1; printf 'dev pub pub1\n'; answered 5; } | bridge_client > $T/c.out 2>&1
 if ! grep -q '^dlhal/pub1' $T/p0 $T/p0p && [ "$(grep -c '^dlhal/pub1/' $T/p1)" = 2 ] && [ "$(answer 4)" = ok ] &&
 	[ "$(answer 5)" = "err -114" ]; then
 	ok "devlink sees an instance only once published, with its ports; a second publish is -EALREADY"
@@ -35,13 +41,14 @@ else
 fi
 
 # 1. Names at the top of /sys/devices: the instances have a parent, /sys/devices/dlhal.
-{ printf 'dev add platform\ndev add virtual\ndev add system\ndev add software\ndev pub platform\n'; sleep 1
+rm -f $T/c.out
+{ printf 'dev add platform\ndev add virtual\ndev add system\ndev add software\ndev pub platform\n'; answered 5
 	ls -d /sys/devices/dlhal/platform /sys/bus/dlhal/devices/virtual > $T/ls 2>&1; devlink dev show > $T/p1; } |
 	bridge_client > $T/c.out 2>&1
 if [ "$(grep -c '^ok' $T/c.out)" = 5 ] && [ "$(wc -l < $T/ls)" = 2 ] && grep -q '^dlhal/platform$' $T/p1; then
 	ok "instances named platform, virtual, system, software live under /sys/devices/dlhal"
 else
-	nok "top-level names" "$(cat $T/c.out $T/ls)"
+	nok "top-level names" "$(cat $T/c.out $T/ls $T/p1)"
 fi
 clean "top-level names"
 
@@ -55,9 +62,10 @@ else
 fi
 
 # 3. Port numbers whose phys_port_name would not fit IFNAMSIZ.
+rm -f $T/c.out
 { printf 'dev add pn\nport add pn 1 eth pn1 4000000000 4 0 1 4000000000\nport add pn 1 eth pn1 9999999 4 0 1 9999999\n'
 	printf 'port add pn 1 eth pn1 9999999 4 0 1 999999\nport add pn 2 eth pn2 4294967295 4 0 0 0\ndev pub pn\n'
-	sleep 1; ip link show pn1 > $T/l1 2>&1; echo $? >> $T/l1; ip link show pn2 >> $T/l1 2>&1; echo $? >> $T/l1; } |
+	answered 6; ip link show pn1 > $T/l1 2>&1; echo $? >> $T/l1; ip link show pn2 >> $T/l1 2>&1; echo $? >> $T/l1; } |
 	bridge_client > $T/c.out 2>&1
 if [ "$(answer 2)$(answer 3)" = "err -22err -22" ] && [ "$(answer 4)$(answer 5)" = okok ] &&
 	[ "$(grep -c '^0$' $T/l1)" = 2 ]; then
@@ -70,7 +78,7 @@ clean "port numbers"
 # 4. An undo notice for a file closed at once after the reply: 20 runs, nothing leaked.
 before=$(leaks) runs=0
 i=0; while [ $i -lt 20 ]; do
-	(sleep 0.5; devlink port split dlhal/ul/1 count 2) > /dev/null 2>&1 &
+	(published ul; devlink port split dlhal/ul/1 count 2) > /dev/null 2>&1 &
 	client 'dev add ul\nport add ul 1 eth ul1 1 4 1 0 0\ndev pub ul\nread\nreply-last 0 - del:1 add:1:eth:ul1s0:1:2:0:1:0 add:2:eth:lo:1:2:0:1:1\n'
 	wait
 	case "$(answer 4) $(answer 5)" in "req 16 "*" ok") runs=$((runs + 1)) ;; esac
@@ -85,7 +93,7 @@ fi
 clean "undo notice on close"
 
 # 5. Errnos netlink does not answer (-EINTR, kernel-internal) are refused; a real one reaches devlink.
-(sleep 0.5; t0=$(now); devlink port split dlhal/ei/1 count 2 > $T/ei 2>&1; echo "rc $? $t0 $(now)" >> $T/ei) > /dev/null 2>&1 &
+(published ei; t0=$(now); devlink port split dlhal/ei/1 count 2 > $T/ei 2>&1; echo "rc $? $t0 $(now)" >> $T/ei) > /dev/null 2>&1 &
 client 'dev add ei\nport add ei 1 eth ei1 1 4 1 0 0\ndev pub ei\nread\nreply-last -4 -\nreply-last -516 -\nreply-last -5 Refused_here\n'
 wait
 set -- $(grep '^rc ' $T/ei)
@@ -98,13 +106,15 @@ fi
 
 # 6. Removal behind queued ops fails them at once; a port added while an op waits gets -EBUSY at once.
 rm -f $T/dd.rc
-{ printf 'dev add dd\n'; for p in 1 2 3 4 5; do echo "port add dd $p eth dd$p $p 4 1 0 0"; done; echo 'dev pub dd'; sleep 1
+rm -f $T/c.out
+{ printf 'dev add dd\n'; for p in 1 2 3 4 5; do echo "port add dd $p eth dd$p $p 4 1 0 0"; done; echo 'dev pub dd'; answered 7
 	for p in 1 2 3 4 5; do (devlink port split dlhal/dd/$p count 2; echo $? >> $T/dd.rc) > /dev/null 2>&1 & done
-	sleep 1; echo "port add dd 9 eth dd9 9 4 0 0 0"; sleep 0.5; now > $T/dd.t0; echo 'dev del dd'; sleep 0.5; } |
+	echo read; answered 8; echo "port add dd 9 eth dd9 9 4 0 0 0"; answered 9; sleep 0.5
+	now > $T/dd.t0; echo 'dev del dd'; answered 10; } |
 	bridge_client > $T/c.out 2>&1
 wait
 t1=$(now)
-if [ "$(answer 8)" = "err -16" ] && [ "$(answer 9)" = ok ] && [ "$(grep -vc '^0$' $T/dd.rc)" = 5 ] &&
+if [ "$(answer 9)" = "err -16" ] && [ "$(answer 10)" = ok ] && [ "$(grep -vc '^0$' $T/dd.rc)" = 5 ] &&
 	awk -v a="$(cat $T/dd.t0)" -v b="$t1" 'BEGIN { exit !(b - a < 3) }' && ! ip link show dd1 > /dev/null 2>&1; then
 	ok "DEV_DEL with 5 ops queued: done, and the 5 devlink callers answered, within 3 s; PORT_ADD meanwhile: -EBUSY"
 else
@@ -113,8 +123,9 @@ fi
 clean "removal behind queued ops"
 
 # 7. A refused retype (netdev name taken) leaves the port and its netdev as they were.
+rm -f $T/c.out
 { printf 'dev add rt\nport add rt 1 eth rta 1 4 0 0 0\nport add rt 2 eth rtb 2 4 0 0 0\ndev pub rt\n'
-	printf 'port add rt 1 eth rtb 1 4 0 0 0\n'; sleep 1
+	printf 'port add rt 1 eth rtb 1 4 0 0 0\n'; answered 5
 	ip link show rta > /dev/null 2>&1; echo "link $?" > $T/rt; devlink port show dlhal/rt/1 >> $T/rt 2>&1; } |
 	bridge_client > $T/c.out 2>&1
 if [ "$(answer 5)" = "err -17" ] && grep -q '^link 0' $T/rt && grep -q 'type eth netdev rta ' $T/rt; then
@@ -124,11 +135,12 @@ else
 fi
 
 # 8. Undo of a retype, then an op whose reply deletes that port and fails: the port comes back.
-{ printf 'dev add ud\nport add ud 1 eth ud1 1 4 1 0 0\nport add ud 2 eth ud2 2 4 0 0 0\ndev pub ud\n'
-	(sleep 0.5; devlink port split dlhal/ud/1 count 2) > /dev/null 2>&1 &
-	printf 'read\nreply-last 0 - add:2:eth:ud2x:2:4:0:0:0 add:9:eth:lo:9:4:0:0:0\nread\n'; sleep 3
+rm -f $T/c.out
+{ printf 'dev add ud\nport add ud 1 eth ud1 1 4 1 0 0\nport add ud 2 eth ud2 2 4 0 0 0\ndev pub ud\n'; answered 4
 	(devlink port split dlhal/ud/1 count 2) > /dev/null 2>&1 &
-	printf 'read\nreply-last 0 - del:2 add:8:eth:lo:8:4:0:0:0\nread\n'; sleep 3
+	printf 'read\nreply-last 0 - add:2:eth:ud2x:2:4:0:0:0 add:9:eth:lo:9:4:0:0:0\nread\n'; answered 7
+	(devlink port split dlhal/ud/1 count 2) > /dev/null 2>&1 &
+	printf 'read\nreply-last 0 - del:2 add:8:eth:lo:8:4:0:0:0\nread\n'; answered 10
 	devlink port show dlhal/ud/2 > $T/ud 2>&1; ip link show ud2 > /dev/null 2>&1; echo "link $?" >> $T/ud; } |
 	bridge_client > $T/c.out 2>&1
 wait
@@ -154,9 +166,10 @@ clean "name race"
 
 # The stall of a reader behind an op that waits for the process is bounded by op_timeout_ms.
 echo 1000 > $P
-{ printf 'dev add st\nport add st 1 eth st1 1 4 1 0 0\ndev pub st\n'; sleep 0.5
+rm -f $T/c.out
+{ printf 'dev add st\nport add st 1 eth st1 1 4 1 0 0\ndev pub st\n'; answered 3
 	(devlink port split dlhal/st/1 count 2 > $T/st.split 2>&1) &
-	sleep 0.2; t0=$(now); su user -c "devlink port show dlhal/st/1" > $T/st 2>&1; echo "$t0 $(now)" >> $T/st; wait; } |
+	echo read; answered 4; t0=$(now); su user -c "devlink port show dlhal/st/1" > $T/st 2>&1; echo "$t0 $(now)" >> $T/st; wait; } |
 	bridge_client > $T/c.out 2>&1
 set -- $(tail -n 1 $T/st)
 if grep -q 'did not answer' $T/st.split && grep -q '^dlhal/st/1' $T/st && awk -v a="$1" -v b="$2" 'BEGIN { exit !(b - a < 2) }'; then
@@ -191,7 +204,7 @@ wait $race
 sleep 2
 after=$(leaks)
 if [ "$(grep -c '^proc ' $T/fz.out)" = 4 ] && ! devlink dev show | grep -q '^dlhal/' && [ "$after" -le "$before" ]; then
-	ok "bridge_fuzz for $secs s, 4 processes, iproute2 racing: $(awk '{ w += $3; r += $8; c += $12 } END { print w " writes, " r " replies, " c " closes" }' $T/fz.out), nothing left, no leak"
+	ok "bridge_fuzz for $secs s, 4 processes, iproute2 racing: $(awk '{ w += $3; t += substr($5, 2); r += $9; c += $11 } END { print w " writes (" t " taken), " r " replies, " c " closes" }' $T/fz.out), nothing left, no leak"
 else
 	nok "bridge_fuzz campaign" "$(cat $T/fz.out; devlink dev show; grep dlhal_bridge $TRACES | head -n 3)"
 fi

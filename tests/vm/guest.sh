@@ -208,6 +208,62 @@ else
 	nok "desired on a device that appears" "$(cat $T/dsd.log)"
 fi
 
+# --- bursts: 12 devices of 256 ports registered back to back, removed the same way ---------------
+# A mirror whose socket overflows (ENOBUFS) reads everything again: two dlhalds (the default 8 MiB
+# buffer; 32 KiB, which must overflow) and a direct monitor with 32 KiB, clients reading meanwhile;
+# after each burst each daemon's -j port show is devlink's, byte for byte.
+burst() { # create|remove
+	for id in 30 31 32 33 34 35 36 37 38 39 40 41; do
+		if [ "$1" = create ]; then echo "$id 256" > /sys/bus/netdevsim/new_device
+		else echo $id > /sys/bus/netdevsim/del_device; fi
+	done
+}
+settle() { # until devlink lists $1 ports, at most 180 s
+	i=0; until [ "$(devlink port show | wc -l)" = "$1" ]; do i=$((i + 1)); [ $i -gt 1800 ] && return 1; sleep 0.1; done
+}
+same_as_devlink() { # sock: the daemon's -j port show equals devlink's, within 20 s
+	i=0; while [ $i -lt 20 ]; do
+		devlink -j port show > $T/bk.json; dl -s "$1" -j port show > $T/bd.json 2>&1
+		cmp -s $T/bk.json $T/bd.json && return 0
+		i=$((i + 1)); sleep 1
+	done
+	return 1
+}
+base=$(devlink port show | wc -l)
+dlhald -f -s $T/bu.sock --kernel > $T/bu.log 2>&1 &
+bu=$!
+DLHAL_KERNEL_RCVBUF=32768 dlhald -f -s $T/bs.sock --kernel > $T/bsd.log 2>&1 &
+bsd=$!
+DLHAL_KERNEL_RCVBUF=32768 dl --kernel -v monitor > $T/bumon 2> $T/bumon.err &
+bumon=$!
+i=0; until [ -S $T/bu.sock ] && [ -S $T/bs.sock ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+dl -s $T/bs.sock monitor port > $T/bsmon 2>&1 &
+bsmon=$!
+ready $T/bumon.err
+good=0
+for round in 1 2; do
+	(k=0; while [ $k -lt 20 ]; do dl -s $T/bs.sock port show > /dev/null 2>&1; k=$((k + 1)); done) &
+	rd=$!
+	burst create
+	settle $((base + 3072)) && same_as_devlink $T/bu.sock && same_as_devlink $T/bs.sock && good=$((good + 1))
+	wait $rd
+	burst remove
+	settle $base && same_as_devlink $T/bu.sock && same_as_devlink $T/bs.sock && good=$((good + 1))
+done
+kill -TERM $bumon $bsmon; wait $bumon $bsmon 2> /dev/null
+kill -TERM $bu $bsd; wait $bu $bsd
+if [ $good = 4 ]; then
+	ok "2 bursts of 3072 ports created and removed: both dlhalds' -j port show are devlink's, byte for byte"
+else
+	nok "bursts" "$good of 4 checks; $(devlink port show | wc -l) kernel ports; $(diff $T/bk.json $T/bd.json | head -c 300)"
+fi
+if grep -q "kernel: notifications were lost; the state was read again" $T/bsd.log &&
+	grep -q "^\[bus,resync\] kernel: notifications were lost" $T/bumon; then
+	ok "a 32 KiB buffer overflows: the daemon logs the resync and dl monitor prints [bus,resync] ($(grep -c 'were lost' $T/bsd.log) resyncs)"
+else
+	nok "resync reported" "$(tail -n 3 $T/bsd.log; grep -c . $T/bumon; tail -n 2 $T/bumon.err)"
+fi
+
 # --- kernel/bridge: userspace drivers' instances in the kernel's devlink family ----------------
 if [ -c /dev/dlhal ] && [ "$(stat -c %a /dev/dlhal)" = 600 ]; then ok "/dev/dlhal exists, mode 0600"
 else nok "/dev/dlhal" "$(ls -l /dev/dlhal 2>&1)"; fi

@@ -52,6 +52,7 @@ void sim_usage(FILE *f);
 /* out.c */
 void out_begin(struct dl *dl, const char *object);
 void out_begin_event(struct dl *dl, const char *object, const char *action);
+void out_resync(struct dl *dl, const char *bus);
 void out_end(struct dl *dl);
 void out_dev(struct dl *dl, const struct dlh_dev *dev);
 void out_port(struct dl *dl, const struct dlh_port *port);

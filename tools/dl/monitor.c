@@ -31,10 +31,12 @@ static void on_event(const struct dlh_event *ev, void *arg)
 	struct dl *dl = m->dl;
 	const char *obj = dlh_event_object(ev->type);
 
-	if (dl->closing || (ev->port ? !m->port : !m->dev))
+	if (dl->closing || (ev->port ? !m->port : !ev->dev ? false : !m->dev))
 		return;
 	out_begin_event(dl, obj, dlh_event_action(ev->type));
-	if (ev->port)
+	if (ev->type == DLH_EVENT_RESYNC)
+		out_resync(dl, ev->bus);
+	else if (ev->port)
 		out_port(dl, ev->port);
 	else
 		out_dev(dl, ev->dev);

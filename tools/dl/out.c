@@ -34,6 +34,17 @@ void out_begin_event(struct dl *dl, const char *object, const char *action)
 	jsonw_obj_open(&dl->jw, object);
 }
 
+/* Notifications were lost and the bus read everything again: the events before this one repaired the model. */
+void out_resync(struct dl *dl, const char *bus)
+{
+	if (!dl->json) {
+		printf("%s: notifications were lost; the state was read again\n", bus);
+		return;
+	}
+	jsonw_str(&dl->jw, "name", bus);
+	jsonw_bool(&dl->jw, "lost", true);
+}
+
 void out_end(struct dl *dl)
 {
 	if (!dl->json)

@@ -40,6 +40,11 @@ static void usage(FILE *f)
 		   "                      (as dlhal/NAME, through the dlhal_bridge module's /dev/dlhal)\n"
 		   "      --state FILE    keep the emulated hardware's state in FILE across restarts\n"
 		   "      --fresh         with --state: start from the profiles, not from FILE\n"
+		   "      --max-clients N     connections in all (default 1024; root has 16 more)\n"
+		   "      --max-per-user N    connections of one unprivileged user (default 64)\n"
+		   "      --client-queue SIZE notification bytes queued for a client that does not read,\n"
+		   "                          then ENOBUFS (default 256K)\n"
+		   "      --queue-total SIZE  bytes queued for all clients (default 32M)\n"
 		   "  -f, --foreground    stay in the foreground and log to stderr (default: daemon, syslog)\n"
 		   "  -v, --verbose       log each client and driver detail\n"
 		   "  -V, --version       print the version\n"
@@ -175,7 +180,7 @@ static void on_hup(struct ev_loop *loop, ev_signal *w, int revents)
 static void on_dev(const struct dlh_event *ev, void *arg)
 {
 	(void)arg;
-	if (ev->type == DLH_EVENT_DEV_NEW) {
+	if (ev->type == DLH_EVENT_DEV_NEW || ev->type == DLH_EVENT_RESYNC) {
 		want.pending = true;
 		want.delay = 0;
 	} else if (ev->type == DLH_EVENT_PORT_NEW && !want.delay) {
@@ -210,6 +215,37 @@ static int load(struct dlh_ctx *ctx, const char *sim, bool kernel, const char *s
 	return 0;
 }
 
+/* A whole number from @min to @max; with @size, K, M or G may follow (powers of 1024). */
+static int bound_parse(const char *s, bool size, unsigned long long min, unsigned long long max,
+		       unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (size && *end && !end[1]) {
+		const char *units = "KMG", *u = strchr(units, *end);
+
+		if (!u)
+			return -1;
+		for (long i = 0; i <= u - units; i++) {
+			if (v > max)
+				return -1;
+			v *= 1024;
+		}
+		end++;
+	}
+	if (*end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 static int daemonize(void)
 {
 	pid_t pid = fork();
@@ -236,7 +272,18 @@ static int daemonize(void)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_SIM = 256, OPT_KERNEL, OPT_STATE, OPT_FRESH, OPT_BRIDGE, OPT_DESIRED };
+	enum {
+		OPT_SIM = 256,
+		OPT_KERNEL,
+		OPT_STATE,
+		OPT_FRESH,
+		OPT_BRIDGE,
+		OPT_DESIRED,
+		OPT_MAX_CLIENTS,
+		OPT_MAX_PER_USER,
+		OPT_CLIENT_QUEUE,
+		OPT_QUEUE_TOTAL
+	};
 	static const struct option opts[] = {
 	    {"socket", required_argument, NULL, 's'},
 	    {"group", required_argument, NULL, 'g'},
@@ -251,6 +298,10 @@ int main(int argc, char **argv)
 	    {"fresh", no_argument, NULL, OPT_FRESH},
 	    {"kernel-bridge", no_argument, NULL, OPT_BRIDGE},
 	    {"desired", required_argument, NULL, OPT_DESIRED},
+	    {"max-clients", required_argument, NULL, OPT_MAX_CLIENTS},
+	    {"max-per-user", required_argument, NULL, OPT_MAX_PER_USER},
+	    {"client-queue", required_argument, NULL, OPT_CLIENT_QUEUE},
+	    {"queue-total", required_argument, NULL, OPT_QUEUE_TOTAL},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *path = DLHAL_SOCKET_DEFAULT, *sim = NULL, *group = NULL, *state = NULL;
@@ -258,7 +309,8 @@ int main(int argc, char **argv)
 	ev_prepare save;
 	mode_t mode = 0666;
 	bool fresh = false;
-	struct server srv = {.lfd = -1};
+	struct server srv = {0};
+	unsigned long long v;
 	bool foreground = false, kernel = false, bridged = false;
 	struct bridge bridge = {.fd = -1};
 	int opt, verbose = 0, ret = 1;
@@ -268,8 +320,27 @@ int main(int argc, char **argv)
 	struct evhost host;
 	gid_t gid = (gid_t)-1;
 
+	server_init(&srv);
 	while ((opt = getopt_long(argc, argv, "s:g:m:fvVh", opts, NULL)) != -1) {
 		switch (opt) {
+		case OPT_MAX_CLIENTS:
+		case OPT_MAX_PER_USER:
+			if (bound_parse(optarg, false, 1, 1000000, &v)) {
+				fprintf(stderr, "dlhald: --%s \"%s\": expected a number from 1 to 1000000\n",
+					opt == OPT_MAX_CLIENTS ? "max-clients" : "max-per-user", optarg);
+				return 2;
+			}
+			*(opt == OPT_MAX_CLIENTS ? &srv.max_clients : &srv.max_per_user) = (unsigned int)v;
+			break;
+		case OPT_CLIENT_QUEUE:
+		case OPT_QUEUE_TOTAL:
+			if (bound_parse(optarg, true, 4096, 1ULL << 32, &v)) {
+				fprintf(stderr, "dlhald: --%s \"%s\": expected a size from 4K to 4G (bytes, or K, M, G)\n",
+					opt == OPT_CLIENT_QUEUE ? "client-queue" : "queue-total", optarg);
+				return 2;
+			}
+			*(opt == OPT_CLIENT_QUEUE ? &srv.client_queue : &srv.queue_total) = (size_t)v;
+			break;
 		case 's':
 			path = optarg;
 			break;

@@ -32,6 +32,9 @@ struct client {
 	bool may_write;
 	bool subscribed;
 	bool dropped;
+	bool lost;	 /* notifications dropped: an ENOBUFS notice follows once the queue drains */
+	bool warned;	 /* its overflow was logged */
+	bool pend_reply; /* pend holds a reply, not only notifications */
 	struct record *head, *tail;
 	size_t queued;
 	/* What the request in hand (or a timer) produced for this client, sent as one record. */
@@ -49,6 +52,15 @@ struct server {
 	gid_t group; /* (gid_t)-1: root only */
 	struct client *clients;
 	unsigned long drops;
+	/* Bounds (dlhald(8)): */
+	unsigned int max_clients;  /* connections in all */
+	unsigned int max_per_user; /* connections of one unprivileged uid */
+	size_t client_queue;	   /* notification bytes queued for one client */
+	size_t queue_total;	   /* bytes queued for all clients */
+	size_t queued_total;
+	unsigned int nclients;
+	unsigned long overflows, refused;
+	uid_t refused_uid; /* the uid whose refusal was logged last */
 	const char *state; /* --state FILE, or NULL */
 	bool state_dirty;  /* the model changed since FILE was written */
 };
@@ -83,11 +95,14 @@ struct bridge {
 };
 
 /* server.c */
+/* The bounds' defaults (dlhald(8)); call before server_open() or server_client_add(). */
+void server_init(struct server *srv);
 int server_open(struct server *srv, const char *path, gid_t group, mode_t mode);
 /* A connected client on @fd (taken over: closed when the client goes), read on the server's loop. */
 struct client *server_client_add(struct server *srv, int fd, uid_t uid, bool may_write);
 void server_close(struct server *srv);
 void client_send(struct client *c, const void *data, size_t len);
+void client_notify(struct client *c, const void *data, size_t len);
 void client_send_msg(struct client *c, struct nl_msg *msg);
 void server_notify(struct server *srv, struct nl_msg *msg);
 /* Sends what is pending: every other client's first, then @first's (may be NULL). */

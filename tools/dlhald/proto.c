@@ -403,7 +403,15 @@ void proto_event(const struct dlh_event *ev, void *arg)
 	    [DLH_EVENT_PORT_CHANGE] = DEVLINK_CMD_PORT_NEW,
 	};
 	struct server *srv = arg;
-	struct nl_msg *msg = reply_new(NULL, cmds[ev->type], 0);
+	struct nl_msg *msg;
+
+	/* The kernel mirror lost notifications and repaired itself: clients saw the repair as port and
+	 * device events already. */
+	if (ev->type == DLH_EVENT_RESYNC) {
+		dlhald_log(LOG_WARNING, "%s: notifications were lost; the state was read again", ev->bus);
+		return;
+	}
+	msg = reply_new(NULL, cmds[ev->type], 0);
 
 	if (msg && !(ev->port ? put_port(msg, ev->port) : put_dev(msg, ev->dev)))
 		server_notify(srv, msg);

@@ -3,8 +3,13 @@
  * The listening socket and its clients. Each client's records are handled in
  * order as they arrive. Replies and notifications are written at once; what
  * a full socket refuses waits in a per-client queue written when the socket
- * is writable, so a client that stops reading slows nobody else: past
- * DLHALD_QUEUE_MAX queued bytes it is dropped, with a log line.
+ * is writable, so a client that stops reading slows nobody else. What that
+ * costs is bounded (dlhald(8)): a client's notifications past --client-queue
+ * bytes are dropped and, once its queue has drained, it gets ENOBUFS, as a
+ * netlink socket that overflowed does, and reads the state again; replies
+ * past DLHALD_QUEUE_MAX drop the client; all queues together hold at most
+ * --queue-total bytes; and connections are capped per unprivileged uid and
+ * in all. Each overflow, drop and refusal is logged once.
  */
 #include "dlhald.h"
 
@@ -23,6 +28,11 @@ static void client_free(struct client *c)
 {
 	struct server *srv = c->srv;
 
+	srv->nclients--;
+	srv->queued_total -= c->queued;
+	if (c->uid == srv->refused_uid)
+		srv->refused_uid = (uid_t)-1;
+
 	for (struct client **pp = &srv->clients; *pp; pp = &(*pp)->next) {
 		if (*pp == c) {
 			*pp = c->next;
@@ -40,6 +50,26 @@ static void client_free(struct client *c)
 		free(r);
 	}
 	free(c);
+}
+
+/*
+ * The client's notifications overflowed and its queue has drained: an
+ * NLMSG_ERROR with -ENOBUFS on its notification connection says so, after
+ * everything it was sent before (the library then reads the state again).
+ * Returns true if the socket is full: tried again when it is writable.
+ */
+static bool lost_notice(struct client *c)
+{
+	struct {
+		struct nlmsghdr h;
+		struct nlmsgerr e;
+	} m = {.h = {.nlmsg_len = sizeof(m), .nlmsg_type = NLMSG_ERROR}, .e = {.error = -ENOBUFS}};
+	ssize_t n = send(c->fd, &m, sizeof(m), MSG_DONTWAIT | MSG_NOSIGNAL);
+
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return true;
+	c->lost = false;
+	return false;
 }
 
 static void on_writable(struct ev_loop *loop, ev_io *w, int revents)
@@ -61,42 +91,60 @@ static void on_writable(struct ev_loop *loop, ev_io *w, int revents)
 		}
 		c->head = r->next;
 		c->queued -= r->len;
+		c->srv->queued_total -= r->len;
 		free(r);
 	}
 	c->tail = NULL;
+	if (c->lost && !c->dropped && lost_notice(c))
+		return;
 	ev_io_stop(c->srv->loop, &c->wio);
 }
 
-static void record_send(struct client *c, const void *data, size_t len);
+static void record_send(struct client *c, const void *data, size_t len, bool reply);
 
 /*
  * Replies and notifications collect per client while a request is handled
  * and leave as one record each: a get's reply travels with its ack, and one
  * operation's notifications reach a monitor in one read.
  */
-void client_send(struct client *c, const void *data, size_t len)
+static void pend_add(struct client *c, const void *data, size_t len, bool reply)
 {
 	if (c->dropped)
 		return;
 	if (c->pend_len + len > DLHAL_RECORD_MAX / 2 && c->pend_len) {
-		record_send(c, c->pend, c->pend_len);
+		record_send(c, c->pend, c->pend_len, c->pend_reply);
 		c->pend_len = 0;
+		c->pend_reply = false;
 	}
 	if (len > DLHAL_RECORD_MAX / 2) {
-		record_send(c, data, len);
+		record_send(c, data, len, reply);
 		return;
 	}
 	if (!c->pend && !(c->pend = malloc(DLHAL_RECORD_MAX / 2)))
 		return;
 	memcpy(c->pend + c->pend_len, data, len);
 	c->pend_len += len;
+	c->pend_reply |= reply;
+}
+
+/* A reply to the client's own request: never dropped alone (the client is, past DLHALD_QUEUE_MAX). */
+void client_send(struct client *c, const void *data, size_t len)
+{
+	pend_add(c, data, len, true);
+}
+
+/* A notification: dropped past the client's bounds, and the client told so. */
+void client_notify(struct client *c, const void *data, size_t len)
+{
+	pend_add(c, data, len, false);
 }
 
 static void client_flush(struct client *c)
 {
 	if (c->pend_len && !c->dropped)
-		record_send(c, c->pend, c->pend_len);
+		record_send(c, c->pend, c->pend_len, c->pend_reply);
 	c->pend_len = 0;
+	c->pend_reply = false;
 }
 
 void server_flush(struct server *srv, struct client *last)
@@ -112,22 +160,27 @@ void server_flush(struct server *srv, struct client *last)
 		client_flush(last);
 }
 
-static void record_send(struct client *c, const void *data, size_t len)
+static void client_drop(struct client *c)
 {
+	/* Freed by the write watcher on the next turn, not under a caller's feet. */
+	c->dropped = true;
+	dlhald_log(LOG_WARNING, "client %d (uid %u) does not read: dropped with %zu bytes queued", c->fd,
+		   (unsigned)c->uid, c->queued);
+	c->srv->drops++;
+	shutdown(c->fd, SHUT_RDWR);
+	ev_io_start(c->srv->loop, &c->wio);
+}
+
+static void record_send(struct client *c, const void *data, size_t len, bool reply)
+{
+	struct server *srv = c->srv;
 	struct record *r;
 
 	if (c->dropped)
 		return;
-	if (c->queued + len > DLHALD_QUEUE_MAX) {
-		/* Freed by the write watcher on the next turn, not under a caller's feet. */
-		c->dropped = true;
-		dlhald_log(LOG_WARNING, "client %d (uid %u) does not read: dropped with %zu bytes queued", c->fd,
-			   (unsigned)c->uid, c->queued);
-		c->srv->drops++;
-		shutdown(c->fd, SHUT_RDWR);
-		ev_io_start(c->srv->loop, &c->wio);
+	/* After an overflow, notifications wait for the ENOBUFS notice: the client reads the state then. */
+	if (!reply && c->lost)
 		return;
-	}
 	/* Nothing queued: write now. Notifications an operation causes are then
 	 * in the subscriber's socket before the operation's ack is in the
 	 * requester's, as the kernel delivers them. */
@@ -144,6 +197,22 @@ static void record_send(struct client *c, const void *data, size_t len)
 			return;
 		}
 	}
+	if (reply && (c->queued + len > DLHALD_QUEUE_MAX || srv->queued_total + len > srv->queue_total)) {
+		client_drop(c);
+		return;
+	}
+	if (!reply && (c->queued + len > srv->client_queue || srv->queued_total + len > srv->queue_total)) {
+		c->lost = true;
+		srv->overflows++;
+		if (!c->warned)
+			dlhald_log(LOG_WARNING,
+				   "client %d (uid %u) does not read its events: dropping them (%zu bytes queued, %zu "
+				   "for all); it gets ENOBUFS once it reads",
+				   c->fd, (unsigned)c->uid, c->queued, srv->queued_total);
+		c->warned = true;
+		ev_io_start(srv->loop, &c->wio);
+		return;
+	}
 	r = malloc(sizeof(*r) + len);
 	if (!r)
 		return;
@@ -156,7 +225,8 @@ static void record_send(struct client *c, const void *data, size_t len)
 		c->head = r;
 	c->tail = r;
 	c->queued += len;
-	ev_io_start(c->srv->loop, &c->wio);
+	srv->queued_total += len;
+	ev_io_start(srv->loop, &c->wio);
 }
 
 void client_send_msg(struct client *c, struct nl_msg *msg)
@@ -169,7 +239,7 @@ void server_notify(struct server *srv, struct nl_msg *msg)
 	for (struct client *c = srv->clients, *next; c; c = next) {
 		next = c->next;
 		if (c->subscribed)
-			client_send_msg(c, msg);
+			client_notify(c, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len);
 	}
 }
 
@@ -246,7 +316,42 @@ struct client *server_client_add(struct server *srv, int fd, uid_t uid, bool may
 	ev_io_start(srv->loop, &c->rio);
 	c->next = srv->clients;
 	srv->clients = c;
+	srv->nclients++;
 	return c;
+}
+
+/*
+ * Whether a connection of @uid is taken: an unprivileged uid has at most
+ * --max-per-user, and everyone but root at most --max-clients in all (root
+ * has 16 more, to mend things). A refused peer gets -EUSERS as the answer to
+ * its first request; the refusal is logged once until that uid is below the
+ * limit again.
+ */
+static bool admit(struct server *srv, int fd, uid_t uid)
+{
+	struct {
+		struct nlmsghdr h;
+		struct nlmsgerr e;
+	} m = {.h = {.nlmsg_len = sizeof(m), .nlmsg_type = NLMSG_ERROR}, .e = {.error = -EUSERS}};
+	unsigned int mine = 0;
+	const char *why = NULL;
+
+	for (struct client *c = srv->clients; c && uid; c = c->next)
+		mine += c->uid == uid;
+	if (srv->nclients >= srv->max_clients + (uid ? 0 : 16))
+		why = "--max-clients";
+	else if (uid && mine >= srv->max_per_user)
+		why = "--max-per-user";
+	if (!why)
+		return true;
+	srv->refused++;
+	if (srv->refused_uid != uid)
+		dlhald_log(LOG_WARNING, "uid %u: %u connections of its own, %u in all: refusing more (%s)", (unsigned)uid,
+			   mine, srv->nclients, why);
+	srv->refused_uid = uid;
+	if (send(fd, &m, sizeof(m), MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+		dlhald_log(LOG_DEBUG, "refused client: %s", strerror(errno));
+	return false;
 }
 
 static void on_accept(struct ev_loop *loop, ev_io *w, int revents)
@@ -263,6 +368,10 @@ static void on_accept(struct ev_loop *loop, ev_io *w, int revents)
 	if (fd < 0)
 		return;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
+		close(fd);
+		return;
+	}
+	if (!admit(srv, fd, cred.uid)) {
 		close(fd);
 		return;
 	}
@@ -290,6 +399,16 @@ static int stale_unlink(const char *path)
 		return -EADDRINUSE;
 	unlink(path);
 	return 0;
+}
+
+void server_init(struct server *srv)
+{
+	srv->lfd = -1;
+	srv->max_clients = 1024;
+	srv->max_per_user = 64;
+	srv->client_queue = 256u << 10;
+	srv->queue_total = 32u << 20;
+	srv->refused_uid = (uid_t)-1;
 }
 
 int server_open(struct server *srv, const char *path, gid_t group, mode_t mode)
