@@ -1085,6 +1085,11 @@ Test(daemon, bad_options_are_refused)
 	    {{"-f", "--bogus"}, 2, "Usage: dlhald"},
 	    {{"-f", "--sim", "sn2700", "--mode", "0999"}, 2, "--mode \"0999\": expected octal permission bits"},
 	    {{"-f", "--sim", "sn2700", "-m", "1777"}, 2, "--mode \"1777\": expected octal permission bits"},
+	    {{"-f", "--sim", "sn2700", "--max-per-user", "0"}, 2, "--max-per-user \"0\": expected a number from 1"},
+	    {{"-f", "--sim", "sn2700", "--max-clients", "12x"}, 2, "--max-clients \"12x\": expected a number"},
+	    {{"-f", "--sim", "sn2700", "--client-queue", "1K"}, 2, "--client-queue \"1K\": expected a size from 4K"},
+	    {{"-f", "--sim", "sn2700", "--queue-total", "5T"}, 2, "--queue-total \"5T\": expected a size"},
+	    {{"-f", "--sim", "sn2700", "--queue-total", "99999999G"}, 2, "--queue-total \"99999999G\": expected"},
 	    {{"-f", "-s", "/tmp/dlhald-bad.sock", "--sim", "nosuch"}, 1, "Unknown profile \"nosuch\""},
 	    {{"-f", "--kernel", "--kernel-bridge"}, 2, "--kernel-bridge publishes emulated devices"},
 	    /* this machine has no dlhal_bridge module loaded (tests/vm has) */

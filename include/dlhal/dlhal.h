@@ -74,11 +74,11 @@ extern "C" {
 	X(PCI_SF, "pcisf", 7)
 
 /** Events: X(SUFFIX, object, action); object and action as `devlink monitor` prints them. */
-#define DLH_EVENT_MAP(X)           \
-	X(DEV_NEW, "dev", "new")   \
-	X(DEV_DEL, "dev", "del")   \
-	X(PORT_NEW, "port", "new") \
-	X(PORT_DEL, "port", "del") \
+#define DLH_EVENT_MAP(X)              \
+	X(DEV_NEW, "dev", "new")      \
+	X(DEV_DEL, "dev", "del")      \
+	X(PORT_NEW, "port", "new")    \
+	X(PORT_DEL, "port", "del")    \
 	X(PORT_CHANGE, "port", "new") \
 	X(RESYNC, "bus", "resync")
 

@@ -235,7 +235,7 @@ if round; then ok "desired daemon first, publisher second: the instance complete
 else nok "desired then publisher" "$(devlink port show | grep -c dlhal/; cat $T/pb.log; tail -n 5 $T/dsd.log)"; fi
 if round; then ok "the publisher restarted under the desired daemon: the split applied again"
 else nok "publisher restart" "$(cat $T/pb.log; tail -n 5 $T/dsd.log)"; fi
-rounds=${PUBLISH_ROUNDS:-100}
+rounds=$(cat /publish-rounds 2> /dev/null || echo 100)
 (while :; do devlink port split dlhal/0000:03:00.0/5 count 2; devlink port unsplit dlhal/0000:03:00.0/5; done) > /dev/null 2>&1 &
 ham=$!
 k=0 good=0

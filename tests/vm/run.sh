@@ -109,6 +109,7 @@ copy_bin "$build/tests/bridge_fuzz" /usr/bin/bridge_fuzz
 cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$src/tests/vm/bridge-cases.sh" "$root/"
 # The hostile-client campaign's length in the guest (docs/fuzzing.md: its long form).
 echo "${BRIDGE_FUZZ_SECONDS:-20}" > "$root/fuzz-seconds"
+echo "${PUBLISH_ROUNDS:-100}" > "$root/publish-rounds"
 if [ "$script" = probe.sh ]; then
 	cp "$mode" "$root/probe.sh"
 	for tool in strace perf; do

@@ -20,8 +20,8 @@ struct parse {
 	FILE *f;
 	char *buf; /* getline's */
 	size_t cap;
-	int line;	 /* of the line inih is on */
-	int fail_line;	 /* of the first error of ours; 0: none */
+	int line;      /* of the line inih is on */
+	int fail_line; /* of the first error of ours; 0: none */
 	char why[256];
 };
 

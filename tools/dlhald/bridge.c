@@ -154,8 +154,8 @@ static int sync_dev(struct bridge *b, struct bridge_dev *bd)
 			continue;
 		}
 		err = -errno;
-		if (err == -EBUSY || (bd->failed.index == c->index && bd->failed.err == err &&
-				      bd->failed.type == c->type))
+		if (err == -EBUSY ||
+		    (bd->failed.index == c->index && bd->failed.err == err && bd->failed.type == c->type))
 			continue;
 		bd->failed.index = c->index;
 		bd->failed.err = err;

@@ -335,7 +335,8 @@ int main(int argc, char **argv)
 		case OPT_CLIENT_QUEUE:
 		case OPT_QUEUE_TOTAL:
 			if (bound_parse(optarg, true, 4096, 1ULL << 32, &v)) {
-				fprintf(stderr, "dlhald: --%s \"%s\": expected a size from 4K to 4G (bytes, or K, M, G)\n",
+				fprintf(stderr,
+					"dlhald: --%s \"%s\": expected a size from 4K to 4G (bytes, or K, M, G)\n",
 					opt == OPT_CLIENT_QUEUE ? "client-queue" : "queue-total", optarg);
 				return 2;
 			}

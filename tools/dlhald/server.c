@@ -346,8 +346,8 @@ static bool admit(struct server *srv, int fd, uid_t uid)
 		return true;
 	srv->refused++;
 	if (srv->refused_uid != uid)
-		dlhald_log(LOG_WARNING, "uid %u: %u connections of its own, %u in all: refusing more (%s)", (unsigned)uid,
-			   mine, srv->nclients, why);
+		dlhald_log(LOG_WARNING, "uid %u: %u connections of its own, %u in all: refusing more (%s)",
+			   (unsigned)uid, mine, srv->nclients, why);
 	srv->refused_uid = uid;
 	if (send(fd, &m, sizeof(m), MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
 		dlhald_log(LOG_DEBUG, "refused client: %s", strerror(errno));
