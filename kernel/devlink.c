@@ -1029,6 +1029,7 @@ static void daemon_bus_detach(struct dlh_sdk_bus *bus)
 		dlh_sdk_io_free(k->io);
 	close(k->ufd[1]);
 	close(k->ufd[0]);
+	free(k->seen);
 }
 
 static struct nl_msg *sim_msg(struct dlh_dev *dev, struct dlh_port *port, uint8_t cmd, const char *key,

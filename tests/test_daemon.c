@@ -21,6 +21,11 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 #define SW "pci/0000:03:00.0"
 
@@ -98,6 +103,18 @@ static void daemon_stop(void)
 	cr_assert_eq(waitpid(daemon_pid, &st, 0), daemon_pid);
 	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "dlhald exit status %d", st);
 	cr_expect_neq(access(sock, F_OK), 0, "the socket is removed");
+}
+
+/* @path's first @size - 1 bytes, NUL-terminated (the daemon's log) */
+static void file_read(const char *path, char *text, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t len;
+
+	cr_assert_not_null(f, "%s", path);
+	len = fread(text, 1, size - 1, f);
+	text[len] = '\0';
+	fclose(f);
 }
 
 static void dl(struct run_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1194,7 +1211,6 @@ Test(daemon, desired_retries_with_a_backoff_and_logs_a_failure_once)
 	const char *more[] = {"--desired", path, NULL};
 	struct run_result r;
 	FILE *f;
-	size_t len;
 
 	snprintf(path, sizeof(path), "/tmp/dlhald-retry-%d.conf", (int)getpid());
 	snprintf(logp, sizeof(logp), "/tmp/dlhald-retry-%d.log", (int)getpid());
@@ -1222,11 +1238,7 @@ Test(daemon, desired_retries_with_a_backoff_and_logs_a_failure_once)
 	cr_expect_str_eq(r.out, SW "/4: type eth netdev eth33 split_group 0\n", "split by 4 once the way was free");
 	run_free(&r);
 	daemon_stop();
-	f = fopen(logp, "r");
-	cr_assert_not_null(f);
-	len = fread(text, 1, sizeof(text) - 1, f);
-	text[len] = '\0';
-	fclose(f);
+	file_read(logp, text, sizeof(text));
 	{
 		const char *first = strstr(text, "desired: cannot reach: split " SW " port 1 into 4");
 		const char *reached = strstr(text, "desired: reached after ");
@@ -1302,9 +1314,8 @@ Test(daemon, subscribers_that_never_read_are_bounded_and_readers_see_every_event
 	const char *more[] = {"--max-per-user", "64", NULL};
 	unsigned long events = 0;
 	pid_t kids[6], dlp;
-	int pipefd[2], taken, total = 0, lost = 0, fd, st;
+	int pipefd[2], taken, total = 0, lost = 0, fd, st, pairs;
 	struct req q;
-	size_t len;
 	FILE *f;
 
 	if (geteuid())
@@ -1330,8 +1341,10 @@ Test(daemon, subscribers_that_never_read_are_bounded_and_readers_see_every_event
 	req_init(&q, DLHAL_CMD_SUBSCRIBE, 0);
 	cr_assert_eq(send(fd, &q, q.n.nlmsg_len, 0), (ssize_t)q.n.nlmsg_len);
 
+	/* (under valgrind, whose dlhald is slow and large, fewer changes and no bound on memory) */
+	pairs = RUNNING_ON_VALGRIND ? 200 : 2000;
 	f = fopen(batch, "w");
-	for (int i = 0; i < 2000; i++)
+	for (int i = 0; i < pairs; i++)
 		fputs("port split eth0 2\nport unsplit eth0\n", f);
 	fclose(f);
 	dlp = fork();
@@ -1369,7 +1382,8 @@ Test(daemon, subscribers_that_never_read_are_bounded_and_readers_see_every_event
 	}
 	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the 4000 changes were made: %d", st);
 	/* 9 notifications a split and unsplit of eth0 (its model events) */
-	cr_expect(events == 18000 || lost, "every event (18000) or ENOBUFS: %lu events, %d notices", events, lost);
+	cr_expect(events == 9ul * pairs || lost, "every event (%d) or ENOBUFS: %lu events, %d notices", 9 * pairs,
+		  events, lost);
 	close(fd);
 	{
 		long kb = vm_hwm_kb(daemon_pid);
@@ -1379,7 +1393,8 @@ Test(daemon, subscribers_that_never_read_are_bounded_and_readers_see_every_event
 		long bound = 64 * 1024;
 #endif
 		cr_log_info("dlhald peak RSS %ld kB", kb);
-		cr_expect(kb > 0 && kb < bound, "dlhald's peak resident memory %ld kB, bound %ld kB", kb, bound);
+		if (!RUNNING_ON_VALGRIND)
+			cr_expect(kb > 0 && kb < bound, "dlhald's peak resident memory %ld kB, bound %ld kB", kb, bound);
 	}
 
 	/* one user past --max-per-user */
@@ -1393,11 +1408,7 @@ Test(daemon, subscribers_that_never_read_are_bounded_and_readers_see_every_event
 	close(pipefd[0]);
 	close(pipefd[1]);
 	daemon_stop();
-	f = fopen(logp, "r");
-	cr_assert_not_null(f);
-	len = fread(text, 1, sizeof(text) - 1, f);
-	text[len] = '\0';
-	fclose(f);
+	file_read(logp, text, sizeof(text));
 	{
 		int overflows = 0, refusals = 0;
 
@@ -1438,7 +1449,7 @@ Test(daemon, a_monitor_that_overflowed_gets_enobufs_and_reads_the_state_again, .
 	close(pipefd[1]);
 	usleep(500000); /* subscribed */
 	f = fopen(batch, "w");
-	for (int i = 0; i < 2000; i++)
+	for (int i = 0; i < (RUNNING_ON_VALGRIND ? 500 : 2000); i++)
 		fputs("port split eth0 2\nport unsplit eth0\n", f);
 	fputs("port split eth0 2\n", f);
 	fclose(f);

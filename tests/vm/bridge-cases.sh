@@ -15,7 +15,11 @@ dmesg_bad() { dmesg | grep -iE 'warning|bug|call trace|oops|blocked for more tha
 client() { printf '%b' "$1" | bridge_client > $T/c.out 2>&1; }
 answer() { sed -n "$(($1 + 1))p" $T/c.out; }
 # (inside a { ... } | bridge_client > $T/c.out pipeline) until the client has answered N commands, 10 s at most
-answered() { i=0; until [ "$(grep -c . $T/c.out 2> /dev/null)" -gt "$1" ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done; }
+answered() {
+	i=0; until [ "$(grep -c . $T/c.out 2> /dev/null)" -gt "$1" ]; do
+		i=$((i + 1)); [ $i -gt 100 ] && { echo "no answer to command $1 in 10 s" >> $T/c.slow; return 1; }; sleep 0.1
+	done
+}
 published() { # name: until devlink has instance dlhal/NAME, 10 s at most
 	i=0; until devlink dev show "dlhal/$1" > /dev/null 2>&1; do i=$((i + 1)); [ $i -gt 200 ] && break; sleep 0.05; done
 }
@@ -43,7 +47,8 @@ fi
 # 1. Names at the top of /sys/devices: the instances have a parent, /sys/devices/dlhal.
 rm -f $T/c.out
 { printf 'dev add platform\ndev add virtual\ndev add system\ndev add software\ndev pub platform\n'; answered 5
-	ls -d /sys/devices/dlhal/platform /sys/bus/dlhal/devices/virtual > $T/ls 2>&1; devlink dev show > $T/p1; } |
+	ls -d /sys/devices/dlhal/platform /sys/bus/dlhal/devices/virtual > $T/ls 2>&1; devlink dev show > $T/p1 2>&1
+	devlink dev show dlhal/platform >> $T/p1 2>&1; } |
 	bridge_client > $T/c.out 2>&1
 if [ "$(grep -c '^ok' $T/c.out)" = 5 ] && [ "$(wc -l < $T/ls)" = 2 ] && grep -q '^dlhal/platform$' $T/p1; then
 	ok "instances named platform, virtual, system, software live under /sys/devices/dlhal"
@@ -126,12 +131,13 @@ clean "removal behind queued ops"
 rm -f $T/c.out
 { printf 'dev add rt\nport add rt 1 eth rta 1 4 0 0 0\nport add rt 2 eth rtb 2 4 0 0 0\ndev pub rt\n'
 	printf 'port add rt 1 eth rtb 1 4 0 0 0\n'; answered 5
-	ip link show rta > /dev/null 2>&1; echo "link $?" > $T/rt; devlink port show dlhal/rt/1 >> $T/rt 2>&1; } |
+	ip link show rta > /dev/null 2>&1; echo "link $?" > $T/rt; devlink port show dlhal/rt/1 >> $T/rt 2>&1
+	{ devlink dev show; devlink port show; ls /sys/bus/dlhal/devices; } > $T/rt.more 2>&1; } |
 	bridge_client > $T/c.out 2>&1
 if [ "$(answer 5)" = "err -17" ] && grep -q '^link 0' $T/rt && grep -q 'type eth netdev rta ' $T/rt; then
 	ok "a retype to a netdev name taken is refused and the port keeps its netdev"
 else
-	nok "refused retype" "$(cat $T/c.out $T/rt)"
+	nok "refused retype" "$(cat $T/c.out $T/rt $T/rt.more $T/c.slow 2> /dev/null)"
 fi
 
 # 8. Undo of a retype, then an op whose reply deletes that port and fails: the port comes back.
@@ -179,7 +185,9 @@ else
 fi
 echo 5000 > $P
 
-# The campaign: bridge_fuzz's processes and iproute2 racing them on the same instances.
+# The campaign: bridge_fuzz's processes and iproute2 racing them on the same instances (the drivers'
+# fz1 and fz3, which answer; the chaos processes' fz0 and fz2, which mostly do not), requesters
+# SIGKILLed mid-op, netdev renames.
 secs=$(cat /fuzz-seconds 2> /dev/null || echo 20)
 echo 1000 > $P
 before=$(leaks)
@@ -187,14 +195,16 @@ bridge_fuzz "$secs" 4 18 > $T/fz.out 2>&1 &
 fz=$!
 end=$(($(cut -d. -f1 /proc/uptime) + secs))
 (while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do
-	for d in fz0 fz1 fz2 fz3 fz4; do
-		devlink port split dlhal/$d/1 count 2 & k=$!
-		devlink port set dlhal/$d/2 type eth &
-		devlink port unsplit dlhal/$d/3 &
+	for d in fz1 fz3 fz0 fz1 fz3 fz2; do
+		p=$((RANDOM % 4 + 1)) t=eth
+		[ $((RANDOM % 2)) = 0 ] && t=ib
+		devlink port split dlhal/$d/$p count 2 & k=$!
+		devlink port set dlhal/$d/$(((p % 4) + 1)) type $t &
+		devlink port unsplit dlhal/$d/$((p + 10 * (RANDOM % 2))) &
 		devlink port show > /dev/null &
 		devlink dev show > /dev/null &
-		ip link set dev fzn1_1 name fzr1 2> /dev/null; ip link set dev fzr1 name fzn1_1 2> /dev/null
-		sleep 0.2; kill -9 $k 2> /dev/null
+		ip link set dev fzd1p2 name fzr1 2> /dev/null; ip link set dev fzr1 name fzd1p2 2> /dev/null
+		sleep 0.2; [ $((RANDOM % 3)) = 0 ] && kill -9 $k 2> /dev/null
 	done
 	wait
 done) > /dev/null 2>&1 &

@@ -2,18 +2,22 @@
 /*
  * A hostile client of /dev/dlhal, for tests/vm/bridge-cases.sh:
  *   bridge_fuzz SECONDS PROCS SEED
- * PROCS processes, each with up to three files open at once, send every
- * message type (well-formed, mutated and random), read requests and answer
- * them rightly, wrongly or not at all, and close files at random, also right
- * after a reply. Instances are named fz0..fz5 (and hostile names), so that
- * processes race on names and devlink clients (the script's loops) find
- * them. Prints one line of counts; the checks are the script's: dmesg, the
- * slab's allocation traces, the hung-task detector, rmmod.
+ * PROCS processes. The even ones are chaos: up to three files open at once,
+ * every message type (well-formed, mutated and random), instance names that
+ * race across processes (fz0, fz2, fz4, and hostile ones), files closed at
+ * random, also right after a reply. The odd ones are drivers that devlink
+ * clients (the script's loops) can reach: each keeps instance fzN (N its
+ * number) published with four splittable ports, and answers the requests it
+ * gets rightly, with an error (also one no caller may get), with changes the
+ * kernel must refuse, or not at all, and now and then closes its file right
+ * after a reply and starts again. Prints one line of counts; the checks are
+ * the script's: dmesg, the slab's allocation traces, the hung-task detector.
  */
 #include <dlhal/bridge.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +39,7 @@ static unsigned int rnd(unsigned int n)
 static const char *const names[] = {
     "fz0", "fz1", "fz2", "fz3", "fz4", "fz5", ".", "..", "platform", "virtual", "\xe9t\xe9", "\xff", "a/b", "",
 };
+/* (fz1, fz3... are the drivers' own: the chaos processes race them for the names too) */
 
 static void name_pick(char *dst, size_t len)
 {
@@ -180,6 +185,125 @@ static void one(int *fds, struct counts *c)
 	}
 }
 
+/* A driver's instance: fzN with ports 1-4, eth, splittable in 4 lanes, published. */
+static int driver_open(unsigned int n)
+{
+	int fd = open(DLHAL_BRIDGE_PATH, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	struct dlhal_bridge_dev d = {.type = DLHAL_BRIDGE_DEV_ADD};
+	struct dlhal_bridge_port p;
+
+	if (fd < 0)
+		return -1;
+	snprintf(d.name, sizeof(d.name), "fz%u", n);
+	if (write(fd, &d, sizeof(d)) != sizeof(d)) {
+		close(fd);
+		return -1;
+	}
+	for (unsigned int i = 1; i <= 4; i++) {
+		memset(&p, 0, sizeof(p));
+		p.type = DLHAL_BRIDGE_PORT_ADD;
+		p.index = i;
+		snprintf(p.dev, sizeof(p.dev), "fz%u", n);
+		p.number = i;
+		p.lanes = 4;
+		p.splittable = 1;
+		p.port_type = DLHAL_BRIDGE_PORT_ETH;
+		snprintf(p.netdev, sizeof(p.netdev), "fzd%up%u", n, i);
+		if (write(fd, &p, sizeof(p)) != sizeof(p))
+			break;
+	}
+	d.type = DLHAL_BRIDGE_DEV_PUBLISH;
+	if (write(fd, &d, sizeof(d)) != sizeof(d)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void driver(unsigned int n, time_t end, struct counts *c)
+{
+	int fd = driver_open(n);
+
+	while (time(NULL) < end) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		struct {
+			struct dlhal_bridge_reply r;
+			struct dlhal_bridge_port ch[4];
+		} m;
+		struct dlhal_bridge_req req;
+		unsigned int what = rnd(20);
+		size_t len;
+
+		if (fd < 0) {
+			usleep(10000);
+			fd = driver_open(n);
+			continue;
+		}
+		if (poll(&pfd, 1, 20) != 1 || read(fd, &req, sizeof(req)) != sizeof(req))
+			continue;
+		c->reads++;
+		if (req.type == DLHAL_BRIDGE_REQ_UNDO || what == 0)
+			continue; /* an undo notice; or no answer: the op times out */
+		memset(&m, 0, sizeof(m));
+		m.r.type = DLHAL_BRIDGE_REPLY;
+		m.r.seq = req.seq;
+		if (what < 5) {
+			static const int errs[] = {-EINVAL, -EIO, -EINTR, -512, -EOPNOTSUPP};
+
+			m.r.err = errs[what];
+		} else if (what < 8) {
+			/* changes the kernel must refuse: a netdev it has */
+			m.r.nchanges = 2;
+			m.ch[0] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_DEL, .index = req.index};
+			m.ch[1] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_ADD, .index = req.index,
+							      .number = req.index, .lanes = 4, .splittable = 1,
+							      .port_type = DLHAL_BRIDGE_PORT_ETH};
+			snprintf(m.ch[1].netdev, sizeof(m.ch[1].netdev), "lo");
+		} else if (req.type == DLHAL_BRIDGE_REQ_TYPE_SET) {
+			m.r.nchanges = 1;
+			m.ch[0] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_ADD, .index = req.index,
+							      .number = req.index, .lanes = 4, .splittable = 1,
+							      .port_type = (__u8)(rnd(2) ? DLHAL_BRIDGE_PORT_IB
+											 : DLHAL_BRIDGE_PORT_NOTSET)};
+		} else if (req.type == DLHAL_BRIDGE_REQ_SPLIT) {
+			/* as Spectrum answers a split by 2: the port goes, two halves come */
+			m.r.nchanges = 3;
+			m.ch[0] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_DEL, .index = req.index};
+			for (unsigned int h = 0; h < 2; h++) {
+				m.ch[1 + h] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_ADD,
+									 .index = req.index + 10 * h,
+									 .number = req.index, .subport = h, .lanes = 2,
+									 .split = 1, .port_type = DLHAL_BRIDGE_PORT_ETH};
+				snprintf(m.ch[1 + h].netdev, sizeof(m.ch[1 + h].netdev), "fzd%up%us%u", n, req.index,
+					 h);
+			}
+		} else {
+			/* an unsplit: both halves go (the second may not exist: then the kernel undoes it) */
+			m.r.nchanges = 3;
+			m.ch[0] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_DEL, .index = req.index};
+			m.ch[1] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_DEL, .index = req.index % 10 + 10};
+			m.ch[2] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_ADD, .index = req.index % 10,
+							      .number = req.index % 10, .lanes = 4, .splittable = 1,
+							      .port_type = DLHAL_BRIDGE_PORT_ETH};
+			snprintf(m.ch[2].netdev, sizeof(m.ch[2].netdev), "fzd%up%u", n, req.index % 10);
+		}
+		for (unsigned int i = 0; i < m.r.nchanges; i++)
+			snprintf(m.ch[i].dev, sizeof(m.ch[i].dev), "fz%u", n);
+		len = sizeof(m.r) + m.r.nchanges * sizeof(m.ch[0]);
+		c->replies++;
+		c->writes++;
+		if (write(fd, &m, len) == (ssize_t)len)
+			c->ok++;
+		if (!rnd(10)) {
+			close(fd);
+			fd = -1;
+			c->closes++;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int seconds, procs;
@@ -204,7 +328,9 @@ int main(int argc, char **argv)
 
 			rng = (seed + 1) * 0x9e3779b97f4a7c15ULL + i;
 			signal(SIGPIPE, SIG_IGN);
-			while (time(NULL) < end)
+			if (i % 2)
+				driver(i, end, &c);
+			while (!(i % 2) && time(NULL) < end)
 				one(fds, &c);
 			printf("proc %u: %lu writes (%lu taken), %lu reads, %lu replies, %lu closes\n", i, c.writes,
 			       c.ok, c.reads, c.replies, c.closes);
