@@ -5,6 +5,14 @@ set -eu
 cd "$(dirname "$0")/.."
 tools/deps.sh build
 build=${BUILD:-build}
-[ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
-meson compile -C "$build" >/dev/null
+# Quiet when it works; the failing command's own output when it does not.
+quiet() {
+	out=$("$@" 2>&1) || {
+		printf '%s\n' "$out" | tail -n 30 >&2
+		echo "tools/tour.sh: failed: $*" >&2
+		exit 1
+	}
+}
+[ -f "$build/build.ninja" ] || quiet meson setup "$build"
+quiet meson compile -C "$build"
 exec "$build/tools/dl/dl" -v --sim cx3-vpi,sn2700 -b tools/dl/tour.dl
