@@ -38,4 +38,11 @@ case $err in *"This switch runs Ethernet only"*) ok ;; *) echo "FAIL: $err"; exi
 DLHAL_MODULE_PATH=$DLHAL_MODULE_PATH "$kit" --module "$ex/example.so" --profile "$ex/example.json" >"$root/kit.out" ||
 	{ cat "$root/kit.out"; echo "FAIL: dlhal-conform on the installed example"; exit 1; }
 ok
+# The installed kit starts from wherever it was installed, with no library path set (issue 19: it
+# could not find libdlhal-conform.so.0 outside the system's library directories).
+inst=$(find "$root" -path '*/bin/dlhal-conform' | head -n 1)
+[ -n "$inst" ] || { echo "FAIL: dlhal-conform not installed"; exit 1; }
+env -u LD_LIBRARY_PATH DLHAL_MODULE_PATH=$DLHAL_MODULE_PATH "$inst" --module "$ex/example.so" --profile "$ex/example.json" \
+	>"$root/kit2.out" 2>&1 || { cat "$root/kit2.out"; echo "FAIL: the installed dlhal-conform does not run"; exit 1; }
+ok
 echo "$pass passed, 0 failed"
