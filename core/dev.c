@@ -190,6 +190,9 @@ int dlh__dev_add(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_d
 	if (probe) {
 		err = probe(dev, config, ext);
 		if (err) {
+			/* a driver that says nothing: the error line says what failed */
+			if (ext && !ext->msg[0] && err < 0)
+				dlh__extack_set(ext, err, dev->handle, "probe failed: %s", strerror(-err));
 			dlh__extack_obj(ext, dev->handle);
 			goto err_probe;
 		}

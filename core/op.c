@@ -134,6 +134,18 @@ struct dlh_port *dlh__op_revive(struct dlh_dev *dev, uint32_t index)
 }
 
 /* Did the failed op leave the ports as they were (order aside)? */
+/* An op's name as its error line says it ("split failed: ..."). */
+static const char *op_word(const char *name)
+{
+	static const char *const words[][2] = {
+	    {"port_split", "split"}, {"port_unsplit", "unsplit"}, {"port_type_set", "type set"}};
+
+	for (size_t i = 0; name && i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(name, words[i][0]))
+			return words[i][1];
+	return name ? name : "operation";
+}
+
 static bool unchanged(const struct dlh__op *op)
 {
 	if (op->dev->nports != op->nsnap)
@@ -207,7 +219,7 @@ int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const cha
 		/* A local driver's missing message is filled in; a relay passes the
 		 * kernel's or a dlhald's answer on as it came, with no message when
 		 * none was sent, as iproute2 shows it. */
-		dlh__extack_set(ext, err, handle, "%s", strerror(-err));
+		dlh__extack_set(ext, err, handle, "%s failed: %s", op_word(name), strerror(-err));
 	} else {
 		dlh__extack_obj(ext, handle);
 	}

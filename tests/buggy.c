@@ -30,6 +30,8 @@ static int buggy_probe(struct dlh_dev *dev, const char *config, struct dlh_extac
 
 	if (is("noports")) /* forgets to register its ports */
 		return 0;
+	if (is("silent")) /* fails its probe and says nothing */
+		return -EIO;
 	err = example_probe(dev, config, ext);
 	if (!err && is("lanes") && (p = dlh_port_find(dev, 4))) {
 		/* claims a one-lane port can be split */
@@ -49,8 +51,11 @@ static int buggy_port_split(struct dlh_port *port, unsigned int count, struct dl
 	unsigned int base = dlh_port_index(port) / EX_LANES * EX_LANES;
 	struct dlh_sdk_port_attrs a;
 	struct dlh_port *p;
-	int err = example_port_split(port, count, ext);
+	int err;
 
+	if (is("silent_op")) /* fails an op and says nothing */
+		return -EIO;
+	err = example_port_split(port, count, ext);
 	if (err) {
 		if (is("atomic") && err == -EIO)
 			ex->width[base + 1] = 3; /* a register its rollback forgot */

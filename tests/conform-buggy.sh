@@ -2,7 +2,7 @@
 # dlhal-conform against tests/buggy.c with each of its bugs: the check the bug
 # is for must fail (and the run exit 1); without a bug every check passes.
 set -u
-kit=$1 module=$2 profile=$3 dlhald=$4
+kit=$1 module=$2 profile=$3 dlhald=$4 dl=$5
 pass=0 fail=0
 
 run() { # BUG EXPECTED-FAILING-CHECK [kit options]
@@ -42,6 +42,19 @@ run atomic "a failed hardware access leaves ports and hardware as before"
 run state "the hardware state survives a restart"
 run state "the hardware state survives a restart" --dlhald "$dlhald"
 run cycles "[0-9]* split/unsplit cycles return to the starting ports"
+# A driver that fails and sets no message (issue 19): the error line says what failed, never ": ."
+silent() { # BUG EXPECTED-LINE DL-ARGS...
+	bug=$1 want=$2
+	shift 2
+	out=$(DLHAL_BUG=$bug DLHAL_MODULE_PATH="$(dirname "$module"):$DLHAL_MODULE_PATH" "$dl" --sim "$profile" "$@" 2>&1)
+	rc=$?
+	case $rc:$out in
+	1:*"$want"*) pass=$((pass + 1)) ;;
+	*) fail=$((fail + 1)) && printf 'FAIL: dl %s with bug %s: exit %d, expected 1 and "%s"\n%s\n' "$*" "$bug" $rc "$want" "$out" ;;
+	esac
+}
+silent silent "Error: pci/0000:06:00.0: $profile: probe failed: Input/output error." port show
+silent silent_op "Error: pci/0000:06:00.0/4: split failed: Input/output error." port split swp2 2
 # Bad usage: exit 2 and a message naming the bad part, no check run.
 usage() { # EXPECTED-MESSAGE ARGS...
 	want=$1

@@ -160,8 +160,8 @@ Test(contract, results_are_checked)
 			   logbuf);
 	behaviour = SILENT_FAILURE;
 	cr_expect_eq(dlh_port_split(port, 2, &ext), -EPERM);
-	cr_expect_str_eq(dlh_extack_str(&ext, buf, sizeof(buf)), "test/rogue0/1: Operation not permitted",
-			 "a failure without a message gets the errno's text");
+	cr_expect_str_eq(dlh_extack_str(&ext, buf, sizeof(buf)), "test/rogue0/1: split failed: Operation not permitted",
+			 "a failure without a message says what failed, with the errno's text");
 	behaviour = STALE_MESSAGE;
 	cr_expect_eq(dlh_port_split(port, 2, &ext), 0);
 	cr_expect_str_eq(ext.msg, "", "a success carries no message");
