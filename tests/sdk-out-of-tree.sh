@@ -45,4 +45,29 @@ inst=$(find "$root" -path '*/bin/dlhal-conform' | head -n 1)
 env -u LD_LIBRARY_PATH DLHAL_MODULE_PATH=$DLHAL_MODULE_PATH "$inst" --module "$ex/example.so" --profile "$ex/example.json" \
 	>"$root/kit2.out" 2>&1 || { cat "$root/kit2.out"; echo "FAIL: the installed dlhal-conform does not run"; exit 1; }
 ok
+# The installed units (issue 19): the packaged default serves the machine's own devlink devices (no
+# emulation unless a user asks), keeps /etc/dlhal/ports.conf when it exists, listens by socket
+# activation, and systemd-analyze verifies both (ExecStart pointed at the installed dlhald).
+svc=$(find "$root" -name dlhald.service | head -n 1)
+sock=$(find "$root" -name dlhald.socket | head -n 1)
+inst_d=$(find "$root" -path '*/sbin/dlhald' | head -n 1)
+[ -n "$svc" ] && [ -n "$sock" ] && [ -n "$inst_d" ] || { echo "FAIL: dlhald.service, dlhald.socket or dlhald not installed"; exit 1; }
+exec_line=$(grep '^ExecStart=' "$svc")
+case $exec_line in
+*--sim*) echo "FAIL: the installed service emulates devices: $exec_line"; exit 1 ;;
+*" --kernel "*"--desired -/etc/dlhal/ports.conf"*) ok ;;
+*) echo "FAIL: the installed service: $exec_line"; exit 1 ;;
+esac
+grep -q '^ListenSequentialPacket=/run/dlhal/dlhald.sock$' "$sock" || { echo "FAIL: dlhald.socket does not listen"; exit 1; }
+if command -v systemd-analyze > /dev/null; then
+	mkdir "$root/units"
+	cp "$svc" "$sock" "$root/units/"
+	sed -i "s|=[^ ]*/sbin/dlhald |=$inst_d |" "$root/units/dlhald.service"
+	systemd-analyze verify --man=no "$root/units/dlhald.socket" "$root/units/dlhald.service" > "$root/verify.out" 2>&1 ||
+		{ cat "$root/verify.out"; echo "FAIL: systemd-analyze verify"; exit 1; }
+	ok
+else
+	echo "FAIL: systemd-analyze is not installed (tools/debian-packages: systemd)"
+	exit 1
+fi
 echo "$pass passed, 0 failed"

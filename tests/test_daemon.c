@@ -1492,3 +1492,90 @@ Test(daemon, a_monitor_that_overflowed_gets_enobufs_and_reads_the_state_again, .
 	daemon_stop();
 	unlink(batch);
 }
+
+/* Socket activation as dlhald.socket does it (a listening socket as fd 3, LISTEN_PID and LISTEN_FDS), with
+ * the packaged --desired -FILE: a FILE that does not exist is no desired state, and SIGHUP reads it once it
+ * does. Anything else as fd 3 stops the start, saying what it expected. */
+Test(daemon, socket_activation_and_an_optional_desired_file)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	char conf[64], opt[70];
+	struct run_result r;
+	int lfd, st;
+
+	snprintf(sock, sizeof(sock), "/tmp/dlhald-act-%d.sock", (int)getpid());
+	snprintf(conf, sizeof(conf), "/tmp/dlhald-act-%d.conf", (int)getpid());
+	snprintf(opt, sizeof(opt), "-%s", conf);
+	unlink(sock);
+	unlink(conf);
+	strcpy(sa.sun_path, sock);
+	lfd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	cr_assert(lfd >= 0 && !bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) && !listen(lfd, 16));
+	for (int bad = 0; bad < 2; bad++) {
+		int pipefd[2];
+
+		cr_assert_eq(pipe(pipefd), 0);
+		daemon_pid = fork();
+		cr_assert(daemon_pid >= 0);
+		if (!daemon_pid) {
+			char pid[16];
+
+			dup2(bad ? pipefd[0] : lfd, 3);
+			snprintf(pid, sizeof(pid), "%d", (int)getpid());
+			setenv("LISTEN_PID", pid, 1);
+			setenv("LISTEN_FDS", "1", 1);
+			if (bad)
+				dup2(pipefd[1], 2);
+			execl(getenv("DLHALD"), "dlhald", "-f", "--sim", "sn2700", "--desired", opt, (char *)NULL);
+			_exit(127);
+		}
+		close(pipefd[1]);
+		if (bad) {
+			char err[512] = "";
+			size_t len = 0;
+			ssize_t n;
+
+			while (len < sizeof(err) - 1 && (n = read(pipefd[0], err + len, sizeof(err) - 1 - len)) > 0)
+				len += (size_t)n;
+			err[len] = '\0';
+			waitpid(daemon_pid, &st, 0);
+			cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%d", st);
+			cr_expect_not_null(strstr(err, "fd 3 is no listening AF_UNIX SOCK_SEQPACKET socket"), "%s",
+					   err);
+		}
+		close(pipefd[0]);
+		if (bad)
+			break;
+		for (int i = 0; i < 200; i++) {
+			dl(&r, "port show eth0");
+			if (!r.status)
+				break;
+			run_free(&r);
+			usleep(20000);
+		}
+		cr_expect_str_eq(r.out, SW "/1: type eth netdev eth0\n", "served on the passed socket: %s", r.err);
+		run_free(&r);
+		/* the file appears: SIGHUP applies it */
+		FILE *f = fopen(conf, "w");
+
+		fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n", f);
+		fclose(f);
+		cr_assert_eq(kill(daemon_pid, SIGHUP), 0);
+		for (int i = 0; i < 200; i++) {
+			dl(&r, "port show eth32");
+			if (!r.status)
+				break;
+			run_free(&r);
+			usleep(20000);
+		}
+		cr_expect_str_eq(r.out, SW "/2: type eth netdev eth32 split_group 16\n", "%s", r.err);
+		run_free(&r);
+		cr_assert_eq(kill(daemon_pid, SIGTERM), 0);
+		waitpid(daemon_pid, &st, 0);
+		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%d", st);
+		cr_expect_eq(access(sock, F_OK), 0, "systemd's socket is not removed by dlhald");
+	}
+	close(lfd);
+	unlink(sock);
+	unlink(conf);
+}

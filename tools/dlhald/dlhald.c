@@ -96,6 +96,7 @@ static void on_flush(struct ev_loop *loop, ev_prepare *w, int revents)
 
 static struct {
 	const char *path;
+	bool optional; /* --desired -FILE: a FILE that does not exist is no desired state */
 	struct desired d;
 	bool pending;
 	ev_timer retry;
@@ -152,6 +153,20 @@ static void on_retry(struct ev_loop *loop, ev_timer *w, int revents)
 	want.pending = true;
 }
 
+/* The file, or with --desired -FILE and no FILE, nothing to keep. */
+static int desired_read(struct desired *d, char *why, size_t whylen)
+{
+	int err = desired_load(d, want.path, why, whylen);
+
+	if (err == -ENOENT && want.optional) {
+		dlhald_log(LOG_INFO, "--desired: no %s: no desired state", want.path);
+		memset(d, 0, sizeof(*d));
+		snprintf(d->path, sizeof(d->path), "%s", want.path);
+		return 0;
+	}
+	return err;
+}
+
 static void on_hup(struct ev_loop *loop, ev_signal *w, int revents)
 {
 	struct desired d;
@@ -159,7 +174,7 @@ static void on_hup(struct ev_loop *loop, ev_signal *w, int revents)
 
 	(void)loop;
 	(void)revents;
-	if (desired_load(&d, want.path, why, sizeof(why))) {
+	if (desired_read(&d, why, sizeof(why))) {
 		dlhald_log(LOG_ERR, "SIGHUP: %s: keeping the desired state in force", why);
 		return;
 	}
@@ -244,6 +259,18 @@ static int bound_parse(const char *s, bool size, unsigned long long min, unsigne
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/* LISTEN_PID is this process and LISTEN_FDS is 1 or more (sd_listen_fds(3), without libsystemd). */
+static bool activated(void)
+{
+	const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
+	bool yes = pid && fds && strtol(pid, NULL, 10) == (long)getpid() && strtol(fds, NULL, 10) >= 1;
+
+	unsetenv("LISTEN_PID");
+	unsetenv("LISTEN_FDS");
+	unsetenv("LISTEN_FDNAMES");
+	return yes;
 }
 
 static int daemonize(void)
@@ -377,7 +404,8 @@ int main(int argc, char **argv)
 			bridged = true;
 			break;
 		case OPT_DESIRED:
-			want.path = optarg;
+			want.optional = optarg[0] == '-' && optarg[1];
+			want.path = optarg + want.optional;
 			break;
 		case 'f':
 			foreground = true;
@@ -420,7 +448,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* A malformed file stops the start, before anything changes. */
-	if (want.path && desired_load(&want.d, want.path, why, sizeof(why))) {
+	if (want.path && desired_read(&want.d, why, sizeof(why))) {
 		fprintf(stderr, "dlhald: --desired: %s\n", why);
 		return 1;
 	}
@@ -446,8 +474,15 @@ int main(int argc, char **argv)
 	if (load(srv.ctx, sim, kernel, states, state))
 		goto out_ctx;
 	srv.loop = ev_default_loop(EVFLAG_AUTO);
-	if (!srv.loop || server_open(&srv, path, gid, mode))
+	/* Socket activation (dlhald.socket): systemd listens, and hands the socket over as fd 3. */
+	if (!srv.loop)
 		goto out_ctx;
+	if (activated()) {
+		if (server_adopt(&srv, 3, gid))
+			goto out_ctx;
+	} else if (server_open(&srv, path, gid, mode)) {
+		goto out_ctx;
+	}
 	/* Everything known before serving, so that notifications never name an unknown port. */
 	for (struct dlh_dev *dev = dlh_dev_first(srv.ctx); dev; dev = dlh_dev_next(dev))
 		dlh_port_first(dev);
@@ -486,7 +521,8 @@ int main(int argc, char **argv)
 		ev_prepare_start(srv.loop, &save);
 		dlh_ctx_subscribe(srv.ctx, on_change, &srv, NULL);
 	}
-	dlhald_log(LOG_INFO, "serving on %s", path);
+	if (srv.path)
+		dlhald_log(LOG_INFO, "serving on %s", path);
 	ev_run(srv.loop, 0);
 	bridge_close(&bridge);
 	evhost_stop(&host);

@@ -98,6 +98,8 @@ struct bridge {
 /* The bounds' defaults (dlhald(8)); call before server_open() or server_client_add(). */
 void server_init(struct server *srv);
 int server_open(struct server *srv, const char *path, gid_t group, mode_t mode);
+/* Serve on @fd, a listening AF_UNIX SOCK_SEQPACKET socket someone else made (systemd); it is not unlinked. */
+int server_adopt(struct server *srv, int fd, gid_t group);
 /* A connected client on @fd (taken over: closed when the client goes), read on the server's loop. */
 struct client *server_client_add(struct server *srv, int fd, uid_t uid, bool may_write);
 void server_close(struct server *srv);

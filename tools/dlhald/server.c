@@ -15,6 +15,7 @@
 
 #include <dlhal/protocol.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -455,6 +456,34 @@ int server_open(struct server *srv, const char *path, gid_t group, mode_t mode)
 	ev_io_init(&srv->lio, on_accept, srv->lfd, EV_READ);
 	srv->lio.data = srv;
 	ev_io_start(srv->loop, &srv->lio);
+	return 0;
+}
+
+int server_adopt(struct server *srv, int fd, gid_t group)
+{
+	int type = 0, domain = 0, listening = 0;
+	socklen_t len = sizeof(int);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) || type != SOCK_SEQPACKET ||
+	    getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) || domain != AF_UNIX ||
+	    getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) || !listening) {
+		dlhald_log(LOG_ERR,
+			   "socket activation: fd %d is no listening AF_UNIX SOCK_SEQPACKET socket "
+			   "(ListenSequentialPacket= in dlhald.socket)",
+			   fd);
+		return -ENOTSOCK;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) || fcntl(fd, F_SETFD, FD_CLOEXEC)) {
+		dlhald_log(LOG_ERR, "socket activation: fd %d: %s", fd, strerror(errno));
+		return -errno;
+	}
+	srv->lfd = fd;
+	srv->path = NULL;
+	srv->group = group;
+	ev_io_init(&srv->lio, on_accept, srv->lfd, EV_READ);
+	srv->lio.data = srv;
+	ev_io_start(srv->loop, &srv->lio);
+	dlhald_log(LOG_INFO, "serving on the socket systemd passed (fd %d)", fd);
 	return 0;
 }
 
