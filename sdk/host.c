@@ -4,6 +4,7 @@
  * driver among the linked-in ones or as a module on the module path.
  */
 #include "../core/core.h"
+#include "host.h"
 #include "profiles.h" /* generated next to profiles.c; see sdk/meson.build */
 
 #include <dlfcn.h>
@@ -23,6 +24,8 @@ DLH_EXPORT const char *const *dlh_sim_profiles(void)
 	return dlh__profile_names;
 }
 
+int (*dlh__module_load_hook)(const char *path, struct dlh_extack *ext);
+
 /* Loads the module at @path; with @want, only if the driver inside is named @want. */
 static int module_load(struct dlh_ctx *ctx, const char *path, const char *want, struct dlh_extack *ext)
 {
@@ -30,6 +33,8 @@ static int module_load(struct dlh_ctx *ctx, const char *path, const char *want, 
 	void *h;
 	int err;
 
+	if (dlh__module_load_hook)
+		return dlh__module_load_hook(path, ext);
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		return dlh__extack_set(ext, -ENOENT, path, "Cannot load module: %s", dlerror());

@@ -94,9 +94,16 @@ void run_argv(struct run_result *r, const char *const *argv, const char *input)
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+const char *dl_path(void)
+{
+	const char *v = getenv("DL_VALGRIND");
+
+	return v && *v ? v : getenv("DL");
+}
+
 void run_dl(struct run_result *r, const char *args, const char *input)
 {
-	const char *dl = getenv("DL");
+	const char *dl = dl_path();
 	char *copy = strdup(args), *save = NULL;
 	const char *argv[64];
 	int argc = 0;
@@ -202,7 +209,7 @@ char *profile_tmp(const char *json)
 
 pid_t monitor_spawn(const char *const *args, int *out)
 {
-	const char *argv[16] = {getenv("DL"), "-v"};
+	const char *argv[16] = {dl_path(), "-v"};
 	int o[2], e[2], n = 2;
 	char buf[256] = "";
 	size_t len = 0;

@@ -54,4 +54,8 @@ char *profile_tmp(const char *json);
 /* A context with the built-in drivers registered and @profiles (comma-separated) loaded. */
 struct dlh_ctx *ctx_with(const char *profiles);
 
+/* The dl to run: $DL, or under valgrind $DL_VALGRIND (the dynamically linked dl-dynamic, whose
+ * allocations memcheck can see; a static dl has no malloc for it to replace). */
+const char *dl_path(void);
+
 #endif

@@ -45,6 +45,32 @@ inst=$(find "$root" -path '*/bin/dlhal-conform' | head -n 1)
 env -u LD_LIBRARY_PATH DLHAL_MODULE_PATH=$DLHAL_MODULE_PATH "$inst" --module "$ex/example.so" --profile "$ex/example.json" \
 	>"$root/kit2.out" 2>&1 || { cat "$root/kit2.out"; echo "FAIL: the installed dlhal-conform does not run"; exit 1; }
 ok
+# The installed dl (issue 19): linked statically where dl-dynamic is installed beside it, which it runs
+# for a profile whose driver is a module, from the install's own directories (found relative to dl).
+inst_dl=$(find "$root" -path '*/sbin/dl' | head -n 1)
+twin=$(find "$root" -path '*/dlhal/dl-dynamic' | head -n 1)
+if [ -n "$twin" ]; then
+	if readelf -l "$inst_dl" | grep -q 'Requesting program interpreter'; then
+		echo "FAIL: dl-dynamic is installed but $inst_dl is not linked statically"
+		exit 1
+	fi
+	out=$(env -u LD_LIBRARY_PATH DLHAL_MODULE_PATH=$ex "$inst_dl" --sim "$ex/example.json" port show swp2 2>&1)
+	[ "$out" = 'pci/0000:05:00.0/4: type eth netdev swp2' ] ||
+		{ echo "FAIL: the installed static dl with a module's profile: $out"; exit 1; }
+	out=$(printf 'port split swp2 2\nport show pci/0000:05:00.0/4\n' |
+		env -u LD_LIBRARY_PATH DLHAL_MODULE_PATH=$ex "$inst_dl" --sim "$ex/example.json" -b - 2>&1)
+	case $out in
+	'pci/0000:05:00.0/4: type eth netdev swp2s0 split_group 1') ok ;;
+	*) echo "FAIL: the installed static dl, a batch on a module's profile: $out"; exit 1 ;;
+	esac
+	rm "$twin"
+	out=$(DLHAL_MODULE_PATH=$ex "$inst_dl" --sim "$ex/example.json" port show swp2 2>&1) &&
+		{ echo "FAIL: dl without its twin loaded a module: $out"; exit 1; }
+	case $out in
+	*"example.so needs "*"dl-dynamic"*) ok ;;
+	*) echo "FAIL: dl without its twin: $out"; exit 1 ;;
+	esac
+fi
 # The installed units (issue 19): the packaged default serves the machine's own devlink devices (no
 # emulation unless a user asks), keeps /etc/dlhal/ports.conf when it exists, listens by socket
 # activation, and systemd-analyze verifies both (ExecStart pointed at the installed dlhald).

@@ -261,7 +261,7 @@ static void run_as_nobody_groups(struct run_result *r, const char *args, bool in
 		dup2(e[1], 2);
 		if (setgroups((size_t)ng, g) || setgid(in_group && !extra ? 65534 : 65533) || setuid(65534))
 			_exit(126);
-		argv[argc++] = (char *)getenv("DL");
+		argv[argc++] = (char *)dl_path();
 		argv[argc++] = "-s";
 		argv[argc++] = sock;
 		for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
@@ -787,7 +787,7 @@ Test(daemon, concurrent_clients_and_monitors)
 			/* local ports 4c+1 and 4c+3: split by 2 independently */
 			int lp = 4 * (k / 2) + 1 + 2 * (k % 2);
 			char batch[1024] = "", arg[160];
-			const char *argv[] = {getenv("DL"), "-s", sock, "-b", "-", NULL};
+			const char *argv[] = {dl_path(), "-s", sock, "-b", "-", NULL};
 			int in[2];
 
 			for (int round = 0; round < 3; round++) {
@@ -1353,7 +1353,7 @@ Test(daemon, subscribers_that_never_read_are_bounded_and_readers_see_every_event
 		int null = open("/dev/null", O_WRONLY);
 
 		dup2(null, 1);
-		execl(getenv("DL"), "dl", "-s", sock, "-b", batch, (char *)NULL);
+		execl(dl_path(), "dl", "-s", sock, "-b", batch, (char *)NULL);
 		_exit(127);
 	}
 	for (bool done = false;;) {
@@ -1443,7 +1443,7 @@ Test(daemon, a_monitor_that_overflowed_gets_enobufs_and_reads_the_state_again, .
 	if (!mon) {
 		dup2(pipefd[1], 1);
 		close(pipefd[0]);
-		execl(getenv("DL"), "dl", "-s", sock, "-v", "monitor", (char *)NULL);
+		execl(dl_path(), "dl", "-s", sock, "-v", "monitor", (char *)NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);

@@ -82,7 +82,7 @@ Test(golden, the_tour_runs)
 	struct run_result r;
 
 	snprintf(path, sizeof(path), "%s/tools/dl/tour.dl", getenv("SRCDIR"));
-	argv[0] = getenv("DL");
+	argv[0] = dl_path();
 	argv[1] = "-v";
 	argv[2] = "--sim";
 	argv[3] = "cx3-vpi,sn2700";

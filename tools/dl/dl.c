@@ -5,6 +5,7 @@
  * devlink where the two overlap.
  */
 #include "dl.h"
+#include "host.h"
 #include "kernel.h"
 #include "mlx4.h"
 #include "mlxsw.h"
@@ -13,6 +14,8 @@
 #include <dlhal/sdk.h>
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +120,45 @@ static void backends_usage(const struct dlh_extack *ext)
 		"  --sim PROFILE[,PROFILE...]  emulated devices in this process (try: dl --sim sn2700 port)\n",
 		ext->msg);
 }
+
+#ifdef DL_TWIN
+/*
+ * This dl is linked statically: it starts with no dynamic loader, which is
+ * most of what a short command costs (docs/benchmarks.md). A driver module
+ * binds to its host's dlh_ symbols, which a static program cannot offer, so
+ * the same dl linked dynamically runs the command instead: dl-dynamic next
+ * to this file (a build tree), else DL_TWIN_REL from this file's directory
+ * (an install, wherever it was moved), else DL_TWIN. Only before the
+ * command has done anything (modules load while the context is made); after
+ * that, an error.
+ */
+static char **dl_argv_all;
+static bool dl_acted;
+
+static int module_load_twin(const char *path, struct dlh_extack *ext)
+{
+	char self[PATH_MAX], twin[PATH_MAX + sizeof(DL_TWIN_REL) + 16];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (dl_acted)
+		return dlh_sdk_extack(ext, -ENOEXEC, "%s: run %s to load modules in a batch", path, DL_TWIN);
+	fflush(NULL);
+	if (n > 0) {
+		const char *dir;
+
+		self[n] = '\0';
+		dir = dirname(self);
+		snprintf(twin, sizeof(twin), "%s/dl-dynamic", dir);
+		if (!access(twin, X_OK))
+			execv(twin, dl_argv_all);
+		snprintf(twin, sizeof(twin), "%s/%s", dir, DL_TWIN_REL);
+		if (!access(twin, X_OK))
+			execv(twin, dl_argv_all);
+	}
+	execv(DL_TWIN, dl_argv_all);
+	return dlh_sdk_extack(ext, -ENOEXEC, "%s needs %s, which cannot run: %s", path, DL_TWIN, strerror(errno));
+}
+#endif
 
 /* The context, created on first use so that help and usage errors need no backend. */
 int dl_ctx(struct dl *dl, struct dlh_ctx **out)
@@ -245,6 +287,21 @@ static int batch(struct dl *dl)
 		fprintf(stderr, "Cannot open file \"%s\" for batch: %s\n", dl->batch, strerror(errno));
 		return DL_EUSAGE;
 	}
+	/* Emulated devices are made before the first line runs: a profile's driver module then loads
+	 * before anything was printed or changed (see module_load_twin). */
+	if (dl->sim) {
+		struct dlh_ctx *ctx;
+
+		ret = dl_ctx(dl, &ctx);
+		if (ret) {
+			if (f != stdin)
+				fclose(f);
+			return ret;
+		}
+	}
+#ifdef DL_TWIN
+	dl_acted = true;
+#endif
 	while (getline(&line, &cap, f) >= 0) {
 		int argc, err;
 
@@ -340,6 +397,10 @@ int main(int argc, char **argv)
 	}
 	dl.argc = argc - optind;
 	dl.argv = argv + optind;
+#ifdef DL_TWIN
+	dl_argv_all = argv;
+	dlh__module_load_hook = module_load_twin;
+#endif
 	if (dl.batch) {
 		if (dl.argc)
 			ret = dl_usage_err(usage, "Unexpected argument \"%s\" with --batch", dl.argv[0]);
