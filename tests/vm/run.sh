@@ -5,7 +5,7 @@
 # under BUILD/vm-cache. A VM that cannot start is a failure, with the reason.
 #   run.sh BUILD SRC DL JSONCMP TIMEIT [test|bench|SCRIPT]
 # (SCRIPT: any shell script to run in the guest instead, for investigations;
-# strace and perf are copied in when the host has them.)
+# strace, perf and callgrind are copied in when the host has them.)
 set -eu
 build=$(cd "$1" && pwd) src=$2 dl=$3 jsoncmp=$4 timeit=$5 mode=${6:-test}
 case $mode in
@@ -115,6 +115,13 @@ if [ "$script" = probe.sh ]; then
 	for tool in strace perf; do
 		if command -v $tool >/dev/null; then copy_bin "$(command -v $tool)" /usr/bin/$tool; fi
 	done
+	# callgrind, for what code a command touches (the ASLR-on time follows it).
+	if [ -x /usr/libexec/valgrind/callgrind-amd64-linux ]; then
+		copy_bin /usr/bin/valgrind.bin /usr/bin/valgrind
+		mkdir -p "$root/usr/libexec/valgrind"
+		cp /usr/libexec/valgrind/callgrind-amd64-linux /usr/libexec/valgrind/vgpreload_core-amd64-linux.so \
+			/usr/libexec/valgrind/default.supp "$root/usr/libexec/valgrind/"
+	fi
 fi
 printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:user:/tmp:/bin/sh\n' >"$root/etc/passwd"
 printf 'root:x:0:\nuser:x:1000:\n' >"$root/etc/group"
