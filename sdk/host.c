@@ -75,14 +75,20 @@ DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct
 	return module_load(ctx, path, NULL, ext);
 }
 
-/* Finds DRIVER.so in $DLHAL_MODULE_PATH, then in the installed module directory. */
+/*
+ * Finds DRIVER.so in $DLHAL_MODULE_PATH, then in the installed module
+ * directory: $DLHAL_MODULE_DIR when set (empty: none, as a test suite wants
+ * whatever is installed on its machine), else the one built in.
+ */
 static int driver_autoload(struct dlh_ctx *ctx, const char *name, struct dlh_extack *ext)
 {
-	const char *env = getenv("DLHAL_MODULE_PATH");
+	const char *env = getenv("DLHAL_MODULE_PATH"), *sys = getenv("DLHAL_MODULE_DIR");
 	char dirs[4096], path[4352];
 	char *save = NULL;
 
-	snprintf(dirs, sizeof(dirs), "%s%s%s", env ? env : "", env ? ":" : "", DLH_MODULE_DIR);
+	if (!sys)
+		sys = DLH_MODULE_DIR;
+	snprintf(dirs, sizeof(dirs), "%s%s%s", env ? env : "", env && *sys ? ":" : "", sys);
 	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
 		snprintf(path, sizeof(path), "%s/%s.so", d, name);
 		if (access(path, R_OK))

@@ -8,7 +8,8 @@
 #                  the tour must print the seed's split and eth(auto) lines
 #   lua            README's Lua example, run in "meson devenv -C build"
 #   driver-install the driver guide's install and out-of-tree build, then the kit on it
-# With BARE_FULL=1, README's second command (tests/run, the whole suite) runs there too.
+# With BARE_FULL=1, README's second command (tests/run, the whole suite) runs there too; with
+# BARE_KEEP=1 the root is left in place, mounted, for a look inside.
 #   bare-debian.sh BUILD SRC
 # The minbase root and the downloaded .deb files are cached in BUILD/bare-cache (as the VM test
 # caches its kernel); the package lists are not, so every run starts with none, as a new machine
@@ -62,6 +63,10 @@ cleanup() {
 	for d in "$root"/root/dlhal/build*/meson-logs; do
 		[ -d "$d" ] && mkdir -p "$cache/logs" && cp -r "$d" "$cache/logs/$(basename "$(dirname "$d")")"
 	done
+	if [ "${BARE_KEEP:-0}" = 1 ]; then
+		echo "# kept: $root (chroot into it; umount its proc, sys, dev/pts, dev, var/cache/apt/archives, then remove it)"
+		return
+	fi
 	for m in var/cache/apt/archives dev/pts dev sys proc; do
 		mountpoint -q "$root/$m" 2>/dev/null && umount -l "$root/$m"
 	done

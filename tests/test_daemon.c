@@ -239,13 +239,38 @@ Test(daemon, monitor_in_another_process_sees_every_event_in_order)
 
 /* Runs dl as uid 65534 (nobody), in gid 65534 (nogroup) when @in_group, after @extra other
  * supplementary groups (nogroup last of them). */
+/*
+ * A copy of dl that uid 65534 may run: the build tree may sit where nobody can
+ * reach it (/root/dlhal on a fresh Debian: /root is 0700), and dl needs no
+ * file of the tree to talk to a dlhald. @dir gets the copy's directory.
+ */
+static void dl_for_nobody(char *dir, size_t len, char *path, size_t plen)
+{
+	char buf[65536];
+	int in, out;
+	ssize_t n;
+
+	snprintf(dir, len, "/tmp/dlhal-nobody-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(chmod(dir, 0755), 0);
+	snprintf(path, plen, "%s/dl", dir);
+	in = open(dl_path(), O_RDONLY | O_CLOEXEC);
+	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	cr_assert(in >= 0 && out >= 0, "copy %s to %s", dl_path(), path);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		cr_assert_eq(write(out, buf, (size_t)n), n);
+	close(in);
+	close(out);
+}
+
 static void run_as_nobody_groups(struct run_result *r, const char *args, bool in_group, int extra)
 {
+	char buf[4096], dir[64], path[128];
 	int o[2], e[2], st;
-	char buf[4096];
 	ssize_t n;
 	pid_t pid;
 
+	dl_for_nobody(dir, sizeof(dir), path, sizeof(path));
 	cr_assert(!pipe(o) && !pipe(e));
 	pid = fork();
 	if (!pid) {
@@ -261,7 +286,7 @@ static void run_as_nobody_groups(struct run_result *r, const char *args, bool in
 		dup2(e[1], 2);
 		if (setgroups((size_t)ng, g) || setgid(in_group && !extra ? 65534 : 65533) || setuid(65534))
 			_exit(126);
-		argv[argc++] = (char *)dl_path();
+		argv[argc++] = path;
 		argv[argc++] = "-s";
 		argv[argc++] = sock;
 		for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
@@ -281,6 +306,8 @@ static void run_as_nobody_groups(struct run_result *r, const char *args, bool in
 	close(e[0]);
 	waitpid(pid, &st, 0);
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	unlink(path);
+	rmdir(dir);
 }
 
 static void run_as_nobody(struct run_result *r, const char *args, bool in_group)

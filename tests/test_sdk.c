@@ -26,6 +26,26 @@ Test(module, loads_by_path_and_drives_a_profile)
 	dlh_ctx_free(ctx);
 }
 
+/* The installed module directory is $DLHAL_MODULE_DIR when set, and none when it is empty (the test
+ * suite's own setting, so that a machine's installed dlhal stays out of it). */
+Test(module, installed_directory_from_the_environment)
+{
+	char *dir = strdup(getenv("MODULE_MLX4"));
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+
+	unsetenv("DLHAL_MODULE_PATH");
+	setenv("DLHAL_MODULE_DIR", "", 1);
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	cr_expect_eq(dlh_ctx_sim_load(ctx, "cx3-vpi", &ext), -ENOENT);
+	cr_expect_not_null(strstr(ext.msg, "No driver \"mlx4\""), "%s", ext.msg);
+	setenv("DLHAL_MODULE_DIR", dirname(dir), 1);
+	cr_expect_eq(dlh_ctx_sim_load(ctx, "cx3-vpi", &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(dlh_dev_driver(dlh_dev_first(ctx)), "mlx4");
+	dlh_ctx_free(ctx);
+	free(dir);
+}
+
 Test(module, found_on_the_module_path)
 {
 	char *dir = strdup(getenv("MODULE_MLX4"));
