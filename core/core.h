@@ -143,6 +143,10 @@ struct dlh__op {
 	const char *name; /* "port_split", or NULL when no op runs */
 	struct dlh_dev *dev;
 	int local;
+	bool relay; /* the driver relays another core: its answers pass on as they came */
+	/* A staged op (ops.staged): what was pending before it, and whether it set anything pending. */
+	bool staged, pending_set;
+	struct dlh_pending dev_was;
 	struct dlh__deferred *events;
 	size_t nevents, events_cap;
 	struct dlh__snap *snap;
@@ -181,6 +185,7 @@ struct dlh_dev {
 	size_t nports;
 	struct dlh__list timers;
 	bool early; /* came with a port found by netdev (bus_fill_netdev): placed by the full fill */
+	struct dlh_pending *pending; /* until the next reset; NULL when nothing is */
 	char bus[DLH_BUS_NAME_MAX];
 	char name[DLH_DEV_NAME_MAX];
 	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX];
@@ -211,6 +216,7 @@ struct dlh_port {
 	uint8_t early;	 /* found by netdev (bus_fill_netdev): placed by the full fill */
 	enum dlh_port_type type;
 	enum dlh_port_type desired_type;
+	struct dlh_pending *pending; /* until the device's next reset; NULL when nothing is (most ports) */
 	struct dlh_sdk_port_attrs attrs;
 	char netdev[DLH_NETDEV_NAME_MAX];
 	char ibdev[DLH_IBDEV_NAME_MAX];
@@ -261,6 +267,10 @@ int dlh__port_netdev_link(struct dlh_port *port);
 
 /* op.c: around every driver op, one at a time per context, its result checked. */
 int dlh__op_begin(struct dlh_dev *dev, const char *op, const char *handle, struct dlh_extack *ext);
+int dlh__op_begin_reset(struct dlh_dev *dev, const char *op, const char *handle, struct dlh_extack *ext);
+/* Sets *@slot to a copy of @p (NULL or all zero: nothing pending); true if it changed. Checks the driver's
+ * values: a type outside the table or an unterminated message is taken as nothing and as "", logged by the caller. */
+bool dlh__pending_set(struct dlh_pending **slot, const struct dlh_pending *p);
 int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *handle, int err,
 		struct dlh_extack *ext);
 /* During a local op: queue the event; false when it is to go out now. */
@@ -296,6 +306,12 @@ struct dlh_port *dlh__port_first_all_nofill(const struct dlh_ctx *ctx);
 void dlh__timers_free_dev(struct dlh_dev *dev);
 
 /* Calls an op if the driver's table is long enough to hold it. */
+/* A bus driver relays another core (the kernel, a dlhald) unless it says it owns its hardware. */
+#define DLH__RELAY(drv) (DLH__OP(drv, bus_attach) && !(DLH__OPVAL(drv, flags) & DLH_SDK_F_BUS_LOCAL))
+/* Whether the driver's @what op (DLH_SDK_STAGED_*) stores its change for the next reset. */
+#define DLH__STAGED(drv, what) ((DLH__OPVAL(drv, staged) & (what)) != 0)
+/* A data field of the ops table, 0 past what the driver's table holds. */
+#define DLH__OPVAL(drv, f) ((drv)->ops && offsetof(struct dlh_sdk_ops, f) < (drv)->ops_size ? (drv)->ops->f : 0)
 #define DLH__OP(drv, op) ((drv)->ops && offsetof(struct dlh_sdk_ops, op) < (drv)->ops_size ? (drv)->ops->op : NULL)
 
 #endif /* DLHAL_CORE_H */

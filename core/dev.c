@@ -135,6 +135,7 @@ static void dev_free(struct dlh_dev *dev)
 	dlh__htab_fini(&dev->port_by_index);
 	dlh__htab_remove(&dev->ctx->dev_by_handle, &dev->hnode);
 	dlh__list_del(&dev->node);
+	free(dev->pending);
 	free(dev);
 }
 

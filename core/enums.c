@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The words of the enums (types, flavours, events), from the X-macro tables of dlhal.h. */
+/* The words of the enums (types, flavours, events, reload actions and limits), from the X-macro tables of dlhal.h. */
 #include "core.h"
 
 #include <errno.h>
@@ -93,4 +93,57 @@ DLH_EXPORT const char *dlh_event_object(enum dlh_event_type type)
 DLH_EXPORT const char *dlh_event_action(enum dlh_event_type type)
 {
 	return (unsigned)type < DLH_EVENT_COUNT ? event_actions[type] : "unknown";
+}
+
+static const struct {
+	int value;
+	const char *name;
+} reload_actions[] =
+    {
+#define DLH_X(s, n, v) {v, n},
+	DLH_RELOAD_ACTION_MAP(DLH_X)
+#undef DLH_X
+},
+  reload_limits[] = {
+#define DLH_X(s, n, v) {v, n},
+      DLH_RELOAD_LIMIT_MAP(DLH_X)
+#undef DLH_X
+};
+
+DLH_EXPORT const char *dlh_reload_action_name(enum dlh_reload_action action)
+{
+	for (size_t i = 0; i < DLH__ARRAY_SIZE(reload_actions); i++)
+		if (reload_actions[i].value == (int)action)
+			return reload_actions[i].name;
+	return "unknown";
+}
+
+DLH_EXPORT int dlh_reload_action_parse(const char *word, enum dlh_reload_action *action)
+{
+	for (size_t i = 0; word && i < DLH__ARRAY_SIZE(reload_actions); i++) {
+		if (!strcmp(reload_actions[i].name, word)) {
+			*action = (enum dlh_reload_action)reload_actions[i].value;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+DLH_EXPORT const char *dlh_reload_limit_name(enum dlh_reload_limit limit)
+{
+	for (size_t i = 0; i < DLH__ARRAY_SIZE(reload_limits); i++)
+		if (reload_limits[i].value == (int)limit)
+			return reload_limits[i].name;
+	return "unknown";
+}
+
+DLH_EXPORT int dlh_reload_limit_parse(const char *word, enum dlh_reload_limit *limit)
+{
+	for (size_t i = 0; word && i < DLH__ARRAY_SIZE(reload_limits); i++) {
+		if (!strcmp(reload_limits[i].name, word)) {
+			*limit = (enum dlh_reload_limit)reload_limits[i].value;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }

@@ -63,7 +63,13 @@ int dlh__op_begin(struct dlh_dev *dev, const char *name, const char *handle, str
 		return dlh__extack_set(ext, -EBUSY, handle, "Another operation is in progress");
 	}
 	op->dev = dev;
-	op->local = !DLH__OP(dev->drv, bus_attach);
+	op->relay = DLH__RELAY(dev->drv);
+	op->local = !op->relay;
+	op->staged = DLH__STAGED(dev->drv, !strcmp(name, "port_type_set") ? DLH_SDK_STAGED_TYPE : DLH_SDK_STAGED_SPLIT);
+	op->pending_set = false;
+	memset(&op->dev_was, 0, sizeof(op->dev_was));
+	if (dev->pending)
+		op->dev_was = *dev->pending;
 	op->nevents = op->nsnap = 0;
 	dlh__list_init(&op->graveyard);
 	if (op->local && dev->nports) {
@@ -76,6 +82,32 @@ int dlh__op_begin(struct dlh_dev *dev, const char *name, const char *handle, str
 		}
 		op->nsnap = n;
 	}
+	op->name = name;
+	return 0;
+}
+
+/*
+ * A reset (a reload, an emulated power cycle): the driver re-reads its
+ * hardware, and devices and ports go and come as it finds them, the device
+ * given among them. Nothing is all or nothing there, so no snapshot; events
+ * go out as they happen.
+ */
+int dlh__op_begin_reset(struct dlh_dev *dev, const char *name, const char *handle, struct dlh_extack *ext)
+{
+	struct dlh_ctx *ctx = dev->ctx;
+	struct dlh__op *op = &ctx->op;
+
+	if (op->name) {
+		dlh__log(ctx, DLH_LOG_ERR, dev, "driver %s: %s on %s while %s runs: refused (nested operation)",
+			 dev->drv->name, name, handle, op->name);
+		return dlh__extack_set(ext, -EBUSY, handle, "Another operation is in progress");
+	}
+	op->dev = NULL;
+	op->local = 0;
+	op->relay = DLH__RELAY(dev->drv);
+	op->staged = false;
+	op->nevents = op->nsnap = 0;
+	dlh__list_init(&op->graveyard);
 	op->name = name;
 	return 0;
 }
@@ -115,6 +147,7 @@ void dlh__op_bury(struct dlh_port *port)
 		dlh__list_add_tail(&op->graveyard, &port->node);
 		return;
 	}
+	free(port->pending);
 	free(port);
 }
 
@@ -137,8 +170,11 @@ struct dlh_port *dlh__op_revive(struct dlh_dev *dev, uint32_t index)
 /* An op's name as its error line says it ("split failed: ..."). */
 static const char *op_word(const char *name)
 {
-	static const char *const words[][2] = {
-	    {"port_split", "split"}, {"port_unsplit", "unsplit"}, {"port_type_set", "type set"}};
+	static const char *const words[][2] = {{"port_split", "split"},
+					       {"port_unsplit", "unsplit"},
+					       {"port_type_set", "type set"},
+					       {"dev_reload", "reload"},
+					       {"sim_reset", "reset"}};
 
 	for (size_t i = 0; name && i < sizeof(words) / sizeof(words[0]); i++)
 		if (!strcmp(name, words[i][0]))
@@ -192,6 +228,40 @@ static void restore(struct dlh__op *op)
 	}
 }
 
+static bool pending_differs(const struct dlh_pending *now, const struct dlh_pending *was)
+{
+	static const struct dlh_pending none;
+
+	if (!now)
+		now = &none;
+	return now->split != was->split || now->type != was->type || strcmp(now->message, was->message);
+}
+
+/*
+ * A staged op succeeded: it must have stored its change for the next reset
+ * (something pending) and left every port as it was. Its message goes back
+ * with the success; a driver that gave none gets core's.
+ */
+static int staged_end(struct dlh__op *op, const struct dlh_sdk_driver *drv, const char *handle, struct dlh_extack *ext)
+{
+	if (op->local && !unchanged(op)) {
+		dlh__log(op->dev->ctx, DLH_LOG_ERR, op->dev,
+			 "driver %s: staged %s on %s changed the ports (driver bug): restored", drv->name, op->name,
+			 handle);
+		return dlh__extack_set(ext, -EIO, handle, "Driver bug: staged %s changed the ports", op_word(op->name));
+	}
+	if (!op->pending_set) {
+		dlh__log(op->dev->ctx, DLH_LOG_ERR, op->dev,
+			 "driver %s: staged %s on %s set nothing pending (driver bug)", drv->name, op->name, handle);
+		return dlh__extack_set(ext, -EIO, handle, "Driver bug: staged %s set nothing pending",
+				       op_word(op->name));
+	}
+	if (ext && !ext->msg[0])
+		return dlh__extack_set(ext, 0, handle, "Pending until the next reset");
+	dlh__extack_obj(ext, handle);
+	return 0;
+}
+
 static void op_clear(struct dlh__op *op)
 {
 	for (size_t i = 0; i < op->nsnap; i++)
@@ -213,15 +283,22 @@ int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const cha
 		dlh__log(ctx, DLH_LOG_ERR, NULL, "driver %s: %s returned %d, not 0 or a negative errno (driver bug)",
 			 drv->name, name, err);
 		err = dlh__extack_set(ext, -EIO, handle, "Driver bug: %s returned %d", name, err);
+	} else if (!err && op->staged) {
+		err = staged_end(op, drv, handle, ext);
 	} else if (!err) {
 		dlh__extack_clear(ext);
-	} else if (ext && !ext->msg[0] && op->local) {
+	} else if (ext && !ext->msg[0] && !op->relay) {
 		/* A local driver's missing message is filled in; a relay passes the
 		 * kernel's or a dlhald's answer on as it came, with no message when
 		 * none was sent, as iproute2 shows it. */
 		dlh__extack_set(ext, err, handle, "%s failed: %s", op_word(name), strerror(-err));
 	} else {
 		dlh__extack_obj(ext, handle);
+	}
+	if (op->staged && err && pending_differs(op->dev->pending, &op->dev_was)) {
+		dlh__log(ctx, DLH_LOG_ERR, op->dev,
+			 "driver %s: %s on %s failed but left something pending (driver bug)", drv->name, name, handle);
+		dlh__pending_set(&op->dev->pending, &op->dev_was);
 	}
 	if (op->local && err) {
 		if (!unchanged(op))

@@ -247,7 +247,7 @@ DLH_EXPORT uint32_t dlh_port_split_counts(const struct dlh_port *port)
 		return 0;
 	for (uint32_t n = 2; n <= port->attrs.lanes && n < 32; n *= 2)
 		mask |= 1u << n;
-	return drv->split_counts && !DLH__OP(drv, bus_attach) ? mask & drv->split_counts : mask;
+	return drv->split_counts && !DLH__RELAY(drv) ? mask & drv->split_counts : mask;
 }
 
 DLH_EXPORT uint32_t dlh_port_speed(const struct dlh_port *port)
@@ -397,6 +397,7 @@ void dlh__port_free(struct dlh_port *port)
 		dlh__port_unlink(port);
 	else
 		dlh__list_del(&port->node);
+	free(port->pending);
 	free(port);
 }
 
@@ -551,8 +552,8 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 	if (err)
 		return err;
 	err = dlh__op_end(dev->ctx, dev->drv, handle, op(port, type, ext), ext);
-	if (err)
-		return err;
+	if (err || DLH__STAGED(dev->drv, DLH_SDK_STAGED_TYPE))
+		return err; /* staged: the port keeps its desired type until the reset (its pending says the new one) */
 	port = port_find(dev, &(struct index_key){index});
 	if (port) {
 		port->desired_type = type;
@@ -574,9 +575,9 @@ static int split_check(const struct dlh_port *port, unsigned int count, bool rel
 
 	if (count < 2)
 		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid split count");
-	if (DLH__OP(drv, bus_attach) && relayed)
+	if (DLH__RELAY(drv) && relayed)
 		return 0;
-	if (drv->split_counts && !DLH__OP(drv, bus_attach) && (count >= 32 || !(drv->split_counts & (1u << count))))
+	if (drv->split_counts && !DLH__RELAY(drv) && (count >= 32 || !(drv->split_counts & (1u << count))))
 		return dlh__extack_set(ext, -EINVAL, port->handle, "%s",
 				       drv->split_count_msg ? drv->split_count_msg : "Invalid split count");
 	if (!port->attrs.splittable)
@@ -673,7 +674,7 @@ static int plan_run(struct dlh_port *port, const struct plan_req *req, struct dl
 	bool has;
 	int err;
 
-	if (DLH__OP(drv, bus_attach)) {
+	if (DLH__RELAY(drv)) {
 		plan->partial = true;
 		return 0;
 	}

@@ -226,12 +226,22 @@ DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, 
 			goto out_prefix;
 		drv = dlh__driver_find(ctx, driver);
 	}
+	/* A card of several devices (its driver a bus of its own, DLH_SDK_F_BUS_LOCAL) is attached, not
+	 * probed: it reads the profile's handle, its first device's, from hw.handle. */
+	if (DLH__OP(drv, bus_attach) && hw)
+		json_object_set_new(hw, "handle", json_string(handle));
 	if (hw) {
 		config = json_dumps(hw, JSON_COMPACT);
 		if (!config) {
 			err = dlh__extack_set(ext, -ENOMEM, NULL, "Out of memory");
 			goto out_root;
 		}
+	}
+	if (DLH__OP(drv, bus_attach)) {
+		err = DLH__OPVAL(drv, flags) & DLH_SDK_F_BUS_LOCAL
+			  ? dlh__bus_attach(ctx, drv, config, ext)
+			  : dlh__extack_set(ext, -EINVAL, NULL, "Driver %s relays a kernel or a daemon: no profile", driver);
+		goto out_prefix;
 	}
 	err = dlh__dev_add(ctx, handle, drv, config, ext);
 out_prefix:

@@ -80,7 +80,18 @@ extern "C" {
 	X(PORT_NEW, "port", "new")    \
 	X(PORT_DEL, "port", "del")    \
 	X(PORT_CHANGE, "port", "new") \
-	X(RESYNC, "bus", "resync")
+	X(RESYNC, "bus", "resync")    \
+	X(DEV_CHANGE, "dev", "new")
+
+/** Reload actions: X(SUFFIX, name, value), Linux's `enum devlink_reload_action` values. */
+#define DLH_RELOAD_ACTION_MAP(X)             \
+	X(DRIVER_REINIT, "driver_reinit", 1) \
+	X(FW_ACTIVATE, "fw_activate", 2)
+
+/** Reload limits: X(SUFFIX, name, value), Linux's `enum devlink_reload_limit` values. */
+#define DLH_RELOAD_LIMIT_MAP(X)  \
+	X(UNSPEC, "unspec", 0)   \
+	X(NO_RESET, "no_reset", 1)
 
 /** Port type (devlink's `enum devlink_port_type`). */
 enum dlh_port_type {
@@ -102,6 +113,20 @@ enum dlh_event_type {
 	DLH_EVENT_MAP(DLH_X)
 #undef DLH_X
 	    DLH_EVENT_COUNT
+};
+
+/** What a reload does (devlink's `enum devlink_reload_action`). */
+enum dlh_reload_action {
+#define DLH_X(s, n, v) DLH_RELOAD_ACTION_##s = v,
+	DLH_RELOAD_ACTION_MAP(DLH_X)
+#undef DLH_X
+};
+
+/** What a reload must not do (devlink's `enum devlink_reload_limit`). */
+enum dlh_reload_limit {
+#define DLH_X(s, n, v) DLH_RELOAD_LIMIT_##s = v,
+	DLH_RELOAD_LIMIT_MAP(DLH_X)
+#undef DLH_X
 };
 
 /**
@@ -144,6 +169,18 @@ DLH_EXPORT const char *dlh_event_object(enum dlh_event_type type);
 
 /** @brief Action word of an event type ("new" or "del"). */
 DLH_EXPORT const char *dlh_event_action(enum dlh_event_type type);
+
+/** @brief Name of a reload action ("driver_reinit", "fw_activate"), or "unknown". */
+DLH_EXPORT const char *dlh_reload_action_name(enum dlh_reload_action action);
+
+/** @brief Parse a reload action word. @return 0, or -EINVAL for any other word. */
+DLH_EXPORT int dlh_reload_action_parse(const char *word, enum dlh_reload_action *action);
+
+/** @brief Name of a reload limit ("unspec", "no_reset"), or "unknown". */
+DLH_EXPORT const char *dlh_reload_limit_name(enum dlh_reload_limit limit);
+
+/** @brief Parse a reload limit word. @return 0, or -EINVAL for any other word. */
+DLH_EXPORT int dlh_reload_limit_parse(const char *word, enum dlh_reload_limit *limit);
 
 /**
  * @brief Format an extack as one line: "OBJ: MSG", or "MSG" without an object.
@@ -329,6 +366,74 @@ DLH_EXPORT int dlh_dev_sim_set(struct dlh_dev *dev, struct dlh_port *port, const
 DLH_EXPORT int dlh_dev_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *key, char *buf, size_t len,
 			       struct dlh_extack *ext);
 
+/**
+ * @brief Power-cycle an emulated device: the hardware comes up again with what
+ *        it had stored for the next reset (see ::dlh_pending), as a reload
+ *        that activates firmware would bring it up, for drivers without one.
+ *        The device's ports, and for a card of several devices the devices,
+ *        go and come (DLH_EVENT_DEV_DEL, DLH_EVENT_DEV_NEW): @p dev must not be
+ *        used afterwards; look the device up again by its handle.
+ * @return 0; -EOPNOTSUPP if the driver emulates no power cycle; -EBUSY from
+ *         inside an operation; -EIO if the emulated hardware failed.
+ */
+DLH_EXPORT int dlh_dev_sim_reset(struct dlh_dev *dev, struct dlh_extack *ext);
+
+/**
+ * @brief A change a driver stored in the hardware that takes effect at its
+ *        next reset (a staged change: Intel E810 port options, link types
+ *        kept in a VPI adapter's NVM), on a device (a device-wide option) or
+ *        on a port.
+ */
+struct dlh_pending {
+	unsigned int split;		       /**< Ports a split will give (1: unsplit); 0 if none pending. */
+	enum dlh_port_type type;	       /**< A type change, ::DLH_PORT_TYPE_NOTSET if none pending. */
+	char message[DLH_EXTACK_MSG_MAX]; /**< The driver's word for it ("Reboot required to finish port split"). */
+};
+
+/**
+ * @brief What the device has pending until its next reset.
+ * @param[out] pending filled in (zero when nothing is pending); may be NULL.
+ * @return true if anything is pending.
+ */
+DLH_EXPORT bool dlh_dev_pending(const struct dlh_dev *dev, struct dlh_pending *pending);
+
+/**
+ * @brief Reload the device as `devlink dev reload` does (Linux 6.1): the driver
+ *        re-reads its hardware, and with ::DLH_RELOAD_ACTION_FW_ACTIVATE the
+ *        firmware resets and applies what is pending. Devices and ports that
+ *        go and come are reported as del and new events; what was pending
+ *        is cleared. As after dlh_dev_sim_reset(), @p dev must not be used
+ *        afterwards.
+ * @param limit ::DLH_RELOAD_LIMIT_UNSPEC, or a limit the driver supports.
+ * @param[out] performed the actions done, a mask of `1 << action` (may be NULL).
+ * @return 0; -EOPNOTSUPP if the driver has no reload ("Reload is not
+ *         supported"), not that action ("Requested reload action is not
+ *         supported by the driver") or not that limit ("Requested limit is not
+ *         supported by the driver"); -EINVAL for an unknown action or limit
+ *         or driver_reinit with no_reset ("Requested limit is invalid for this
+ *         action"); -EBUSY from inside an operation; the driver's errors
+ *         (ice: -ECANCELED "No pending firmware update").
+ */
+DLH_EXPORT int dlh_dev_reload(struct dlh_dev *dev, enum dlh_reload_action action, enum dlh_reload_limit limit,
+			      uint32_t *performed, struct dlh_extack *ext);
+
+/** @brief One firmware option of a device whose ports are chosen by option (Intel E810). */
+struct dlh_fw_option {
+	unsigned int split;   /**< Ports (PFs) the option gives. */
+	uint32_t speed[8];    /**< Maximum speed of each lane in Mb/s, 0 for a lane not used. */
+	bool active;	      /**< The option the hardware runs. */
+	bool pending;	      /**< The option it will run after its next reset. */
+};
+
+/**
+ * @brief The device's firmware options, as Linux's ice prints them to dynamic debug.
+ * @param[out] opts up to @p max options.
+ * @param[out] n how many the device has (may exceed @p max).
+ * @return 0; -EOPNOTSUPP for a device without options; the driver's errors.
+ */
+DLH_EXPORT int dlh_dev_fw_options(struct dlh_dev *dev, struct dlh_fw_option *opts, size_t max, size_t *n,
+				  struct dlh_extack *ext);
+
 /** @} */
 /* -------------------------------------------------------------------------- */
 /** @name Ports */
@@ -400,6 +505,13 @@ DLH_EXPORT const char *dlh_port_handle(const struct dlh_port *port);
 DLH_EXPORT enum dlh_port_type dlh_port_type(const struct dlh_port *port);
 /** @brief Desired type: what was last set successfully; notset until then. */
 DLH_EXPORT enum dlh_port_type dlh_port_desired_type(const struct dlh_port *port);
+
+/**
+ * @brief What the port has pending until its device's next reset (see ::dlh_pending).
+ * @param[out] pending filled in (zero when nothing is pending); may be NULL.
+ * @return true if anything is pending.
+ */
+DLH_EXPORT bool dlh_port_pending(const struct dlh_port *port, struct dlh_pending *pending);
 /** @brief Netdev name when the type is eth, else NULL. */
 DLH_EXPORT const char *dlh_port_netdev(const struct dlh_port *port);
 /** @brief Ibdev name when the type is ib, else NULL. */

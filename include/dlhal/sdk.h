@@ -115,7 +115,49 @@ struct dlh_sdk_ops {
 	 */
 	int (*bus_ports_walk)(struct dlh_sdk_bus *bus, int (*fn)(const struct dlh_sdk_port_info *info, void *arg),
 			      void *arg, struct dlh_extack *ext);
+	/**
+	 * Reload the device (Linux's reload_down and reload_up in one call):
+	 * core has checked that @p action is in @c reload_actions and @p limit
+	 * in @c reload_limits. Re-read the hardware: for a bus driver, remove
+	 * and add the devices that went and came (the device given may be one
+	 * of them), and set what is pending again (usually nothing). Set
+	 * @p performed to the actions done (`1 << action`; at least @p action).
+	 */
+	int (*dev_reload)(struct dlh_dev *dev, enum dlh_reload_action action, enum dlh_reload_limit limit,
+			  uint32_t *performed, struct dlh_extack *ext);
+	/** Actions dev_reload takes, a mask of `1 << action`; 0 with dev_reload NULL. */
+	uint32_t reload_actions;
+	/** Limits other than unspec dev_reload takes, a mask of `1 << limit`. */
+	uint32_t reload_limits;
+	/**
+	 * The ops whose changes wait for a reset (DLH_SDK_STAGED_SPLIT: port_split
+	 * and port_unsplit; DLH_SDK_STAGED_TYPE: port_type_set). Such an op stores
+	 * the change in the hardware, registers and unregisters no port, reports
+	 * what is pending with dlh_sdk_dev_pending_set() or
+	 * dlh_sdk_port_pending_set(), and returns 0 with its message in the
+	 * extack ("Reboot required to finish port split"), which core passes on
+	 * with the success. A staged op that changes ports, or that sets nothing
+	 * pending, is a driver bug (-EIO).
+	 */
+	uint32_t staged;
+	/** DLH_SDK_F_* flags. */
+	uint32_t flags;
+	/** Emulated power cycle (dlh_dev_sim_reset()): as dev_reload with fw_activate, for the emulator. */
+	int (*sim_reset)(struct dlh_dev *dev, struct dlh_extack *ext);
+	/** The firmware options (dlh_dev_fw_options()): fill up to @p max, set @p n to how many there are. */
+	int (*dev_fw_options)(struct dlh_dev *dev, struct dlh_fw_option *opts, size_t max, size_t *n,
+			      struct dlh_extack *ext);
 };
+
+#define DLH_SDK_STAGED_SPLIT 1u /**< port_split and port_unsplit are staged (::dlh_sdk_ops.staged). */
+#define DLH_SDK_STAGED_TYPE  2u /**< port_type_set is staged. */
+
+/**
+ * A bus driver that owns its hardware (an emulated card of several devices)
+ * rather than relaying another core's (the kernel, a dlhald): its ops get
+ * core's checks and all-or-nothing ports, as a profile's driver's do.
+ */
+#define DLH_SDK_F_BUS_LOCAL 1u
 
 /**
  * A port as a streaming bus reports it (::dlh_sdk_ops.bus_ports_walk). The
@@ -224,6 +266,17 @@ DLH_EXPORT void dlh_sdk_bus_resynced(struct dlh_sdk_bus *bus);
 
 /** @brief Remove a device a bus driver added: its ports, then the device (events for each). */
 DLH_EXPORT void dlh_sdk_dev_remove(struct dlh_dev *dev);
+
+/**
+ * @brief Record what the device has pending until its next reset (a staged
+ *        op's change, or what the driver found stored in the hardware when it
+ *        probed); NULL or an all-zero @p pending clears it. Delivers
+ *        DLH_EVENT_DEV_CHANGE if it differs.
+ */
+DLH_EXPORT void dlh_sdk_dev_pending_set(struct dlh_dev *dev, const struct dlh_pending *pending);
+
+/** @brief As dlh_sdk_dev_pending_set(), for a port's own pending change (DLH_EVENT_PORT_CHANGE). */
+DLH_EXPORT void dlh_sdk_port_pending_set(struct dlh_port *port, const struct dlh_pending *pending);
 
 /** @} */
 /* -------------------------------------------------------------------------- */
