@@ -134,5 +134,6 @@ Test(profile, built_in_names)
 
 	cr_expect_str_eq(p[0], "sn2700");
 	cr_expect_str_eq(p[1], "cx3-vpi");
-	cr_expect_null(p[2]);
+	cr_expect_str_eq(p[2], "e810-cqda2");
+	cr_expect_null(p[3]);
 }

@@ -6,6 +6,7 @@
  */
 #include "dl.h"
 #include "host.h"
+#include "ice.h"
 #include "kernel.h"
 #include "mlx4.h"
 #include "mlxsw.h"
@@ -93,6 +94,27 @@ int dl_op_err(int err, const struct dlh_extack *ext)
 	return DL_EOP;
 }
 
+/*
+ * An operation's outcome: its error as dl_op_err() prints it, or, for a
+ * success that came with a message (a staged driver's "Reboot required to
+ * finish port split"), that message as iproute2 prints a kernel's extack on
+ * success: "Warning: ...", exit 0.
+ */
+int dl_op_done(int err, const struct dlh_extack *ext)
+{
+	char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 4];
+	size_t n;
+
+	if (err)
+		return dl_op_err(err, ext);
+	if (ext && ext->msg[0]) {
+		dlh_extack_str(ext, buf, sizeof(buf));
+		n = strlen(buf);
+		fprintf(stderr, "Warning: %s%s\n", buf, buf[n - 1] == '.' ? "" : ".");
+	}
+	return DL_OK;
+}
+
 /* A handle that is malformed or names nothing is a usage error. */
 int dl_lookup_err(int err, const struct dlh_extack *ext, void (*usage_fn)(FILE *))
 {
@@ -175,7 +197,7 @@ int dl_ctx(struct dl *dl, struct dlh_ctx **out)
 		return dl_op_err(-ENOMEM, &ext);
 	dlh_ctx_log_set(dl->ctx, log_line, dl);
 	if (dlh_sdk_driver_register(dl->ctx, &mlxsw_driver, &ext) ||
-	    dlh_sdk_driver_register(dl->ctx, &mlx4_driver, &ext) ||
+	    dlh_sdk_driver_register(dl->ctx, &mlx4_driver, &ext) || dlh_sdk_driver_register(dl->ctx, &ice_driver, &ext) ||
 	    dlh_sdk_driver_register(dl->ctx, &kernel_driver, &ext) ||
 	    dlh_sdk_driver_register(dl->ctx, &daemon_driver, &ext))
 		return dl_op_err(-EINVAL, &ext);

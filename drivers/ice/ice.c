@@ -1,0 +1,422 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Intel E810 port options, after Linux 6.1's drivers/net/ethernet/intel/ice
+ * (ice_devlink.c). The firmware holds a table of options for the whole card,
+ * each a number of ports (one PCI function, one devlink device, one port
+ * each) with its lanes' speeds. Splitting port 0 of PF 0 chooses the next
+ * option with that many ports after the active (or pending) one, stores it
+ * in the NVM, and nothing else changes until the card resets: then it comes
+ * up with as many devices as the option says. Messages are ice's.
+ *
+ * A card is a bus of its own (DLH_SDK_F_BUS_LOCAL): its devices go and come
+ * with its resets.
+ */
+#include "ice.h"
+
+#include "emu.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ICE_SPLIT_MSG "Reboot required to finish port split"
+
+struct ice_card {
+	struct dlh_sdk_bus *bus;
+	struct ice_emu *emu;
+	char bus_name[32];
+	char slot[64]; /* "0000:16:00": the card's functions are SLOT.0 to SLOT.7 */
+	char netdev_prefix[12];
+	struct dlh_dev *pf[ICE_MAX_PORT_PER_PCI_DEV];
+	unsigned int npf;
+};
+
+static struct ice_card *card_of(const struct dlh_dev *dev)
+{
+	return dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
+}
+
+/* "Requested split count" decided in one place (as ice_devlink_port_split() does). */
+static int split_option(struct ice_card *card, unsigned int count, uint8_t *new_option, struct dlh_extack *ext)
+{
+	struct ice_port_option options[ICE_AQC_PORT_OPT_MAX];
+	uint8_t option_count = ICE_AQC_PORT_OPT_MAX, active_idx, pending_idx, i;
+	bool active_valid, pending_valid;
+
+	if (ice_aq_get_port_options(card->emu, options, &option_count, &active_idx, &active_valid, &pending_idx,
+				    &pending_valid))
+		return dlh_sdk_extack(ext, -EIO, "Failed to get available port split options");
+	*new_option = ICE_AQC_PORT_OPT_MAX;
+	active_idx = pending_valid ? pending_idx : active_idx;
+	/* From the option after the active (or pending) one, wrapping around, so that the same
+	 * count asked again moves on to the next option with that count. */
+	for (i = 1; i <= option_count; i++) {
+		uint8_t j = (uint8_t)((active_idx + i) % option_count);
+
+		if (count == options[j].pmd) {
+			*new_option = j;
+			break;
+		}
+	}
+	if (*new_option == active_idx)
+		return dlh_sdk_extack(ext, -EINVAL, "Requested split count is already set");
+	if (*new_option == ICE_AQC_PORT_OPT_MAX)
+		return dlh_sdk_extack(ext, -EINVAL, "Port split requested unsupported port config");
+	return 0;
+}
+
+static int set_port_option(struct ice_card *card, uint8_t option_idx, struct dlh_extack *ext)
+{
+	if (ice_aq_set_port_option(card->emu, option_idx))
+		return dlh_sdk_extack(ext, -EIO, "Port split request failed");
+	if (ice_acquire_nvm(card->emu))
+		return dlh_sdk_extack(ext, -EIO, "Failed to acquire NVM semaphore");
+	if (ice_nvm_write_activate(card->emu)) {
+		ice_release_nvm(card->emu);
+		return dlh_sdk_extack(ext, -EIO, "Port split request failed to save data");
+	}
+	ice_release_nvm(card->emu);
+	dlh_sdk_extack(ext, 0, ICE_SPLIT_MSG);
+	return 0;
+}
+
+/* PF 0 says what the card has pending: the options are the whole card's. */
+static void pending_report(struct ice_card *card, const struct ice_port_option *options, uint8_t pending_idx,
+			   bool pending_valid)
+{
+	struct dlh_pending p = {0};
+
+	if (!card->npf)
+		return;
+	if (pending_valid) {
+		p.split = options[pending_idx].pmd;
+		snprintf(p.message, sizeof(p.message), "%s", ICE_SPLIT_MSG);
+	}
+	dlh_sdk_dev_pending_set(card->pf[0], &p);
+}
+
+static int ice_port_split_to(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+{
+	struct ice_card *card = card_of(dlh_port_dev(port));
+	struct dlh_pending p = {.split = count};
+	uint8_t new_option = ICE_AQC_PORT_OPT_MAX;
+	int err;
+
+	err = split_option(card, count, &new_option, ext);
+	if (err)
+		return err;
+	err = set_port_option(card, new_option, ext);
+	if (err)
+		return err;
+	snprintf(p.message, sizeof(p.message), "%s", ICE_SPLIT_MSG);
+	dlh_sdk_dev_pending_set(card->pf[0], &p);
+	return 0;
+}
+
+static int ice_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+{
+	return ice_port_split_to(port, count, ext);
+}
+
+/* There may be no option of one port: then ice's own "unsupported port config". */
+static int ice_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
+{
+	return ice_port_split_to(port, 1, ext);
+}
+
+static void card_down(struct ice_card *card)
+{
+	while (card->npf)
+		dlh_sdk_dev_remove(card->pf[--card->npf]);
+}
+
+/* One device per PCI function the active option gives, one port each, as ice registers them. */
+static int card_up(struct ice_card *card, struct dlh_extack *ext)
+{
+	struct ice_port_option options[ICE_AQC_PORT_OPT_MAX];
+	uint8_t option_count = ICE_AQC_PORT_OPT_MAX, active_idx, pending_idx, lanes = 0;
+	bool active_valid, pending_valid;
+	char handle[160], netdev[16];
+	int err;
+
+	if (ice_aq_get_port_options(card->emu, options, &option_count, &active_idx, &active_valid, &pending_idx,
+				    &pending_valid))
+		return dlh_sdk_extack(ext, -EIO, "Couldn't read port split options");
+	for (uint8_t i = 0; i < option_count; i++)
+		lanes = options[i].pmd > lanes ? options[i].pmd : lanes;
+	for (unsigned int f = 0; f < options[active_idx].pmd && f < ICE_MAX_PORT_PER_PCI_DEV; f++) {
+		struct dlh_sdk_port_attrs attrs = {.flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = f};
+		struct dlh_port *port;
+
+		/* As FW supports only port split options for whole device, only PF 0 is splittable. */
+		if (f == 0) {
+			attrs.lanes = lanes;
+			attrs.splittable = lanes != 0;
+		}
+		attrs.speed = options[active_idx].lane_mbps[f];
+		snprintf(handle, sizeof(handle), "%s/%s.%u", card->bus_name, card->slot, f);
+		err = dlh_sdk_bus_dev_add(card->bus, handle, &card->pf[card->npf], ext);
+		if (err)
+			goto err_down;
+		card->npf++;
+		snprintf(netdev, sizeof(netdev), "%s%u", card->netdev_prefix, f);
+		err = dlh_sdk_port_register(card->pf[card->npf - 1], 0, &attrs, &port, ext);
+		if (!err)
+			err = dlh_sdk_port_type_eth(port, netdev, ext);
+		if (err)
+			goto err_down;
+	}
+	pending_report(card, options, pending_idx, pending_valid);
+	return 0;
+
+err_down:
+	card_down(card);
+	return err;
+}
+
+static int option_parse(json_t *o, struct ice_port_option *opt)
+{
+	json_t *pmd = json_object_get(o, "split"), *lanes = json_object_get(o, "lanes"), *v;
+	size_t i;
+
+	if (!json_is_integer(pmd) || json_integer_value(pmd) < 1 ||
+	    json_integer_value(pmd) > ICE_MAX_PORT_PER_PCI_DEV || !json_is_array(lanes) ||
+	    json_array_size(lanes) != ICE_MAX_PORT_PER_PCI_DEV)
+		return -EINVAL;
+	opt->pmd = (uint8_t)json_integer_value(pmd);
+	json_array_foreach(lanes, i, v)
+	{
+		double gbps = json_number_value(v);
+
+		if (!json_is_number(v) || gbps < 0 || gbps > 400)
+			return -EINVAL;
+		opt->lane_mbps[i] = (uint32_t)(gbps * 1000 + 0.5);
+	}
+	return 0;
+}
+
+/* The profile's "hw": the option table, the active (and pending) option, the netdev names. */
+static int card_parse(struct ice_card *card, const char *config, struct dlh_extack *ext)
+{
+	struct ice_port_option opts[ICE_AQC_PORT_OPT_MAX] = {0};
+	json_t *hw = config ? json_loads(config, 0, NULL) : NULL, *list, *o, *st;
+	const char *handle, *prefix, *dot, *slash;
+	json_int_t active = 0, pending = -1;
+	bool emp = true;
+	size_t i, n;
+	int err = -EINVAL;
+
+	if (!hw)
+		return dlh_sdk_extack(ext, -EINVAL, "hw: expected the card's options");
+	handle = json_string_value(json_object_get(hw, "handle"));
+	slash = handle ? strchr(handle, '/') : NULL;
+	dot = handle ? strrchr(handle, '.') : NULL;
+	if (!slash || !dot || dot < slash || strcmp(dot, ".0") || (size_t)(slash - handle) >= sizeof(card->bus_name) ||
+	    (size_t)(dot - slash - 1) >= sizeof(card->slot) || dot == slash + 1) {
+		dlh_sdk_extack(ext, -EINVAL, "handle: expected PF 0's, \"pci/DDDD:BB:SS.0\"");
+		goto out;
+	}
+	snprintf(card->bus_name, sizeof(card->bus_name), "%.*s", (int)(slash - handle), handle);
+	snprintf(card->slot, sizeof(card->slot), "%.*s", (int)(dot - slash - 1), slash + 1);
+	prefix = json_string_value(json_object_get(hw, "netdev_prefix"));
+	if (!prefix || !prefix[0] || strlen(prefix) >= sizeof(card->netdev_prefix) - 1) {
+		dlh_sdk_extack(ext, -EINVAL, "netdev_prefix: expected 1 to %zu characters",
+			       sizeof(card->netdev_prefix) - 2);
+		goto out;
+	}
+	snprintf(card->netdev_prefix, sizeof(card->netdev_prefix), "%s", prefix);
+	list = json_object_get(hw, "options");
+	n = json_array_size(list);
+	if (!n || n > ICE_AQC_PORT_OPT_MAX) {
+		dlh_sdk_extack(ext, -EINVAL, "options: expected 1 to %d options", ICE_AQC_PORT_OPT_MAX);
+		goto out;
+	}
+	json_array_foreach(list, i, o)
+	{
+		if (option_parse(o, &opts[i])) {
+			dlh_sdk_extack(ext, -EINVAL,
+				       "options[%zu]: expected {\"split\": 1 to 8, \"lanes\": [8 speeds in Gb/s]}", i);
+			goto out;
+		}
+	}
+	if (json_object_get(hw, "active"))
+		active = json_integer_value(json_object_get(hw, "active"));
+	if (json_object_get(hw, "emp_reset"))
+		emp = json_is_true(json_object_get(hw, "emp_reset"));
+	/* What the card's NVM held when it was saved (dlhald --state) wins over the first boot's. */
+	st = json_object_get(hw, "state");
+	if (json_is_object(st)) {
+		active = json_integer_value(json_object_get(st, "active"));
+		pending = json_object_get(st, "pending") ? json_integer_value(json_object_get(st, "pending")) : -1;
+	}
+	if (active < 0 || (size_t)active >= n || pending < -1 || pending >= (json_int_t)n) {
+		dlh_sdk_extack(ext, -EINVAL, "active: expected an option index below %zu", n);
+		goto out;
+	}
+	card->emu = ice_emu_new(opts, (unsigned int)n, (unsigned int)active, (int)pending, emp);
+	err = card->emu ? 0 : dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+out:
+	json_decref(hw);
+	return err;
+}
+
+static int ice_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	struct ice_card *card = dlh_sdk_bus_priv(bus);
+	int err;
+
+	card->bus = bus;
+	err = card_parse(card, dlh_sdk_bus_config(bus), ext);
+	if (err)
+		return err;
+	err = card_up(card, ext);
+	if (err)
+		ice_emu_free(card->emu);
+	return err;
+}
+
+static void ice_bus_detach(struct dlh_sdk_bus *bus)
+{
+	struct ice_card *card = dlh_sdk_bus_priv(bus);
+
+	card->npf = 0; /* core has removed the devices */
+	ice_emu_free(card->emu);
+}
+
+/* devlink dev reload DEV action fw_activate: the EMP reset, then the card as it comes up. */
+static int ice_dev_reload(struct dlh_dev *dev, enum dlh_reload_action action, enum dlh_reload_limit limit,
+			  uint32_t *performed, struct dlh_extack *ext)
+{
+	struct ice_card *card = card_of(dev);
+	struct ice_port_option options[ICE_AQC_PORT_OPT_MAX];
+	uint8_t option_count = ICE_AQC_PORT_OPT_MAX, active_idx, pending_idx;
+	bool active_valid, pending_valid;
+	int err;
+
+	(void)action;
+	(void)limit;
+	/* ice asks the NVM which banks have an update pending; here, the port option. */
+	if (ice_aq_get_port_options(card->emu, options, &option_count, &active_idx, &active_valid, &pending_idx,
+				    &pending_valid))
+		return dlh_sdk_extack(ext, -EIO, "Failed to check for pending firmware updates");
+	if (!pending_valid)
+		return dlh_sdk_extack(ext, -ECANCELED, "No pending firmware update");
+	if (!ice_emu_emp_reset_available(card->emu))
+		return dlh_sdk_extack(
+		    ext, -ECANCELED,
+		    "EMP reset is not available. To activate firmware, a reboot or power cycle is needed");
+	err = ice_aq_nvm_update_empr(card->emu);
+	if (err)
+		return dlh_sdk_extack(ext, err, "Failed to trigger EMP device reset to reload firmware");
+	card_down(card);
+	*performed = 1u << DLH_RELOAD_ACTION_FW_ACTIVATE;
+	return card_up(card, ext);
+}
+
+static int ice_sim_reset(struct dlh_dev *dev, struct dlh_extack *ext)
+{
+	struct ice_card *card = card_of(dev);
+
+	ice_emu_power_cycle(card->emu);
+	card_down(card);
+	return card_up(card, ext);
+}
+
+static int ice_fw_options(struct dlh_dev *dev, struct dlh_fw_option *opts, size_t max, size_t *n,
+			  struct dlh_extack *ext)
+{
+	struct ice_card *card = card_of(dev);
+	struct ice_port_option options[ICE_AQC_PORT_OPT_MAX];
+	uint8_t option_count = ICE_AQC_PORT_OPT_MAX, active_idx, pending_idx;
+	bool active_valid, pending_valid;
+
+	if (ice_aq_get_port_options(card->emu, options, &option_count, &active_idx, &active_valid, &pending_idx,
+				    &pending_valid))
+		return dlh_sdk_extack(ext, -EIO, "Couldn't read port split options");
+	for (size_t i = 0; i < option_count && i < max; i++) {
+		opts[i].split = options[i].pmd;
+		memcpy(opts[i].speed, options[i].lane_mbps, sizeof(opts[i].speed));
+		opts[i].active = active_valid && i == active_idx;
+		opts[i].pending = pending_valid && i == pending_idx;
+	}
+	*n = option_count;
+	return 0;
+}
+
+static int ice_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *key, const char *value,
+		       struct dlh_extack *ext)
+{
+	struct ice_card *card = card_of(dev);
+	unsigned long n;
+	char *end;
+
+	if (!port && !strcmp(key, "fail_nth")) {
+		errno = 0;
+		n = strtoul(value, &end, 10);
+		if (!*value || *value == '-' || *end || errno)
+			return dlh_sdk_extack(ext, -EINVAL, "fail_nth: expected a number of commands, got \"%s\"",
+					      value);
+		ice_emu_fail_nth(card->emu, n);
+		return 0;
+	}
+	if (!port && !strcmp(key, "nvm_busy")) {
+		if (strcmp(value, "0") && strcmp(value, "1"))
+			return dlh_sdk_extack(ext, -EINVAL, "nvm_busy: expected 0 or 1, got \"%s\"", value);
+		ice_emu_nvm_busy(card->emu, value[0] == '1');
+		return 0;
+	}
+	return dlh_sdk_extack(ext, -EINVAL,
+			      "Unknown emulator control \"%s\" (E810 has: fail_nth and nvm_busy on a device)", key);
+}
+
+static int ice_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *key, char *buf, size_t len,
+		       struct dlh_extack *ext)
+{
+	struct ice_card *card = card_of(dev);
+	struct ice_port_option options[ICE_AQC_PORT_OPT_MAX];
+	uint8_t option_count = ICE_AQC_PORT_OPT_MAX, active_idx, pending_idx;
+	bool active_valid, pending_valid;
+	unsigned long fail = ice_emu_fail_pending(card->emu);
+	int n;
+
+	if (!port && !strcmp(key, "fail_nth")) {
+		n = snprintf(buf, len, "%lu", fail);
+	} else if (!port && !strcmp(key, "accesses")) {
+		n = snprintf(buf, len, "%lu", ice_emu_accesses(card->emu));
+	} else if (!port && !strcmp(key, "state")) {
+		/* Read without taking an injected failure (it still counts as an access). */
+		ice_emu_fail_nth(card->emu, 0);
+		if (ice_aq_get_port_options(card->emu, options, &option_count, &active_idx, &active_valid, &pending_idx,
+					    &pending_valid))
+			return dlh_sdk_extack(ext, -EIO, "Couldn't read port split options");
+		ice_emu_fail_nth(card->emu, fail);
+		n = pending_valid ? snprintf(buf, len, "{\"active\":%u,\"pending\":%u}", active_idx, pending_idx)
+				  : snprintf(buf, len, "{\"active\":%u}", active_idx);
+	} else {
+		return dlh_sdk_extack(
+		    ext, -EINVAL,
+		    "Unknown emulator control \"%s\" (E810 has: fail_nth, accesses and state on a device)", key);
+	}
+	return n < 0 || (size_t)n >= len ? dlh_sdk_extack(ext, -ENOSPC, "Buffer too small") : 0;
+}
+
+static const struct dlh_sdk_ops ice_ops = {
+    .port_split = ice_port_split,
+    .port_unsplit = ice_port_unsplit,
+    .sim_set = ice_sim_set,
+    .sim_get = ice_sim_get,
+    .bus_attach = ice_bus_attach,
+    .bus_detach = ice_bus_detach,
+    .dev_reload = ice_dev_reload,
+    .reload_actions = 1u << DLH_RELOAD_ACTION_FW_ACTIVATE,
+    .staged = DLH_SDK_STAGED_SPLIT,
+    .flags = DLH_SDK_F_BUS_LOCAL,
+    .sim_reset = ice_sim_reset,
+    .dev_fw_options = ice_fw_options,
+};
+
+const struct dlh_sdk_driver ice_driver = {
+    DLH_SDK_DRIVER_INIT("ice", &ice_ops),
+    .bus_priv_size = sizeof(struct ice_card),
+};
