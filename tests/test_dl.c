@@ -113,7 +113,10 @@ Test(help, seed_usage_texts)
 	cr_expect_not_null(strstr(r.out, "--sim PROFILE"), "extended with dlhal's options");
 	run_free(&r);
 	run_dl(&r, "dev help", NULL);
-	cr_expect_str_eq(r.out, "Usage: dl dev show [DEV]\n");
+	cr_expect_eq(strncmp(r.out, "Usage: dl dev show [DEV]\n", strlen("Usage: dl dev show [DEV]\n")), 0,
+		     "the seed's line first: %s", r.out);
+	cr_expect_not_null(strstr(r.out, "Usage: dl dev reload DEV [ action { driver_reinit | fw_activate } ]"),
+			   "then iproute2 6.1's reload: %s", r.out);
 	run_free(&r);
 	run_dl(&r, "port help", NULL);
 	cr_expect_eq(strncmp(r.out,

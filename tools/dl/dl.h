@@ -34,6 +34,7 @@ const char *dl_arg(struct dl *dl);
 const char *dl_shift(struct dl *dl);
 bool dl_match(const char *word, const char *cmd);
 int dl_usage_err(void (*usage)(FILE *), const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int dl_op_done(int err, const struct dlh_extack *ext);
 int dl_op_err(int err, const struct dlh_extack *ext);
 int dl_lookup_err(int err, const struct dlh_extack *ext, void (*usage)(FILE *));
 
@@ -54,6 +55,7 @@ void out_begin(struct dl *dl, const char *object);
 void out_begin_event(struct dl *dl, const char *object, const char *action);
 void out_resync(struct dl *dl, const char *bus);
 void out_end(struct dl *dl);
+void out_reload(struct dl *dl, uint32_t done);
 void out_dev(struct dl *dl, const struct dlh_dev *dev);
 void out_port(struct dl *dl, const struct dlh_port *port);
 void out_sim(struct dl *dl, const char *handle, const char *key, const char *value);

@@ -5,6 +5,7 @@
  */
 #include "dl.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,21 +102,124 @@ static void field_bool(struct fields *f, const char *key, bool val)
 		printf(" %s %s", key, val ? "true" : "false");
 }
 
+/* What is pending until the next reset: " pending split 4" in text, {"split": 4, "message": ...} in JSON. */
+static void pending_out(struct fields *f, const struct dlh_pending *p)
+{
+	if (f->w) {
+		jsonw_obj_open(f->w, "pending");
+		if (p->split)
+			jsonw_uint(f->w, "split", p->split);
+		if (p->type != DLH_PORT_TYPE_NOTSET)
+			jsonw_str(f->w, "type", dlh_port_type_name(p->type));
+		jsonw_str(f->w, "message", p->message);
+		jsonw_obj_close(f->w);
+		return;
+	}
+	if (p->split)
+		printf(" pending split %u", p->split);
+	if (p->type != DLH_PORT_TYPE_NOTSET)
+		printf(" pending type %s", dlh_port_type_name(p->type));
+}
+
+/* A lane's speed as ice prints it: Gb/s, "-" for a lane the option does not use. */
+static const char *lane_str(uint32_t mbps, char *buf, size_t len)
+{
+	if (!mbps)
+		return "-";
+	snprintf(buf, len, "%g", mbps / 1000.0);
+	return buf;
+}
+
+/* The firmware options, as Linux's ice prints its table to dynamic debug, under the device's line. */
+static void options_out(struct fields *f, const struct dlh_fw_option *opts, size_t n)
+{
+	char buf[16];
+
+	if (f->w) {
+		jsonw_arr_open(f->w, "options");
+		for (size_t i = 0; i < n; i++) {
+			jsonw_obj_open(f->w, NULL);
+			jsonw_uint(f->w, "split", opts[i].split);
+			jsonw_arr_open(f->w, "lanes");
+			for (size_t l = 0; l < 8; l++)
+				jsonw_uint(f->w, NULL, opts[i].speed[l]);
+			jsonw_arr_close(f->w);
+			if (opts[i].active)
+				jsonw_bool(f->w, "active", true);
+			if (opts[i].pending)
+				jsonw_bool(f->w, "pending", true);
+			jsonw_obj_close(f->w);
+		}
+		jsonw_arr_close(f->w);
+		return;
+	}
+	printf("\n  Status  Split      Quad 0          Quad 1\n"
+	       "          count  L0  L1  L2  L3  L4  L5  L6  L7");
+	for (size_t i = 0; i < n; i++) {
+		printf("\n  %-8s%-6u", opts[i].active ? "Active" : opts[i].pending ? "Pending" : "", opts[i].split);
+		for (size_t l = 0; l < 8; l++)
+			printf(l < 7 ? "%3s " : "%3s", lane_str(opts[i].speed[l], buf, sizeof(buf)));
+	}
+}
+
 void out_dev(struct dl *dl, const struct dlh_dev *dev)
 {
+	struct dlh_fw_option opts[16];
+	struct dlh_pending pending;
+	bool has_pending = false;
+	size_t nopts = 0;
 	struct fields f;
 
+	if (dl->details) {
+		has_pending = dlh_dev_pending(dev, &pending);
+		if (dlh_dev_fw_options((struct dlh_dev *)dev, opts, 16, &nopts, NULL))
+			nopts = 0;
+		nopts = nopts > 16 ? 16 : nopts;
+	}
 	fields_begin(&f, dl, dlh_dev_handle(dev));
 	if (!dl->json)
 		printf("%s%s", dlh_dev_handle(dev), dl->details ? ":" : "");
 	if (dl->details && f.w) {
 		jsonw_obj_open(f.w, "dlhal");
 		jsonw_str(f.w, "driver", dlh_dev_driver(dev));
+		if (has_pending)
+			pending_out(&f, &pending);
+		if (nopts)
+			options_out(&f, opts, nopts);
 		jsonw_obj_close(f.w);
 	} else if (dl->details) {
 		field_str(&f, "driver", dlh_dev_driver(dev));
+		if (has_pending)
+			pending_out(&f, &pending);
+		if (nopts)
+			options_out(&f, opts, nopts);
 	}
 	fields_end(&f);
+}
+
+/* iproute2's answer to a reload given an action or a limit. */
+void out_reload(struct dl *dl, uint32_t done)
+{
+	const char *sep = "";
+
+	if (dl->json) {
+		out_begin(dl, "reload");
+		jsonw_arr_open(&dl->jw, "reload_actions_performed");
+		for (int a = 0; a < 32; a++)
+			if (done & (1u << a))
+				jsonw_str(&dl->jw, NULL, dlh_reload_action_name((enum dlh_reload_action)a));
+		jsonw_arr_close(&dl->jw);
+		out_end(dl);
+		return;
+	}
+	printf("reload_actions_performed:\n    ");
+	for (int a = 0; a < 32; a++) {
+		if (done & (1u << a)) {
+			printf("%s%s", sep, dlh_reload_action_name((enum dlh_reload_action)a));
+			sep = " ";
+		}
+	}
+	printf("\n");
 }
 
 /*
@@ -130,8 +234,13 @@ static uint32_t counts_now(const struct dlh_port *port)
 	struct dlh_plan plan;
 
 	for (unsigned int n = 2; n < 32; n++)
-		if (mask & (1u << n) && !dlh_port_split_plan((struct dlh_port *)port, n, &plan, NULL))
-			now |= 1u << n;
+		if (mask & (1u << n)) {
+			int err = dlh_port_split_plan((struct dlh_port *)port, n, &plan, NULL);
+
+			/* A driver that cannot plan (a staged one) is left to core's rules. */
+			if (!err || err == -EOPNOTSUPP)
+				now |= 1u << n;
+		}
 	return now;
 }
 
@@ -144,7 +253,8 @@ static void port_json(struct fields *f, const struct dlh_port *port)
 {
 	enum dlh_port_type type = dlh_port_type(port), des = dlh_port_desired_type(port);
 	uint32_t module, lane, counts;
-	bool split = dlh_port_is_split(port), has_module;
+	bool split = dlh_port_is_split(port), has_module, has_pending;
+	struct dlh_pending pending;
 
 	field_str(f, "type", dlh_port_type_name(type));
 	if (des != DLH_PORT_TYPE_NOTSET && des != type)
@@ -165,7 +275,8 @@ static void port_json(struct fields *f, const struct dlh_port *port)
 		return;
 	has_module = dlh_port_module(port, &module, &lane);
 	counts = dlh_port_split_counts(port);
-	if (!split && !dlh_port_speed(port) && !has_module && !counts)
+	has_pending = dlh_port_pending(port, &pending);
+	if (!split && !dlh_port_speed(port) && !has_module && !counts && !has_pending)
 		return;
 	jsonw_obj_open(f->w, "dlhal");
 	if (split)
@@ -185,6 +296,8 @@ static void port_json(struct fields *f, const struct dlh_port *port)
 				jsonw_uint(f->w, NULL, n);
 		jsonw_arr_close(f->w);
 	}
+	if (has_pending)
+		pending_out(f, &pending);
 	jsonw_obj_close(f->w);
 }
 
@@ -193,6 +306,7 @@ static void port_text(struct fields *f, const struct dlh_port *port)
 {
 	enum dlh_port_type type = dlh_port_type(port), des = dlh_port_desired_type(port);
 	bool details = f->dl->details;
+	struct dlh_pending pending;
 	uint32_t module, lane;
 
 	/* The seed's "type eth(auto)"; iproute2 says "des_type auto" (JSON keeps its key). */
@@ -239,6 +353,8 @@ static void port_text(struct fields *f, const struct dlh_port *port)
 		if (!now)
 			printf("none");
 	}
+	if (dlh_port_pending(port, &pending))
+		pending_out(f, &pending);
 }
 
 void out_port(struct dl *dl, const struct dlh_port *port)

@@ -123,7 +123,7 @@ static int port_set(struct dl *dl)
 		return err ? dl_op_err(err, &ext) : DL_OK;
 	}
 	err = dlh_port_type_set(port, type, &ext);
-	return err ? dl_op_err(err, &ext) : DL_OK;
+	return dl_op_done(err, &ext);
 }
 
 static int count_parse(const char *s, unsigned int *count)
@@ -188,7 +188,7 @@ static int port_split(struct dl *dl)
 		return err ? dl_op_err(err, &ext) : DL_OK;
 	}
 	err = dlh_port_split(port, count, &ext);
-	return err ? dl_op_err(err, &ext) : DL_OK;
+	return dl_op_done(err, &ext);
 }
 
 static int port_unsplit(struct dl *dl)
@@ -211,7 +211,7 @@ static int port_unsplit(struct dl *dl)
 		return err ? dl_op_err(err, &ext) : DL_OK;
 	}
 	err = dlh_port_unsplit(port, &ext);
-	return err ? dl_op_err(err, &ext) : DL_OK;
+	return dl_op_done(err, &ext);
 }
 
 int cmd_port(struct dl *dl)

@@ -8,6 +8,7 @@ void sim_usage(FILE *f)
 {
 	fprintf(f, "Usage: dl sim cable DEV/PORT_INDEX { eth | ib | none }   link partner of an emulated port\n"
 		   "Usage: dl sim fail DEV N                              fail the Nth hardware access from now\n"
+		   "Usage: dl sim reset DEV                               power-cycle the emulated card\n"
 		   "Usage: dl sim set { DEV | DEV/PORT_INDEX } KEY VALUE\n"
 		   "Usage: dl sim show { DEV | DEV/PORT_INDEX } KEY\n");
 }
@@ -56,6 +57,19 @@ int cmd_sim(struct dl *dl)
 		return cmd ? DL_OK : DL_EUSAGE;
 	}
 	what = dl_shift(dl);
+	if (dl_match(cmd, "reset")) {
+		if (!what)
+			return dl_usage_err(sim_usage, "sim reset: missing argument");
+		if (dl_arg(dl))
+			return dl_usage_err(sim_usage, "Unexpected argument \"%s\"", dl_arg(dl));
+		err = target(dl, what, &dev, &port);
+		if (err)
+			return err;
+		if (port)
+			return dl_usage_err(sim_usage, "sim reset: expected a device, got port %s", what);
+		err = dlh_dev_sim_reset(dev, &ext);
+		return err ? dl_op_err(err, &ext) : DL_OK;
+	}
 	if (dl_match(cmd, "cable")) {
 		key = "cable";
 		value = dl_shift(dl);
