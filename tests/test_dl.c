@@ -918,3 +918,114 @@ Test(plan, dry_run_of_a_type_set)
 	cr_expect_eq(r.status, 2, "nothing to set: %s", r.err);
 	run_free(&r);
 }
+
+/* ---- a staged driver (ice, profile e810-cqda2) ------------------------------------------------ */
+
+#define ICE0 "pci/0000:16:00.0"
+#define ICE_TABLE                                           \
+	"  Status  Split      Quad 0          Quad 1\n"     \
+	"          count  L0  L1  L2  L3  L4  L5  L6  L7\n" \
+	"  Active  2     100   -   -   - 100   -   -   -\n" \
+	"          2      50   -  50   -   -   -   -   -\n" \
+	"  Pending 4      25  25  25  25   -   -   -   -\n" \
+	"          4      25  25   -   -  25  25   -   -\n" \
+	"          8      10  10  10  10  10  10  10  10\n" \
+	"          1     100   -   -   -   -   -   -   -\n"
+
+Test(staged, a_stored_split_is_a_warning_and_shows_as_pending)
+{
+	struct run_result r;
+
+	run_dl(&r, "--sim e810-cqda2 port split " ICE0 "/0 4", NULL);
+	cr_expect_eq(r.status, 0);
+	cr_expect_str_eq(r.out, "");
+	cr_expect_str_eq(r.err, "Warning: " ICE0 "/0: Reboot required to finish port split.\n");
+	run_free(&r);
+	run_dl(&r, "--sim e810-cqda2 -d -b -", "port split " ICE0 "/0 4\ndev show " ICE0 "\nport show\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out,
+			 ICE0 ": driver ice pending split 4\n" ICE_TABLE ICE0
+			      "/0: type eth netdev ens16f0 flavour physical splittable true lanes 8 speed 100000 "
+			      "split_counts 2,4,8\n"
+			      "pci/0000:16:00.1/0: type eth netdev ens16f1 flavour physical port 1 splittable false\n");
+	run_free(&r);
+	run_dl(&r, "--sim e810-cqda2 -d -j -b -", "port split " ICE0 "/0 8\ndev show " ICE0 "\n");
+	cr_expect_not_null(strstr(r.out,
+				  "\"dlhal\":{\"driver\":\"ice\",\"pending\":{\"split\":8,\"message\":\"Reboot "
+				  "required to finish port split\"},\"options\":[{\"split\":2,\"lanes\":[100000,"),
+			   "%s", r.out);
+	run_free(&r);
+	/* Devices with nothing pending and no options print as before. */
+	run_dl(&r, "--sim sn2700 -d dev show", NULL);
+	cr_expect_str_eq(r.out, "pci/0000:03:00.0: driver mlxsw\n");
+	run_free(&r);
+}
+
+Test(staged, reload_applies_what_is_pending)
+{
+	struct run_result r;
+
+	run_dl(&r, "--sim e810-cqda2 -b -",
+	       "port split " ICE0 "/0 4\ndev reload pci/0000:16:00.1 action fw_activate\nport show\ndev show -d\n");
+	cr_expect_str_eq(r.out,
+			 "reload_actions_performed:\n"
+			 "    fw_activate\n"
+			 "pci/0000:16:00.0/0: type eth netdev ens16f0\n"
+			 "pci/0000:16:00.1/0: type eth netdev ens16f1\n"
+			 "pci/0000:16:00.2/0: type eth netdev ens16f2\n"
+			 "pci/0000:16:00.3/0: type eth netdev ens16f3\n",
+			 "%s", r.err);
+	run_free(&r);
+	/* Without an action (driver_reinit, which ice has not): devlink's words. */
+	run_dl(&r, "--sim e810-cqda2 dev reload " ICE0, NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "Error: " ICE0 ": Requested reload action is not supported by the driver.\n"
+				"dl answers: Operation not supported\n");
+	run_free(&r);
+	run_dl(&r, "--sim e810-cqda2 dev reload " ICE0 " action fw_activate", NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "Error: " ICE0 ": No pending firmware update.\ndl answers: Operation canceled\n");
+	run_free(&r);
+	run_dl(&r, "--sim e810-cqda2 -j -b -", "port unsplit " ICE0 "/0\ndev reload " ICE0 " action fw_activate\n");
+	cr_expect_str_eq(r.out, "{\"reload\":{\"reload_actions_performed\":[\"fw_activate\"]}}\n");
+	run_free(&r);
+	/* A power cycle, for a driver without reload or a card without EMP reset. */
+	run_dl(&r, "--sim e810-cqda2 -b -", "port unsplit " ICE0 "/0\nsim reset pci/0000:16:00.1\ndev show\n");
+	cr_expect_str_eq(r.out, ICE0 "\n", "%s", r.err);
+	run_free(&r);
+}
+
+Test(staged, reload_and_reset_usage)
+{
+	static const char *const bad[][2] = {
+	    {"dev reload " ICE0 " action reboot", "Unknown reload action \"reboot\""},
+	    {"dev reload " ICE0 " limit unspec", "Unknown reload limit \"unspec\""},
+	    {"dev reload " ICE0 " action", "Unknown reload action \"\""},
+	    {"dev reload " ICE0 " netns 1", "netns: dl moves no device between network namespaces"},
+	    {"dev reload " ICE0 " now", "Unknown option \"now\""},
+	    {"dev reload pci/0000:99:00.0 action fw_activate", "pci/0000:99:00.0"},
+	    {"sim reset " ICE0 "/0", "sim reset: expected a device, got port " ICE0 "/0"},
+	    {"sim reset", "sim reset: missing argument"},
+	};
+	struct run_result r;
+	char args[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(args, sizeof(args), "--sim e810-cqda2 %s", bad[i][0]);
+		run_dl(&r, args, NULL);
+		cr_expect_eq(r.status, 2, "%s: %s", bad[i][0], r.err);
+		cr_expect_not_null(strstr(r.err, bad[i][1]), "%s: %s", bad[i][0], r.err);
+		run_free(&r);
+	}
+	run_dl(&r, "--sim sn2700 dev reload pci/0000:03:00.0 action fw_activate", NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err,
+			 "Error: pci/0000:03:00.0: Reload is not supported.\ndl answers: Operation not supported\n");
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 sim reset pci/0000:03:00.0", NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(
+	    r.err,
+	    "Error: pci/0000:03:00.0: Device has no emulated power cycle.\ndl answers: Operation not supported\n");
+	run_free(&r);
+}
