@@ -87,6 +87,7 @@ Test(ice, split_is_stored_for_the_next_reset_and_changes_no_port)
 	free(before);
 	free(after);
 	dlh_ctx_free(ctx);
+	free(rec.log);
 }
 
 /* The next option with that count after the active (or pending) one, wrapping around. */
@@ -266,6 +267,7 @@ Test(ice, fw_activate_brings_up_the_pending_option)
 	cr_expect_eq(dlh_port_speed(port0(ctx)), 25000);
 	free(dump);
 	dlh_ctx_free(ctx);
+	free(rec.log);
 }
 
 Test(ice, a_failed_emp_reset_changes_nothing)
