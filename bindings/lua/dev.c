@@ -52,6 +52,21 @@ void ldlhal_dev_table(lua_State *L, const struct dlh_dev *dev)
 	lua_setfield(L, -2, "driver");
 }
 
+void ldlhal_pending_push(lua_State *L, const struct dlh_pending *p)
+{
+	lua_createtable(L, 0, 3);
+	if (p->split) {
+		lua_pushinteger(L, p->split);
+		lua_setfield(L, -2, "split");
+	}
+	if (p->type != DLH_PORT_TYPE_NOTSET) {
+		lua_pushstring(L, dlh_port_type_name(p->type));
+		lua_setfield(L, -2, "type");
+	}
+	lua_pushstring(L, p->message);
+	lua_setfield(L, -2, "message");
+}
+
 static int dev_index(lua_State *L)
 {
 	struct lobj *o = luaL_checkudata(L, 1, LDLHAL_DEV);
@@ -74,7 +89,13 @@ static int dev_index(lua_State *L)
 		lua_pushstring(L, dlh_dev_name(dev));
 	else if (!strcmp(key, "driver"))
 		lua_pushstring(L, dlh_dev_driver(dev));
-	else
+	else if (!strcmp(key, "pending")) {
+		struct dlh_pending p;
+
+		if (!dlh_dev_pending(dev, &p))
+			return 0;
+		ldlhal_pending_push(L, &p);
+	} else
 		return luaL_error(L, "device has no field \"%s\"", key);
 	return 1;
 }
@@ -170,10 +191,88 @@ static int dev_sim(lua_State *L)
 	return ldlhal_sim(L, c, dev, NULL);
 }
 
+/*
+ * dev:reload([action [, limit]]): devlink's reload ("driver_reinit" by
+ * default). Returns the actions performed as a list of words; the device may
+ * be gone afterwards (a reset replaces a card's devices): look it up again.
+ */
+static int dev_reload(lua_State *L)
+{
+	static const char *const actions[] = {"driver_reinit", "fw_activate", NULL};
+	static const char *const limits[] = {"unspec", "no_reset", NULL};
+	struct lobj *o;
+	struct dlh_dev *dev = resolve(L, 1, &o);
+	int a = luaL_checkoption(L, 2, "driver_reinit", actions), l = luaL_checkoption(L, 3, "unspec", limits), n = 0;
+	enum dlh_reload_action action;
+	enum dlh_reload_limit limit;
+	struct dlh_extack ext;
+	struct lctx *c;
+	uint32_t done;
+	int err;
+
+	if (dlh_reload_action_parse(actions[a], &action) || dlh_reload_limit_parse(limits[l], &limit))
+		return luaL_error(L, "reload: unknown action or limit");
+	if (!dev)
+		return gone(L, o);
+	lua_getiuservalue(L, 1, 1);
+	c = lua_touserdata(L, -1);
+	lua_pop(L, 1);
+	ldlhal_ctx_enter(L, c);
+	err = dlh_dev_reload(dev, action, limit, &done, &ext);
+	if (err)
+		return ldlhal_fail_ext(L, err, &ext);
+	lua_newtable(L);
+	for (int i = 0; i < 32; i++) {
+		if (done & (1u << i)) {
+			lua_pushstring(L, dlh_reload_action_name((enum dlh_reload_action)i));
+			lua_rawseti(L, -2, ++n);
+		}
+	}
+	return 1;
+}
+
+/* dev:options(): the firmware option table, {split, lanes = {Mb/s x 8}, active, pending} each. */
+static int dev_options(lua_State *L)
+{
+	struct dlh_fw_option opts[16];
+	struct lobj *o;
+	struct dlh_dev *dev = resolve(L, 1, &o);
+	struct dlh_extack ext;
+	size_t n = 0;
+	int err;
+
+	if (!dev)
+		return gone(L, o);
+	err = dlh_dev_fw_options(dev, opts, 16, &n, &ext);
+	if (err)
+		return ldlhal_fail_ext(L, err, &ext);
+	n = n > 16 ? 16 : n;
+	lua_createtable(L, (int)n, 0);
+	for (size_t i = 0; i < n; i++) {
+		lua_createtable(L, 0, 4);
+		lua_pushinteger(L, opts[i].split);
+		lua_setfield(L, -2, "split");
+		lua_createtable(L, 8, 0);
+		for (int l = 0; l < 8; l++) {
+			lua_pushinteger(L, opts[i].speed[l]);
+			lua_rawseti(L, -2, l + 1);
+		}
+		lua_setfield(L, -2, "lanes");
+		lua_pushboolean(L, opts[i].active);
+		lua_setfield(L, -2, "active");
+		lua_pushboolean(L, opts[i].pending);
+		lua_setfield(L, -2, "pending");
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return 1;
+}
+
 void ldlhal_dev_open(lua_State *L)
 {
 	static const luaL_Reg methods[] = {
-	    {"ports", dev_ports}, {"port", dev_port}, {"totable", dev_totable}, {"sim", dev_sim}, {NULL, NULL},
+	    {"ports", dev_ports}, {"port", dev_port},	  {"totable", dev_totable},
+	    {"sim", dev_sim},	  {"reload", dev_reload}, {"options", dev_options},
+	    {NULL, NULL},
 	};
 	static const luaL_Reg meta[] = {
 	    {"__newindex", dev_newindex},

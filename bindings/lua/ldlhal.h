@@ -61,6 +61,8 @@ void ldlhal_dev_push(lua_State *L, int ctx_idx, const struct dlh_dev *dev);
 /* A port's / device's fields as a plain table. */
 void ldlhal_port_table(lua_State *L, const struct dlh_port *port);
 void ldlhal_dev_table(lua_State *L, const struct dlh_dev *dev);
+/* A struct dlh_pending as {split = N, type = "ib", message = "..."} (absent fields nil). */
+void ldlhal_pending_push(lua_State *L, const struct dlh_pending *p);
 
 /* Replaces the array on top of the stack with an iterator over it (a snapshot). */
 void ldlhal_iter_push(lua_State *L);

@@ -71,6 +71,7 @@ enum field {
 	F_MODULE,
 	F_LANE,
 	F_DEV,
+	F_PENDING,
 };
 
 static const char *const fields[] = {
@@ -78,6 +79,7 @@ static const char *const fields[] = {
     [F_NETDEV] = "netdev",     [F_IBDEV] = "ibdev",	      [F_FLAVOUR] = "flavour", [F_PORT] = "port",
     [F_GROUP] = "split_group", [F_SUBPORT] = "split_subport", [F_LANES] = "lanes",     [F_SPLITTABLE] = "splittable",
     [F_SPEED] = "speed",       [F_MODULE] = "module",	      [F_LANE] = "lane",       [F_DEV] = "dev",
+    [F_PENDING] = "pending",
 };
 
 /* One live field (F_TYPE..F_LANE). Absent values push nil. */
@@ -132,6 +134,15 @@ static void field(lua_State *L, const struct dlh_port *p, enum field f)
 		else
 			lua_pushnil(L);
 		break;
+	case F_PENDING: {
+		struct dlh_pending pend;
+
+		if (dlh_port_pending(p, &pend))
+			ldlhal_pending_push(L, &pend);
+		else
+			lua_pushnil(L);
+		break;
+	}
 	default:
 		lua_pushnil(L);
 		break;
@@ -330,7 +341,11 @@ static int port_split(lua_State *L)
 	if (err)
 		return ldlhal_fail_ext(L, err, &ext);
 	push_made(L, c);
-	return 1;
+	/* A staged driver's word with its success ("Reboot required to finish port split"). */
+	if (!ext.msg[0])
+		return 1;
+	lua_pushstring(L, ext.msg);
+	return 2;
 }
 
 static int port_unsplit(lua_State *L)
@@ -351,7 +366,10 @@ static int port_unsplit(lua_State *L)
 	if (err)
 		return ldlhal_fail_ext(L, err, &ext);
 	push_made(L, c);
-	return 1;
+	if (!ext.msg[0])
+		return 1;
+	lua_pushstring(L, ext.msg);
+	return 2;
 }
 
 /* A plan as a table: {partial = bool, del = {handles}, new = {{port, type, netdev, lanes, split, split_group,
@@ -460,7 +478,7 @@ void ldlhal_port_open(lua_State *L)
 	luaL_newmetatable(L, LDLHAL_PORT);
 	luaL_setfuncs(L, meta, 0);
 	luaL_newlib(L, methods);
-	for (int f = F_HANDLE; f <= F_DEV; f++) {
+	for (int f = F_HANDLE; f <= F_PENDING; f++) {
 		lua_pushinteger(L, f);
 		lua_setfield(L, -2, fields[f]);
 	}

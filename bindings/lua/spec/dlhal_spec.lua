@@ -278,6 +278,49 @@ describe("dlhal", function()
     end)
   end)
 
+  describe("on a staged driver (ice, e810-cqda2)", function()
+    local ICE = "pci/0000:16:00.0"
+    local ctx
+    before_each(function() ctx = assert(dlhal.open { sim = "e810-cqda2" }) end)
+    after_each(function() ctx:close() end)
+
+    it("returns the driver's word with a split that waits for a reset, and shows it pending", function()
+      local seen = {}
+      ctx:subscribe(function(e) seen[#seen + 1] = e.object .. "," .. e.action .. " " .. e.handle end)
+      local made, warning = ctx:port(ICE .. "/0"):split(4)
+      assert.same({}, made)
+      assert.equal("Reboot required to finish port split", warning)
+      assert.same({ split = 4, message = warning }, ctx:dev(ICE).pending)
+      assert.is_nil(ctx:dev("pci/0000:16:00.1").pending)
+      assert.is_nil(ctx:port(ICE .. "/0").pending)
+      assert.same({ "dev,new " .. ICE }, seen)
+      local opts = assert(ctx:dev(ICE):options())
+      assert.equal(6, #opts)
+      assert.is_true(opts[1].active)
+      assert.is_true(opts[3].pending)
+      assert.same({ 25000, 25000, 25000, 25000, 0, 0, 0, 0 }, opts[3].lanes)
+    end)
+
+    it("reloads: devices go and come, nothing stays pending", function()
+      assert(ctx:port(ICE .. "/0"):split(8))
+      local dev = ctx:dev("pci/0000:16:00.1")
+      local ok, msg, errname = dev:reload()
+      assert.is_nil(ok)
+      assert.equal("pci/0000:16:00.1: Requested reload action is not supported by the driver", msg)
+      assert.equal("EOPNOTSUPP", errname)
+      assert.same({ "fw_activate" }, assert(dev:reload("fw_activate")))
+      local n = 0
+      for _ in ctx:devices() do n = n + 1 end
+      assert.equal(8, n)
+      assert.is_nil(ctx:dev(ICE).pending)
+      assert.equal("pci/0000:16:00.7/0: type eth netdev ens16f7", tostring(ctx:port("ens16f7")))
+      ok, msg = ctx:dev(ICE):reload("fw_activate")
+      assert.is_nil(ok)
+      assert.equal(ICE .. ": No pending firmware update", msg)
+      assert.error_matches(function() ctx:dev(ICE):reload("reboot") end, "invalid option 'reboot'")
+    end)
+  end)
+
   describe("through a dlhald in another process", function()
     local sock, pidfile
 
