@@ -47,6 +47,7 @@ static int sock_connect(void)
 
 static char state_path[64];
 static const char *daemon_log; /* the daemon's stderr goes here when set */
+static const char *daemon_sim; /* its --sim profiles when set (else cx3-vpi,sn2700) */
 
 static void daemon_start_with(const char *group, const char *const *more)
 {
@@ -62,7 +63,7 @@ static void daemon_start_with(const char *group, const char *const *more)
 		argv[argc++] = "-s";
 		argv[argc++] = sock;
 		argv[argc++] = "--sim";
-		argv[argc++] = "cx3-vpi,sn2700";
+		argv[argc++] = (char *)(daemon_sim ? daemon_sim : "cx3-vpi,sn2700");
 		if (group) {
 			argv[argc++] = "-g";
 			argv[argc++] = (char *)group;
@@ -1279,6 +1280,51 @@ Test(daemon, desired_retries_with_a_backoff_and_logs_a_failure_once)
 	unlink(logp);
 }
 
+/* --desired on a staged device (ice): the first pass stores the option; later passes change nothing (no
+ * second staging, no cycling to the table's other option of 4) and say once that it waits for a reset,
+ * which dlhald never does on its own. */
+Test(daemon, desired_on_a_staged_device_stages_once)
+{
+	char path[64], logp[64], text[8192];
+	const char *more[] = {"--desired", path, NULL};
+	struct run_result r;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/dlhald-staged-%d.conf", (int)getpid());
+	snprintf(logp, sizeof(logp), "/tmp/dlhald-staged-%d.log", (int)getpid());
+	f = fopen(path, "w");
+	fputs("[Match]\nNetdev=ens16f0\n[Port]\nSplit=4\n", f);
+	fclose(f);
+	daemon_log = logp;
+	daemon_sim = "e810-cqda2";
+	daemon_start_with(NULL, more);
+	daemon_log = NULL;
+	daemon_sim = NULL;
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(kill(daemon_pid, SIGHUP), 0);
+		usleep(200000);
+	}
+	dl(&r, "sim show pci/0000:16:00.0 state");
+	cr_expect_str_eq(r.out, "{\"active\":0,\"pending\":2}\n", "%s", r.err);
+	run_free(&r);
+	dl(&r, "dev show");
+	cr_expect_str_eq(r.out, "pci/0000:16:00.0\npci/0000:16:00.1\n", "no reset: %s", r.err);
+	run_free(&r);
+	daemon_stop();
+	file_read(logp, text, sizeof(text));
+	{
+		const char *staged = strstr(text, "desired: split pci/0000:16:00.0 port 0 into 4");
+		const char *waiting = strstr(text, "desired: 1 entry pending until a reset");
+
+		cr_expect(staged && !strstr(staged + 1, "desired: split"), "staged once: %s", text);
+		cr_expect(waiting &&
+			      !strstr(waiting + strlen("desired: 1 entry pending until a reset"), "pending until"),
+			  "said once: %s", text);
+	}
+	unlink(path);
+	unlink(logp);
+}
+
 /* Opens @n connections as @uid, each subscribing (or the first request answered -EUSERS when refused):
  * writes the number taken to @out, then waits to be killed without reading anything more. */
 static pid_t subscribers_as(uid_t uid, int n, int out)
@@ -1421,7 +1467,8 @@ Test(daemon, subscribers_that_never_read_are_bounded_and_readers_see_every_event
 #endif
 		cr_log_info("dlhald peak RSS %ld kB", kb);
 		if (!RUNNING_ON_VALGRIND)
-			cr_expect(kb > 0 && kb < bound, "dlhald's peak resident memory %ld kB, bound %ld kB", kb, bound);
+			cr_expect(kb > 0 && kb < bound, "dlhald's peak resident memory %ld kB, bound %ld kB", kb,
+				  bound);
 	}
 
 	/* one user past --max-per-user */

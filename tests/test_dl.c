@@ -1029,3 +1029,50 @@ Test(staged, reload_and_reset_usage)
 	    "Error: pci/0000:03:00.0: Device has no emulated power cycle.\ndl answers: Operation not supported\n");
 	run_free(&r);
 }
+
+/* Desired state on a staged device: staged once, then pending (no second staging, no cycling to
+ * another option), satisfied after the reset; --reload resets what has something pending. */
+Test(staged, desired_state_stages_once_and_is_met_after_the_reset)
+{
+	char *path = profile_tmp("[Match]\nNetdev=ens16f0\n\n[Port]\nSplit=4\n");
+	char batch[1024], want[2048];
+	struct run_result r;
+
+	snprintf(batch, sizeof(batch), "apply %s --dry-run\napply %s\napply %s\n", path, path, path);
+	run_dl(&r, "--sim e810-cqda2 -b -", batch);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	snprintf(want, sizeof(want),
+		 "would: split " ICE0 " port 0 into 4 (%s:5), applied at the next reset\n"
+		 "pending: split " ICE0 " port 0 into 4 (%s:5): Reboot required to finish port split\n"
+		 "pending until a reset: 1 entry of %s (dl apply --reload %s, or dl dev reload)\n"
+		 "pending until a reset: 1 entry of %s (dl apply --reload %s, or dl dev reload)\n",
+		 path, path, path, path, path, path);
+	cr_expect_str_eq(r.out, want);
+	run_free(&r);
+	/* --reload resets the card and the file is met. */
+	/* Without the manual split: --reload resets the card and the file is met. */
+	snprintf(batch, sizeof(batch), "apply %s\napply %s\napply %s --reload\nport show\napply %s\n", path, path, path,
+		 path);
+	run_dl(&r, "--sim e810-cqda2 -b -", batch);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	snprintf(want, sizeof(want),
+		 "pending: split " ICE0 " port 0 into 4 (%s:5): Reboot required to finish port split\n"
+		 "pending until a reset: 1 entry of %s (dl apply --reload %s, or dl dev reload)\n"
+		 "pending until a reset: 1 entry of %s (dl apply --reload %s, or dl dev reload)\n"
+		 "done: reload " ICE0 " (fw_activate)\n"
+		 "pci/0000:16:00.0/0: type eth netdev ens16f0\n"
+		 "pci/0000:16:00.1/0: type eth netdev ens16f1\n"
+		 "pci/0000:16:00.2/0: type eth netdev ens16f2\n"
+		 "pci/0000:16:00.3/0: type eth netdev ens16f3\n"
+		 "nothing to do: the devices are as %s says\n",
+		 path, path, path, path, path, path);
+	cr_expect_str_eq(r.out, want);
+	cr_expect_not_null(strstr(r.err, ":5: pending until a reset of " ICE0 ": split into 4\n"), "%s", r.err);
+	run_free(&r);
+	run_dl(&r, "--sim e810-cqda2 apply /dev/null --dry-run --reload", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "--dry-run and --reload: choose one"), "%s", r.err);
+	run_free(&r);
+	unlink(path);
+	free(path);
+}

@@ -303,7 +303,31 @@ static int step_add(struct step **v, size_t *n, const struct step *s)
 	return 0;
 }
 
-int desired_steps(const struct desired *d, struct dlh_ctx *ctx, struct step **steps, size_t *nsteps, FILE *notes)
+/*
+ * A port whose split is a firmware option of its device (ice: the splittable
+ * port of a device with options): the count it has now is the active
+ * option's, or the pending one's once one is stored. False for any other port.
+ */
+static bool option_split(struct dlh_dev *dev, struct dlh_port *first, unsigned int *now, bool *pending)
+{
+	struct dlh_fw_option opts[16];
+	struct dlh_pending p;
+	size_t n = 0;
+
+	if (!first || !dlh_port_splittable(first) || dlh_dev_fw_options(dev, opts, 16, &n, NULL))
+		return false;
+	*now = 1;
+	for (size_t i = 0; i < n && i < 16; i++)
+		if (opts[i].active)
+			*now = opts[i].split;
+	*pending = dlh_dev_pending(dev, &p) && p.split;
+	if (*pending)
+		*now = p.split;
+	return true;
+}
+
+int desired_steps(const struct desired *d, struct dlh_ctx *ctx, struct step **steps, size_t *nsteps, FILE *notes,
+		  size_t *npending)
 {
 	struct step *un = NULL, *sp = NULL, *ty = NULL;
 	size_t nun = 0, nsp = 0, nty = 0;
@@ -311,6 +335,8 @@ int desired_steps(const struct desired *d, struct dlh_ctx *ctx, struct step **st
 
 	*steps = NULL;
 	*nsteps = 0;
+	if (npending)
+		*npending = 0;
 	for (size_t i = 0; i < d->n && !err; i++) {
 		const struct desired_entry *e = &d->e[i];
 		unsigned int number, nsplit, n;
@@ -324,7 +350,30 @@ int desired_steps(const struct desired *d, struct dlh_ctx *ctx, struct step **st
 			continue;
 		}
 		n = group(dev, number, &nsplit, &first);
-		if (e->split && (nsplit ? nsplit : 1) != e->split) {
+		unsigned int now;
+		bool pend;
+
+		if (e->split && option_split(dev, first, &now, &pend)) {
+			if (now != e->split) {
+				s = (struct step){.kind = e->split == 1 ? STEP_UNSPLIT : STEP_SPLIT,
+						  .count = e->split,
+						  .line = e->split_line,
+						  .staged = true};
+				if (e->split == 1) {
+					snprintf(s.port, sizeof(s.port), "%s", dlh_port_handle(first));
+					err = step_add(&un, &nun, &s);
+				} else {
+					snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
+					err = step_add(&sp, &nsp, &s);
+				}
+			} else if (pend) {
+				if (notes)
+					fprintf(notes, "%s:%d: pending until a reset of %s: split into %u\n", d->path,
+						e->split_line, dlh_dev_handle(dev), e->split);
+				if (npending)
+					(*npending)++;
+			}
+		} else if (e->split && (nsplit ? nsplit : 1) != e->split) {
 			if (nsplit) {
 				s = (struct step){.kind = STEP_UNSPLIT, .line = e->split_line};
 				snprintf(s.port, sizeof(s.port), "%s", dlh_port_handle(first));
@@ -455,7 +504,9 @@ int desired_apply(const struct desired *d, struct dlh_ctx *ctx, const struct ste
 				 ext.msg[0] ? dlh_extack_str(&ext, buf, sizeof(buf)) : strerror(-err));
 			return err;
 		}
-		if (out)
+		if (out && ext.msg[0])
+			fprintf(out, "pending: %s: %s\n", what, ext.msg);
+		else if (out)
 			fprintf(out, "done: %s\n", what);
 	}
 	return 0;

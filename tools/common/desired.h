@@ -44,19 +44,26 @@ struct step {
 	char port[DLH_HANDLE_MAX]; /* the port to act on, as it is when the step runs */
 	unsigned int count;
 	enum dlh_port_type type;
-	int line; /* the file's line that asks for it */
+	int line;    /* the file's line that asks for it */
+	bool staged; /* the driver stores it for the device's next reset (a firmware option) */
 };
 
 /*
  * The steps from the devices as they are to the file: unsplits first (their
  * lanes are what the splits need), then splits, then types. Ports a step
  * will create are named by the handle they will have, from the driver's plan.
- * Entries that match nothing are reported in @unmatched (lines, may be NULL).
+ * Entries that match nothing are noted in @notes (may be NULL). On a device
+ * whose split is a firmware option for its next reset (ice), what is pending
+ * counts as done: an entry already pending adds no step (no second staging,
+ * no cycling to another option), is noted "pending until a reset" and
+ * counted in @npending (may be NULL).
  */
-int desired_steps(const struct desired *d, struct dlh_ctx *ctx, struct step **steps, size_t *nsteps, FILE *notes);
+int desired_steps(const struct desired *d, struct dlh_ctx *ctx, struct step **steps, size_t *nsteps, FILE *notes,
+		  size_t *npending);
 
-/* Runs @steps in order, printing each to @out; stops at the first refusal
- * (its message, with the file and line, in @why) and returns its errno. */
+/* Runs @steps in order, printing each to @out ("done: ...", or "pending: ...: MESSAGE" for one
+ * the driver stored for the next reset); stops at the first refusal (its message, with the file
+ * and line, in @why) and returns its errno. */
 int desired_apply(const struct desired *d, struct dlh_ctx *ctx, const struct step *steps, size_t nsteps, FILE *out,
 		  char *why, size_t whylen);
 

@@ -9,6 +9,7 @@
 #include "dlhald.h"
 #include "evhost.h"
 #include "kernel.h"
+#include "ice.h"
 #include "mlx4.h"
 #include "mlxsw.h"
 
@@ -103,18 +104,24 @@ static struct {
 	double delay;	    /* 0: not failing */
 	unsigned int tries; /* failed runs since the file was last reached */
 	char failed[1024];  /* the failure logged last */
+	size_t waiting;	    /* entries pending until a reset, as logged last */
 } want;
 
 static void desired_run(struct server *srv)
 {
 	char why[1024], what[1024];
 	struct step *steps;
-	size_t n;
+	size_t n, npending;
 	int err = 0;
 
 	want.pending = false;
-	if (desired_steps(&want.d, srv->ctx, &steps, &n, NULL))
+	if (desired_steps(&want.d, srv->ctx, &steps, &n, NULL, &npending))
 		return;
+	/* Staged changes wait for a reset, which dlhald never does on its own: said once. */
+	if (npending != want.waiting && npending)
+		dlhald_log(LOG_INFO, "desired: %zu entr%s pending until a reset (dl dev reload, or dl apply --reload)",
+			   npending, npending == 1 ? "y" : "ies");
+	want.waiting = npending;
 	for (size_t i = 0; i < n && !want.tries; i++) {
 		step_describe(&want.d, &steps[i], what, sizeof(what));
 		dlhald_log(LOG_INFO, "desired: %s", what);
@@ -217,7 +224,7 @@ static int load(struct dlh_ctx *ctx, const char *sim, bool kernel, const char *s
 	char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 512];
 
 	if (dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) || dlh_sdk_driver_register(ctx, &mlx4_driver, &ext) ||
-	    dlh_sdk_driver_register(ctx, &kernel_driver, &ext))
+	    dlh_sdk_driver_register(ctx, &ice_driver, &ext) || dlh_sdk_driver_register(ctx, &kernel_driver, &ext))
 		return -EINVAL;
 	if (kernel && dlh_ctx_bus_attach(ctx, "kernel", NULL, &ext)) {
 		dlhald_log(LOG_ERR, "--kernel: %s", dlh_extack_str(&ext, buf, sizeof(buf)));
