@@ -34,7 +34,12 @@ END {
 	row("`port show eth512`: dl through a dlhald mirroring the kernel", "mirror-aslr 1024")
 	row("`-j port show`, 1024 ports", "dump-aslr 1024")
 	a = t["dump-aslr 1024 dl"] - t["start-aslr 1024 dl"]; b = t["dump-aslr 1024 devlink"] - t["start-aslr 1024 devlink"]
-	printf "\nPer-port work at 1024 ports with ASLR on: dl %.1f µs, devlink %.1f µs (%.2f)\n", a * 1000 / 1024, b * 1000 / 1024, a / b
+	printf "\nPer-port work at 1024 ports with ASLR on, (t(dump) - t(-V)) / 1024: dl %.1f µs, devlink %.1f µs (%.2f)\n", a * 1000 / 1024, b * 1000 / 1024, a / b
+	if (("dump-aslr 4096 dl") in t) {
+		a = (t["dump-aslr 4096 dl"] - t["dump-aslr 1024 dl"]) * 1000 / 3072
+		b = (t["dump-aslr 4096 devlink"] - t["dump-aslr 1024 devlink"]) * 1000 / 3072
+		printf "Each port added from 1024 to 4096 with ASLR on, (t(4096) - t(1024)) / 3072: dl %.1f µs, devlink %.1f µs (%.2f)\n", a, b, a / b
+	}
 	printf "\nPer-port work of the JSON dump, (t(dump) - t(-V)) / ports (-V timed next to each dump), and\n"
 	printf "the cost of each port added from the size before, (t(n) - t(n/4)) / (n - n/4):\n\n"
 	printf "| ports | dl (µs/port) | devlink (µs/port) | dl / devlink | dl, added (µs/port) | devlink, added (µs/port) |\n"
