@@ -7,6 +7,7 @@
 #include "core.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static bool gone_has(const struct dlh_sdk_plan *plan, uint32_t index)
@@ -103,5 +104,50 @@ DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, cons
 		pc->type = DLH_PORT_TYPE_ETH;
 	}
 	plan->out->ncome++;
+	return 0;
+}
+
+DLH_EXPORT int dlh_sdk_plan_after(struct dlh_sdk_plan *plan, const char *dev, uint32_t index,
+				  const struct dlh_sdk_port_attrs *attrs, enum dlh_port_type type, const char *name,
+				  struct dlh_extack *ext)
+{
+	char bus[DLH_BUS_NAME_MAX], devname[DLH_DEV_NAME_MAX];
+	struct dlh_plan *out = plan->out;
+	struct dlh_plan_after *a;
+
+	if (!dev || dlh__dev_handle_parse(dev, strlen(dev), bus, devname, ext))
+		return dlh__extack_set(ext, -EINVAL, plan->dev->handle, "Plan: a device handle \"bus/name\" is needed");
+	if (!dlh__port_type_valid(type) || index == UINT32_MAX)
+		return dlh__extack_set(ext, -EINVAL, plan->dev->handle, "Plan: port %u of %s is out of range", index,
+				       dev);
+	if (name && (type == DLH_PORT_TYPE_ETH ? !dlh__netdev_name_valid(name)
+					       : !*name || strlen(name) >= DLH_IBDEV_NAME_MAX || strchr(name, '/')))
+		return dlh__extack_set(ext, -EINVAL, plan->dev->handle, "Plan: invalid name \"%s\"",
+				       DLH__QUOTE(name, strlen(name)));
+	for (unsigned int i = 0; i < out->nafter; i++) {
+		if (!strcmp(out->after[i].dev, dev) && out->after[i].port.index == index)
+			return dlh__extack_set(ext, -EEXIST, plan->dev->handle, "Plan: %s port %u twice", dev, index);
+		if (name && type == DLH_PORT_TYPE_ETH && !strcmp(out->after[i].port.netdev, name))
+			return dlh__extack_set(ext, -EEXIST, plan->dev->handle, "Plan: netdev \"%s\" twice", name);
+	}
+	if (out->nafter == DLH_PLAN_PORTS_MAX)
+		return dlh__extack_set(ext, -E2BIG, plan->dev->handle, "Plan: more than %d ports", DLH_PLAN_PORTS_MAX);
+	a = &out->after[out->nafter];
+	memset(a, 0, sizeof(*a));
+	snprintf(a->dev, sizeof(a->dev), "%s/%s", bus, devname);
+	a->port.index = index;
+	a->port.type = type;
+	if (attrs) {
+		a->port.lanes = attrs->lanes;
+		a->port.split = attrs->split;
+		a->port.split_group = attrs->split ? attrs->split_group : 0;
+		a->port.split_subport = attrs->split ? attrs->split_subport : 0;
+	}
+	if (name && type == DLH_PORT_TYPE_ETH)
+		snprintf(a->port.netdev, sizeof(a->port.netdev), "%s", name);
+	else if (name && type == DLH_PORT_TYPE_IB)
+		snprintf(a->port.ibdev, sizeof(a->port.ibdev), "%s", name);
+	out->staged = true;
+	out->nafter++;
 	return 0;
 }

@@ -696,6 +696,15 @@ static int plan_run(struct dlh_port *port, const struct plan_req *req, struct dl
 		err = drv->ops->port_unsplit_plan(port, &sp, ext);
 	else
 		err = drv->ops->port_type_set_plan(port, req->type, &sp, ext);
+	/* A staged op's plan says what the reset brings up and nothing now; any other's, the ports now. */
+	if (!err && (DLH__STAGED(drv, req->kind == PLAN_TYPE ? DLH_SDK_STAGED_TYPE : DLH_SDK_STAGED_SPLIT)
+			 ? !plan->staged || plan->ngone || plan->ncome
+			 : plan->staged)) {
+		dlh__log(ctx, DLH_LOG_ERR, port->dev, "driver %s: %s on %s does not plan what the op does (driver bug)",
+			 drv->name, names[req->kind], handle);
+		memset(plan, 0, sizeof(*plan));
+		err = dlh__extack_set(ext, -EIO, handle, "Driver bug: %s's plan is not what the op does", drv->name);
+	}
 	return plan_end(ctx, drv, names[req->kind], handle, err, ext);
 }
 

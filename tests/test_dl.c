@@ -1076,3 +1076,25 @@ Test(staged, desired_state_stages_once_and_is_met_after_the_reset)
 	unlink(path);
 	free(path);
 }
+
+Test(staged, dry_run_says_after_a_reset_and_lists_what_it_brings_up)
+{
+	struct run_result r;
+
+	run_dl(&r, "--sim e810-cqda2 port split " ICE0 "/0 2 --dry-run", NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "split " ICE0 "/0 into 2: would be done after a reset\n"
+				"after " ICE0 "/0: type eth netdev ens16f0\n"
+				"after pci/0000:16:00.1/0: type eth netdev ens16f1\n");
+	run_free(&r);
+	run_dl(&r, "--sim e810-cqda2 -j port unsplit " ICE0 "/0 --dry-run", NULL);
+	cr_expect_str_eq(
+	    r.out, "{\"plan\":{\"change\":\"unsplit\",\"port\":\"" ICE0 "/0\",\"accepted\":true,\"partial\":false,"
+		   "\"del\":[],\"new\":[],\"staged\":true,\"after\":[{\"port\":\"" ICE0 "/0\",\"type\":\"eth\","
+		   "\"netdev\":\"ens16f0\",\"lanes\":8}]}}\n");
+	run_free(&r);
+	run_dl(&r, "--sim e810-cqda2 -b -", "port split " ICE0 "/0 8\nport split " ICE0 "/0 8 --dry-run\n");
+	cr_expect_eq(r.status, 1);
+	cr_expect_not_null(strstr(r.err, "Error: " ICE0 "/0: Requested split count is already set.\n"), "%s", r.err);
+	run_free(&r);
+}

@@ -444,3 +444,70 @@ Test(staged, core_holds_a_staged_driver_to_its_promise)
 	unlink(path);
 	free(path);
 }
+
+/* The plan of a staged split lists the devices and ports the reset brings up: after the split and the
+ * reset, the model is exactly that. Refusals are the op's. */
+Test(ice, the_reset_brings_up_exactly_the_plan)
+{
+	struct dlh_ctx *ctx = ctx_with("e810-cqda2");
+	struct dlh_plan plan;
+	struct dlh_extack ext;
+	char planned[1024] = "", *now;
+	size_t len = 0;
+
+	cr_assert_eq(dlh_port_split_plan(port0(ctx), 8, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect(plan.staged);
+	cr_expect_eq(plan.ngone + plan.ncome, 0, "no port goes or comes now");
+	cr_assert_eq(plan.nafter, 8);
+	cr_expect_str_eq(state(ctx), "{\"active\":0}", "planning stores nothing");
+	for (unsigned int i = 0; i < plan.nafter; i++)
+		len += (size_t)snprintf(planned + len, sizeof(planned) - len, "%s/%u eth notset %s - 0 0 %u 0 0\n",
+					plan.after[i].dev, plan.after[i].port.index, plan.after[i].port.netdev,
+					plan.after[i].port.lanes);
+	cr_assert_eq(dlh_port_split(port0(ctx), 8, &ext), 0, "%s", ext.msg);
+	cr_assert_eq(
+	    dlh_dev_reload(dlh_dev_find(ctx, PF0), DLH_RELOAD_ACTION_FW_ACTIVATE, DLH_RELOAD_LIMIT_UNSPEC, NULL, &ext),
+	    0, "%s", ext.msg);
+	now = model_dump(ctx);
+	cr_expect_str_eq(now, planned);
+	free(now);
+	/* The plan refuses as the op does. */
+	cr_expect_eq(dlh_port_split_plan(port0(ctx), 8, &plan, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Requested split count is already set");
+	cr_assert_eq(dlh_port_unsplit_plan(port0(ctx), &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(plan.nafter, 1);
+	cr_expect_str_eq(plan.after[0].dev, PF0);
+	dlh_ctx_free(ctx);
+}
+
+static int nowplan_split(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
+{
+	(void)count;
+	return dlh_sdk_plan_gone(plan, dlh_port_index(port), ext);
+}
+
+static const struct dlh_sdk_ops nowplan_ops = {
+    .probe = staged_probe,
+    .port_split = staged_split,
+    .port_split_plan = nowplan_split,
+    .staged = DLH_SDK_STAGED_SPLIT,
+};
+static const struct dlh_sdk_driver nowplan_driver = {DLH_SDK_DRIVER_INIT("nowplan", &nowplan_ops)};
+
+Test(staged, a_staged_driver_whose_plan_changes_ports_now_is_a_bug)
+{
+	char *path = profile_tmp("{\"driver\": \"nowplan\", \"handle\": \"pci/0000:21:00.0\"}");
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	struct dlh_ctx *ctx;
+
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &nowplan_driver, &ext), 0);
+	cr_assert_eq(dlh_ctx_sim_load(ctx, path, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_port_split_plan(dlh_port_first(dlh_dev_first(ctx)), 2, &plan, &ext), -EIO);
+	cr_expect_str_eq(ext.msg, "Driver bug: nowplan's plan is not what the op does");
+	cr_expect_eq(plan.ngone, 0, "the bad plan is not handed on");
+	dlh_ctx_free(ctx);
+	unlink(path);
+	free(path);
+}

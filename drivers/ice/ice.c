@@ -125,6 +125,62 @@ static int ice_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	return ice_port_split_to(port, 1, ext);
 }
 
+/* PF @f's port under option @opt: only PF 0's is splittable (the firmware's options are the whole card's). */
+static void port_attrs(const struct ice_port_option *options, uint8_t count, uint8_t opt, unsigned int f,
+		       struct dlh_sdk_port_attrs *attrs)
+{
+	uint8_t lanes = 0;
+
+	for (uint8_t i = 0; i < count; i++)
+		lanes = options[i].pmd > lanes ? options[i].pmd : lanes;
+	*attrs = (struct dlh_sdk_port_attrs){.flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = f};
+	if (f == 0) {
+		attrs->lanes = lanes;
+		attrs->splittable = lanes != 0;
+	}
+	attrs->speed = options[opt].lane_mbps[f];
+}
+
+/* What the card will be after the reset: the option's PCI functions, one port each, as card_up() makes them. */
+static int ice_plan_to(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
+{
+	struct ice_card *card = card_of(dlh_port_dev(port));
+	struct ice_port_option options[ICE_AQC_PORT_OPT_MAX];
+	uint8_t option_count = ICE_AQC_PORT_OPT_MAX, active_idx, pending_idx, new_option = ICE_AQC_PORT_OPT_MAX;
+	bool active_valid, pending_valid;
+	char handle[160], netdev[16];
+	int err;
+
+	err = split_option(card, count, &new_option, ext);
+	if (err)
+		return err;
+	if (ice_aq_get_port_options(card->emu, options, &option_count, &active_idx, &active_valid, &pending_idx,
+				    &pending_valid))
+		return dlh_sdk_extack(ext, -EIO, "Failed to get available port split options");
+	for (unsigned int f = 0; f < options[new_option].pmd; f++) {
+		struct dlh_sdk_port_attrs attrs;
+
+		port_attrs(options, option_count, new_option, f, &attrs);
+		snprintf(handle, sizeof(handle), "%s/%s.%u", card->bus_name, card->slot, f);
+		snprintf(netdev, sizeof(netdev), "%s%u", card->netdev_prefix, f);
+		err = dlh_sdk_plan_after(plan, handle, 0, &attrs, DLH_PORT_TYPE_ETH, netdev, ext);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int ice_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
+			       struct dlh_extack *ext)
+{
+	return ice_plan_to(port, count, plan, ext);
+}
+
+static int ice_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
+{
+	return ice_plan_to(port, 1, plan, ext);
+}
+
 static void card_down(struct ice_card *card)
 {
 	while (card->npf)
@@ -135,7 +191,7 @@ static void card_down(struct ice_card *card)
 static int card_up(struct ice_card *card, struct dlh_extack *ext)
 {
 	struct ice_port_option options[ICE_AQC_PORT_OPT_MAX];
-	uint8_t option_count = ICE_AQC_PORT_OPT_MAX, active_idx, pending_idx, lanes = 0;
+	uint8_t option_count = ICE_AQC_PORT_OPT_MAX, active_idx, pending_idx;
 	bool active_valid, pending_valid;
 	char handle[160], netdev[16];
 	int err;
@@ -143,18 +199,11 @@ static int card_up(struct ice_card *card, struct dlh_extack *ext)
 	if (ice_aq_get_port_options(card->emu, options, &option_count, &active_idx, &active_valid, &pending_idx,
 				    &pending_valid))
 		return dlh_sdk_extack(ext, -EIO, "Couldn't read port split options");
-	for (uint8_t i = 0; i < option_count; i++)
-		lanes = options[i].pmd > lanes ? options[i].pmd : lanes;
 	for (unsigned int f = 0; f < options[active_idx].pmd && f < ICE_MAX_PORT_PER_PCI_DEV; f++) {
-		struct dlh_sdk_port_attrs attrs = {.flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = f};
+		struct dlh_sdk_port_attrs attrs;
 		struct dlh_port *port;
 
-		/* As FW supports only port split options for whole device, only PF 0 is splittable. */
-		if (f == 0) {
-			attrs.lanes = lanes;
-			attrs.splittable = lanes != 0;
-		}
-		attrs.speed = options[active_idx].lane_mbps[f];
+		port_attrs(options, option_count, active_idx, f, &attrs);
 		snprintf(handle, sizeof(handle), "%s/%s.%u", card->bus_name, card->slot, f);
 		err = dlh_sdk_bus_dev_add(card->bus, handle, &card->pf[card->npf], ext);
 		if (err)
@@ -404,6 +453,8 @@ static int ice_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *k
 static const struct dlh_sdk_ops ice_ops = {
     .port_split = ice_port_split,
     .port_unsplit = ice_port_unsplit,
+    .port_split_plan = ice_port_split_plan,
+    .port_unsplit_plan = ice_port_unsplit_plan,
     .sim_set = ice_sim_set,
     .sim_get = ice_sim_get,
     .bus_attach = ice_bus_attach,

@@ -607,6 +607,18 @@ struct dlh_plan {
 	uint32_t gone[DLH_PLAN_PORTS_MAX];	       /**< Their indices, on the port's device. */
 	unsigned int ncome;			       /**< How many ports would come. */
 	struct dlh_plan_port come[DLH_PLAN_PORTS_MAX]; /**< Them, in the order they would be registered. */
+	/**
+	 * The change would be stored for the next reset (a staged driver): no
+	 * port goes or comes now (@c ngone and @c ncome are 0), and @c after
+	 * lists every port of the devices the reset brings up, as they will be.
+	 */
+	bool staged;
+	unsigned int nafter; /**< How many ports @c after holds. */
+	/** The ports after the reset, each with its device, in the order they would be registered. */
+	struct dlh_plan_after {
+		char dev[DLH_HANDLE_MAX];  /**< Its device's handle. */
+		struct dlh_plan_port port; /**< The port. */
+	} after[DLH_PLAN_PORTS_MAX];
 };
 
 /**

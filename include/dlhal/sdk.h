@@ -389,6 +389,19 @@ DLH_EXPORT int dlh_sdk_plan_gone(struct dlh_sdk_plan *plan, uint32_t index, stru
 DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, const struct dlh_sdk_port_attrs *attrs,
 				 enum dlh_port_type type, const char *name, struct dlh_extack *ext);
 
+/**
+ * @brief In a staged driver's plan op: after the reset the change waits for,
+ *        device @p dev (a handle, "bus/name") would have a port at @p index
+ *        with @p attrs (NULL: all zero), type @p type and netdev or ibdev
+ *        @p name (a name; no pattern: nothing is allocated until then). Marks
+ *        the plan staged; list every port of every device the reset brings up.
+ * @return 0; -EINVAL for a malformed handle, an unknown type or a bad name;
+ *         -EEXIST for a port listed twice; -E2BIG past DLH_PLAN_PORTS_MAX.
+ */
+DLH_EXPORT int dlh_sdk_plan_after(struct dlh_sdk_plan *plan, const char *dev, uint32_t index,
+				  const struct dlh_sdk_port_attrs *attrs, enum dlh_port_type type, const char *name,
+				  struct dlh_extack *ext);
+
 /** @} */
 /* -------------------------------------------------------------------------- */
 /** @name Timers: periodic work without tying the driver to an event loop */

@@ -408,7 +408,22 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 			       dl->kernel ? "the kernel" : "the peer");
 			return;
 		}
-		printf(": would be done\n");
+		printf(plan->staged ? ": would be done after a reset\n" : ": would be done\n");
+		/* A staged change: the devices and ports the reset would bring up. */
+		for (unsigned int i = 0; i < plan->nafter; i++) {
+			const struct dlh_plan_port *c = &plan->after[i].port;
+
+			printf("after %s/%u: type %s", plan->after[i].dev, c->index, dlh_port_type_name(c->type));
+			if (c->netdev[0])
+				printf(" netdev %s", c->netdev);
+			if (c->ibdev[0])
+				printf(" ibdev %s", c->ibdev);
+			if (c->split)
+				printf(" split_group %u", c->split_group);
+			if (dl->details)
+				printf(" lanes %u", c->lanes);
+			printf("\n");
+		}
 		for (unsigned int i = 0; i < plan->ngone; i++) {
 			const struct dlh_port *p = dlh_port_find(dev, plan->gone[i]);
 
@@ -477,5 +492,25 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 		jsonw_obj_close(w);
 	}
 	jsonw_arr_close(w);
+	if (plan->staged) {
+		jsonw_bool(w, "staged", true);
+		jsonw_arr_open(w, "after");
+		for (unsigned int i = 0; i < plan->nafter; i++) {
+			const struct dlh_plan_port *c = &plan->after[i].port;
+			char h[2 * DLH_HANDLE_MAX];
+
+			snprintf(h, sizeof(h), "%s/%u", plan->after[i].dev, c->index);
+			jsonw_obj_open(w, NULL);
+			jsonw_str(w, "port", h);
+			jsonw_str(w, "type", dlh_port_type_name(c->type));
+			if (c->netdev[0])
+				jsonw_str(w, "netdev", c->netdev);
+			if (c->ibdev[0])
+				jsonw_str(w, "ibdev", c->ibdev);
+			jsonw_uint(w, "lanes", c->lanes);
+			jsonw_obj_close(w);
+		}
+		jsonw_arr_close(w);
+	}
 	out_end(dl);
 }
