@@ -101,7 +101,7 @@ int ldlhal_ctx_apply(lua_State *L)
 	for (lua_Integer i = 1; i <= n; i++)
 		entry_read(L, 2, i, &d.e[i - 1]);
 	d.n = (size_t)n;
-	if (desired_steps(&d, ctx, &steps, &nsteps, NULL))
+	if (desired_steps(&d, ctx, &steps, &nsteps, NULL, NULL))
 		return ldlhal_fail(L, -ENOMEM, "out of memory");
 	lua_createtable(L, (int)nsteps, 0);
 	for (size_t i = 0; i < nsteps; i++) {
