@@ -285,6 +285,8 @@ int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const cha
 		err = dlh__extack_set(ext, -EIO, handle, "Driver bug: %s returned %d", name, err);
 	} else if (!err && op->staged) {
 		err = staged_end(op, drv, handle, ext);
+	} else if (!err && op->relay && ext && ext->msg[0]) {
+		dlh__extack_obj(ext, handle); /* the kernel's or a dlhald's word with its success, as it came */
 	} else if (!err) {
 		dlh__extack_clear(ext);
 	} else if (ext && !ext->msg[0] && !op->relay) {

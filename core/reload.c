@@ -57,6 +57,13 @@ DLH_EXPORT int dlh_dev_reload(struct dlh_dev *dev, enum dlh_reload_action action
 		return dlh__extack_set(ext, -EINVAL, dev->handle, "Unknown reload action %d", (int)action);
 	if (limit != DLH_RELOAD_LIMIT_UNSPEC && limit != DLH_RELOAD_LIMIT_NO_RESET)
 		return dlh__extack_set(ext, -EINVAL, dev->handle, "Invalid limit selected");
+	/* A relay leaves the rest to the core it relays to (the kernel's words come back as they are). */
+	if (DLH__RELAY(drv) && DLH__OP(drv, dev_reload)) {
+		err = reset_run(dev, "dev_reload", reload_fn, &a, ext);
+		if (!err && performed)
+			*performed = a.done;
+		return err;
+	}
 	if (!DLH__OP(drv, dev_reload) || !actions)
 		return dlh__extack_set(ext, -EOPNOTSUPP, dev->handle, "Reload is not supported");
 	if (!(actions & (1u << action)))

@@ -7,6 +7,7 @@
  */
 #include "chunks.h"
 #include "dlhald.h"
+#include "ice.h"
 #include "mlx4.h"
 #include "mlxsw.h"
 
@@ -90,7 +91,8 @@ static int setup(void)
 	srv.loop = ev_default_loop(0);
 	if (dlh_ctx_new(&srv.ctx, &ext) || dlh_sdk_driver_register(srv.ctx, &mlxsw_driver, &ext) ||
 	    dlh_sdk_driver_register(srv.ctx, &mlx4_driver, &ext) ||
-	    state_load(srv.ctx, "cx3-vpi,sn2700", NULL, "fuzz", why, sizeof(why)))
+	    dlh_sdk_driver_register(srv.ctx, &ice_driver, &ext) ||
+	    state_load(srv.ctx, "cx3-vpi,sn2700,e810-cqda2", NULL, "fuzz", why, sizeof(why)))
 		return -1;
 	for (struct dlh_dev *dev = dlh_dev_first(srv.ctx); dev; dev = dlh_dev_next(dev))
 		dlh_port_first(dev);

@@ -2,6 +2,7 @@
 /* The desired-state file (tools/common/desired.c, libinih): parsed, its steps computed and applied. */
 #include "desired.h"
 #include "input_file.h"
+#include "ice.h"
 #include "mlx4.h"
 #include "mlxsw.h"
 
@@ -81,10 +82,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (err)
 		return 0;
 	if (dlh_ctx_new(&ctx, &ext) || dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) ||
-	    dlh_sdk_driver_register(ctx, &mlx4_driver, &ext) || dlh_ctx_sim_load(ctx, "sn2700", &ext) ||
-	    dlh_ctx_sim_load(ctx, "cx3-vpi", &ext))
+	    dlh_sdk_driver_register(ctx, &mlx4_driver, &ext) || dlh_sdk_driver_register(ctx, &ice_driver, &ext) ||
+	    dlh_ctx_sim_load(ctx, "sn2700", &ext) || dlh_ctx_sim_load(ctx, "cx3-vpi", &ext) ||
+	    dlh_ctx_sim_load(ctx, "e810-cqda2", &ext))
 		abort();
-	if (!desired_steps(&d, ctx, &steps, &n, NULL)) {
+	if (!desired_steps(&d, ctx, &steps, &n, NULL, NULL)) {
 		desired_apply(&d, ctx, steps, n, NULL, why, sizeof(why));
 		free(steps);
 	}

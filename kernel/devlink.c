@@ -38,6 +38,7 @@ struct kdl {
 	uint32_t seq;
 	char *sim_value; /* where a SIM_GET reply's value goes */
 	size_t sim_len;
+	uint32_t *reload_done; /* where a RELOAD reply's actions performed go */
 	struct dlh_sdk_io *io;
 	int family;
 	struct dlh_dev *last;		 /* a dump's messages come device by device */
@@ -89,6 +90,10 @@ enum {
 	A_LANES,
 	A_SPLITTABLE,
 	A_SIM_VALUE,
+	A_PEND_SPLIT,
+	A_PEND_TYPE,
+	A_PEND_MSG,
+	A_RELOAD_DONE,
 	A_COUNT_
 };
 
@@ -107,6 +112,10 @@ static const struct dlh__attr_rule rules[A_COUNT_] = {
     [A_LANES] = {DEVLINK_ATTR_PORT_LANES, DLH__ATTR_U32, 0, "lanes"},
     [A_SPLITTABLE] = {DEVLINK_ATTR_PORT_SPLITTABLE, DLH__ATTR_U8, 0, "splittable"},
     [A_SIM_VALUE] = {DLHAL_ATTR_SIM_VALUE, DLH__ATTR_STR, 0, "emulator value"},
+    [A_PEND_SPLIT] = {DLHAL_ATTR_PENDING_SPLIT, DLH__ATTR_U32, 0, "pending split"},
+    [A_PEND_TYPE] = {DLHAL_ATTR_PENDING_TYPE, DLH__ATTR_U16, 0, "pending type"},
+    [A_PEND_MSG] = {DLHAL_ATTR_PENDING_MSG, DLH__ATTR_STR, DLH_EXTACK_MSG_MAX, "pending message"},
+    [A_RELOAD_DONE] = {DEVLINK_ATTR_RELOAD_ACTIONS_PERFORMED, DLH__ATTR_BF32, 0, "reload actions performed"},
 };
 
 /* The extack of an error (any length: it is cut to fit). */
@@ -198,6 +207,19 @@ static void attrs_of(struct nlattr **tb, struct dlh_sdk_port_attrs *attrs)
 	attrs->splittable = tb[A_SPLITTABLE] && *(const uint8_t *)nla_data(tb[A_SPLITTABLE]);
 }
 
+/* What a dlhald says is pending until the next reset (the kernel sends none: nothing pending). */
+static void pending_of(struct nlattr **tb, struct dlh_pending *p)
+{
+	uint32_t v;
+
+	memset(p, 0, sizeof(*p));
+	attr_u32(tb[A_PEND_SPLIT], &p->split);
+	if (attr_u16(tb[A_PEND_TYPE], &v))
+		p->type = type_of(v);
+	if (tb[A_PEND_MSG])
+		snprintf(p->message, sizeof(p->message), "%s", dlh__attr_str(tb[A_PEND_MSG]));
+}
+
 /* A port of a dump, reported to a walk (core checks it as a registration). */
 static void port_walk(struct kdl *k, struct nlattr **tb)
 {
@@ -267,6 +289,12 @@ static void port_apply(struct kdl *k, struct nlattr **tb)
 		break;
 	}
 	dlh_sdk_port_desired_type_set(port, type_of(desired));
+	{
+		struct dlh_pending p;
+
+		pending_of(tb, &p);
+		dlh_sdk_port_pending_set(port, &p);
+	}
 }
 
 /* Devices and ports, from a dump or a notification. */
@@ -293,10 +321,24 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 	 * message with a port index is about a port whatever its command says. */
 	if (cmd == DEVLINK_CMD_NEW && tb[A_INDEX])
 		cmd = DEVLINK_CMD_PORT_NEW;
+	if (cmd == DEVLINK_CMD_RELOAD) {
+		if (k->reload_done && tb[A_RELOAD_DONE]) {
+			const struct nla_bitfield32 *b = nla_data(tb[A_RELOAD_DONE]);
+
+			*k->reload_done = b->value & b->selector;
+		}
+		return;
+	}
 	switch (cmd) {
-	case DEVLINK_CMD_NEW:
-		dev_of(k, tb, true);
+	case DEVLINK_CMD_NEW: {
+		struct dlh_pending p;
+
+		dev = dev_of(k, tb, true);
+		pending_of(tb, &p);
+		if (dev)
+			dlh_sdk_dev_pending_set(dev, &p);
 		break;
+	}
 	case DEVLINK_CMD_DEL:
 		dev = dev_of(k, tb, false);
 		if (dev) {
@@ -436,6 +478,9 @@ static int request_on(struct kdl *k, int which, struct nl_msg *msg, struct dlh_e
 		}
 		return r.err;
 	}
+	/* A success with a message (ice: "Reboot required to finish port split") is passed on as it came. */
+	if (ext && r.msg[0])
+		snprintf(ext->msg, sizeof(ext->msg), "%s", r.msg);
 	return 0;
 }
 
@@ -1100,6 +1145,42 @@ static int daemon_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char
 	return err;
 }
 
+/*
+ * devlink's reload, relayed: the action always (so that the actions performed
+ * come back), a limit when one is asked for. The devices that go and come
+ * arrive as notifications.
+ */
+static int kernel_dev_reload(struct dlh_dev *dev, enum dlh_reload_action action, enum dlh_reload_limit limit,
+			     uint32_t *performed, struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
+	struct nl_msg *msg = msg_new(k, DEVLINK_CMD_RELOAD, 0);
+	struct nla_bitfield32 limits = {1u << limit, 1u << limit};
+	uint32_t done = 0;
+	int err;
+
+	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
+	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev)) ||
+	    nla_put_u8(msg, DEVLINK_ATTR_RELOAD_ACTION, (uint8_t)action) ||
+	    (limit != DLH_RELOAD_LIMIT_UNSPEC && nla_put(msg, DEVLINK_ATTR_RELOAD_LIMITS, sizeof(limits), &limits))) {
+		nlmsg_free(msg);
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	}
+	k->reload_done = &done;
+	err = request(k, msg, ext);
+	k->reload_done = NULL;
+	notifications_drain(k);
+	if (!err)
+		*performed = done ? done : 1u << action;
+	return err;
+}
+
+/* dlhald's power cycle of an emulated card (an emulator control of its own, DLHAL_SIM_RESET). */
+static int daemon_sim_reset(struct dlh_dev *dev, struct dlh_extack *ext)
+{
+	return daemon_sim_set(dev, NULL, DLHAL_SIM_RESET, "1", ext);
+}
+
 static const struct dlh_sdk_ops daemon_ops = {
     .port_type_set = kernel_port_type_set,
     .port_split = kernel_port_split,
@@ -1111,6 +1192,8 @@ static const struct dlh_sdk_ops daemon_ops = {
     .bus_fill = kernel_bus_fill,
     .bus_fill_netdev = daemon_bus_fill_netdev,
     .bus_ports_walk = kernel_bus_ports_walk,
+    .dev_reload = kernel_dev_reload,
+    .sim_reset = daemon_sim_reset,
 };
 
 const struct dlh_sdk_driver daemon_driver = {
@@ -1127,6 +1210,7 @@ static const struct dlh_sdk_ops kernel_ops = {
     .bus_fill = kernel_bus_fill,
     .bus_fill_netdev = kernel_bus_fill_netdev,
     .bus_ports_walk = kernel_bus_ports_walk,
+    .dev_reload = kernel_dev_reload,
 };
 
 const struct dlh_sdk_driver kernel_driver = {

@@ -8,7 +8,7 @@
 
 static int attr_check(const struct nlattr *a, const struct dlh__attr_rule *r, char *why, size_t whylen)
 {
-	static const int width[] = {[DLH__ATTR_U8] = 1, [DLH__ATTR_U16] = 2, [DLH__ATTR_U32] = 4};
+	static const int width[] = {[DLH__ATTR_U8] = 1, [DLH__ATTR_U16] = 2, [DLH__ATTR_U32] = 4, [DLH__ATTR_BF32] = 8};
 	int len = a->nla_len - NLA_HDRLEN;
 	const char *s = (const char *)a + NLA_HDRLEN;
 

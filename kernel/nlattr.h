@@ -21,6 +21,7 @@ enum dlh__attr_kind {
 	DLH__ATTR_U8 = 1,
 	DLH__ATTR_U16,
 	DLH__ATTR_U32,
+	DLH__ATTR_BF32, /* struct nla_bitfield32: value, selector */
 	/* At least one character, its NUL in the last byte and nowhere before,
 	 * strlen + 1 <= max when max is set. */
 	DLH__ATTR_STR,

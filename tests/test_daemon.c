@@ -1325,6 +1325,59 @@ Test(daemon, desired_on_a_staged_device_stages_once)
 	unlink(logp);
 }
 
+/* A staged driver through dlhald: the success's warning, what is pending (in dl dev show -d), durable
+ * across SIGKILL with --state and applied only by a reset: devlink's reload, relayed, or the emulator's
+ * power cycle. */
+Test(daemon, staged_changes_through_the_protocol_and_across_sigkill)
+{
+	char statep[64];
+	const char *more[] = {"--state", statep, NULL};
+	struct run_result r;
+	int st;
+
+	snprintf(statep, sizeof(statep), "/tmp/dlhald-ice-%d.state", (int)getpid());
+	unlink(statep);
+	daemon_sim = "e810-cqda2";
+	daemon_start_with(NULL, more);
+	dl(&r, "port split pci/0000:16:00.0/0 4");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.err, "Warning: pci/0000:16:00.0/0: Reboot required to finish port split.\n");
+	run_free(&r);
+	cr_assert_eq(kill(daemon_pid, SIGKILL), 0);
+	waitpid(daemon_pid, &st, 0);
+	daemon_start_with(NULL, more);
+	dl(&r, "-d dev show");
+	cr_expect_str_eq(r.out, "pci/0000:16:00.0: driver daemon pending split 4\npci/0000:16:00.1: driver daemon\n",
+			 "pending after SIGKILL, nothing applied: %s", r.err);
+	run_free(&r);
+	dl(&r, "-j dev reload pci/0000:16:00.1 action fw_activate");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "{\"reload\":{\"reload_actions_performed\":[\"fw_activate\"]}}\n");
+	run_free(&r);
+	dl(&r, "-d dev show");
+	cr_expect_str_eq(r.out,
+			 "pci/0000:16:00.0: driver daemon\npci/0000:16:00.1: driver daemon\n"
+			 "pci/0000:16:00.2: driver daemon\npci/0000:16:00.3: driver daemon\n",
+			 "four PFs, nothing pending: %s", r.err);
+	run_free(&r);
+	dl(&r, "dev reload pci/0000:16:00.0");
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "Error: pci/0000:16:00.0: Requested reload action is not supported by the driver.\n"
+				"dl answers: Operation not supported\n");
+	run_free(&r);
+	dl(&r, "port unsplit pci/0000:16:00.0/0");
+	run_free(&r);
+	dl(&r, "sim reset pci/0000:16:00.3");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	dl(&r, "port show");
+	cr_expect_str_eq(r.out, "pci/0000:16:00.0/0: type eth netdev ens16f0\n", "%s", r.err);
+	run_free(&r);
+	daemon_stop();
+	daemon_sim = NULL;
+	unlink(statep);
+}
+
 /* Opens @n connections as @uid, each subscribing (or the first request answered -EUSERS when refused):
  * writes the number taken to @out, then waits to be killed without reading anything more. */
 static pid_t subscribers_as(uid_t uid, int n, int out)

@@ -33,6 +33,12 @@ enum dlhal_cmd {
 enum dlhal_attr {
 	DLHAL_ATTR_SIM_KEY = 0x3f00, /**< string */
 	DLHAL_ATTR_SIM_VALUE,	     /**< string */
+	DLHAL_ATTR_PENDING_SPLIT,    /**< u32, on a device or port message: the split stored for the next reset */
+	DLHAL_ATTR_PENDING_TYPE,     /**< u16: the port type stored for the next reset */
+	DLHAL_ATTR_PENDING_MSG,	     /**< string: the driver's word for what is pending */
 };
+
+/** The emulator control (DLHAL_CMD_SIM_SET key) that power-cycles an emulated card: dlh_dev_sim_reset(). */
+#define DLHAL_SIM_RESET "reset"
 
 #endif

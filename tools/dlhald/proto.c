@@ -19,7 +19,7 @@
 /* The attributes a request may carry; anything else is refused, as newer
  * generic-netlink families do (strict validation). Every command parses
  * them here, once, before any of them is used. */
-enum { A_BUS, A_DEV, A_INDEX, A_TYPE, A_COUNT, A_SIM_KEY, A_SIM_VALUE, A_NETDEV, A_COUNT_ };
+enum { A_BUS, A_DEV, A_INDEX, A_TYPE, A_COUNT, A_SIM_KEY, A_SIM_VALUE, A_NETDEV, A_ACTION, A_LIMITS, A_COUNT_ };
 
 #define DLHALD_SIM_KEY_MAX   64
 #define DLHALD_SIM_VALUE_MAX 1024
@@ -33,6 +33,8 @@ static const struct dlh__attr_rule rules[A_COUNT_] = {
     [A_SIM_KEY] = {DLHAL_ATTR_SIM_KEY, DLH__ATTR_STR, DLHALD_SIM_KEY_MAX, "emulator key"},
     [A_SIM_VALUE] = {DLHAL_ATTR_SIM_VALUE, DLH__ATTR_STR, DLHALD_SIM_VALUE_MAX, "emulator value"},
     [A_NETDEV] = {DEVLINK_ATTR_PORT_NETDEV_NAME, DLH__ATTR_STR, DLH_NETDEV_NAME_MAX, "netdev name"},
+    [A_ACTION] = {DEVLINK_ATTR_RELOAD_ACTION, DLH__ATTR_U8, 0, "reload action"},
+    [A_LIMITS] = {DEVLINK_ATTR_RELOAD_LIMITS, DLH__ATTR_BF32, 0, "reload limits"},
 };
 
 static struct nl_msg *reply_new(const struct nlmsghdr *req, uint8_t cmd, int flags)
@@ -73,15 +75,37 @@ static void reply_ack(struct client *c, const struct nlmsghdr *req)
 		reply_err(c, req, 0, NULL);
 }
 
-static int put_dev(struct nl_msg *msg, const struct dlh_dev *dev)
+/* What is pending until the next reset, in dlhal's own attributes (docs/protocol.md). */
+static int put_pending(struct nl_msg *msg, const struct dlh_pending *p)
+{
+	int err = 0;
+
+	if (p->split)
+		err = nla_put_u32(msg, DLHAL_ATTR_PENDING_SPLIT, p->split);
+	if (!err && p->type != DLH_PORT_TYPE_NOTSET)
+		err = nla_put_u16(msg, DLHAL_ATTR_PENDING_TYPE, (uint16_t)p->type);
+	if (!err && p->message[0])
+		err = nla_put_string(msg, DLHAL_ATTR_PENDING_MSG, p->message);
+	return err;
+}
+
+static int put_dev_name(struct nl_msg *msg, const struct dlh_dev *dev)
 {
 	return nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
 	       nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev));
 }
 
+static int put_dev(struct nl_msg *msg, const struct dlh_dev *dev)
+{
+	struct dlh_pending p;
+
+	return put_dev_name(msg, dev) || (dlh_dev_pending(dev, &p) && put_pending(msg, &p));
+}
+
 static int put_port(struct nl_msg *msg, const struct dlh_port *p)
 {
-	int err = put_dev(msg, dlh_port_dev(p)) || nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, dlh_port_index(p)) ||
+	struct dlh_pending pend;
+	int err = put_dev_name(msg, dlh_port_dev(p)) || nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, dlh_port_index(p)) ||
 		  nla_put_u16(msg, DEVLINK_ATTR_PORT_TYPE, (uint16_t)dlh_port_type(p));
 
 	if (!err && dlh_port_desired_type(p) != DLH_PORT_TYPE_NOTSET)
@@ -101,6 +125,8 @@ static int put_port(struct nl_msg *msg, const struct dlh_port *p)
 		err = nla_put_u32(msg, DEVLINK_ATTR_PORT_LANES, dlh_port_lanes(p));
 	if (!err)
 		err = nla_put_u8(msg, DEVLINK_ATTR_PORT_SPLITTABLE, dlh_port_splittable(p));
+	if (!err && dlh_port_pending(p, &pend))
+		err = put_pending(msg, &pend);
 	return err;
 }
 
@@ -195,10 +221,14 @@ static int find_port(struct client *c, const struct nlmsghdr *req, struct nlattr
 	return 0;
 }
 
+/* A success may come with the driver's message (a staged change's "Reboot required to finish port
+ * split"): the ack carries it, as the kernel's does for NETLINK_EXT_ACK sockets. */
 static void reply_result(struct client *c, const struct nlmsghdr *req, int err, const struct dlh_extack *ext)
 {
 	if (err)
 		reply_err(c, req, err, ext->msg);
+	else if (ext->msg[0] && (req->nlmsg_flags & NLM_F_ACK))
+		reply_err(c, req, 0, ext->msg);
 	else
 		reply_ack(c, req);
 }
@@ -291,7 +321,11 @@ static void cmd_sim(struct client *c, const struct nlmsghdr *req, struct nlattr 
 		return;
 	}
 	if (set) {
-		err = dlh_dev_sim_set(dev, port, key, value, &ext);
+		/* The power cycle is core's (its devices go and come), not a driver's control. */
+		if (!port && !strcmp(key, DLHAL_SIM_RESET))
+			err = dlh_dev_sim_reset(dev, &ext);
+		else
+			err = dlh_dev_sim_set(dev, port, key, value, &ext);
 		reply_change(c, req, err, &ext);
 		return;
 	}
@@ -305,6 +339,53 @@ static void cmd_sim(struct client *c, const struct nlmsghdr *req, struct nlattr 
 		client_send_msg(c, msg);
 	nlmsg_free(msg);
 	reply_ack(c, req);
+}
+
+/*
+ * DEVLINK_CMD_RELOAD as Linux 6.1 takes it: action (u8, driver_reinit when
+ * absent) and limits (bitfield32, one bit). With either given, the actions
+ * performed come back in a DEVLINK_CMD_RELOAD message before the ack.
+ */
+static void cmd_reload(struct client *c, const struct nlmsghdr *req, struct nlattr **tb)
+{
+	enum dlh_reload_action action = DLH_RELOAD_ACTION_DRIVER_REINIT;
+	enum dlh_reload_limit limit = DLH_RELOAD_LIMIT_UNSPEC;
+	char bus[DLH_BUS_NAME_MAX], name[DLH_DEV_NAME_MAX];
+	struct nla_bitfield32 done = {0, 0};
+	struct dlh_extack ext = {0};
+	struct dlh_dev *dev;
+	struct nl_msg *msg;
+	int err;
+
+	if (!may_write(c, req) || find_dev(c, req, tb, &dev))
+		return;
+	if (tb[A_ACTION])
+		action = (enum dlh_reload_action)nla_get_u8(tb[A_ACTION]);
+	if (tb[A_LIMITS]) {
+		const struct nla_bitfield32 *l = nla_data(tb[A_LIMITS]);
+		uint32_t sel = l->value & l->selector;
+
+		if (!sel || (sel & (sel - 1))) {
+			reply_err(c, req, sel ? -EOPNOTSUPP : -EINVAL,
+				  sel ? "Multiselection of limit is not supported" : "Invalid limit selected");
+			return;
+		}
+		limit = (enum dlh_reload_limit)__builtin_ctz(sel);
+	}
+	/* The device may be gone after the reset: its names are kept for the reply. */
+	snprintf(bus, sizeof(bus), "%s", dlh_dev_bus(dev));
+	snprintf(name, sizeof(name), "%s", dlh_dev_name(dev));
+	err = dlh_dev_reload(dev, action, limit, &done.value, &ext);
+	done.selector = done.value;
+	if (!err && (tb[A_ACTION] || tb[A_LIMITS])) {
+		msg = reply_new(req, DEVLINK_CMD_RELOAD, 0);
+		if (msg && !nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, bus) &&
+		    !nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, name) &&
+		    !nla_put(msg, DEVLINK_ATTR_RELOAD_ACTIONS_PERFORMED, sizeof(done), &done))
+			client_send_msg(c, msg);
+		nlmsg_free(msg);
+	}
+	reply_change(c, req, err, &ext);
 }
 
 static void handle_one(struct client *c, const struct nlmsghdr *req)
@@ -346,6 +427,9 @@ static void handle_one(struct client *c, const struct nlmsghdr *req)
 	case DLHAL_CMD_SIM_SET:
 	case DLHAL_CMD_SIM_GET:
 		cmd_sim(c, req, tb, cmd == DLHAL_CMD_SIM_SET);
+		return;
+	case DEVLINK_CMD_RELOAD:
+		cmd_reload(c, req, tb);
 		return;
 	case DEVLINK_CMD_PORT_SET:
 	case DEVLINK_CMD_PORT_SPLIT:
@@ -400,7 +484,7 @@ void proto_event(const struct dlh_event *ev, void *arg)
 	static const uint8_t cmds[DLH_EVENT_COUNT] = {
 	    [DLH_EVENT_DEV_NEW] = DEVLINK_CMD_NEW,	    [DLH_EVENT_DEV_DEL] = DEVLINK_CMD_DEL,
 	    [DLH_EVENT_PORT_NEW] = DEVLINK_CMD_PORT_NEW,    [DLH_EVENT_PORT_DEL] = DEVLINK_CMD_PORT_DEL,
-	    [DLH_EVENT_PORT_CHANGE] = DEVLINK_CMD_PORT_NEW,
+	    [DLH_EVENT_PORT_CHANGE] = DEVLINK_CMD_PORT_NEW, [DLH_EVENT_DEV_CHANGE] = DEVLINK_CMD_NEW,
 	};
 	struct server *srv = arg;
 	struct nl_msg *msg;
