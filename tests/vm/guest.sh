@@ -89,6 +89,21 @@ same_error "type set" port set netdevsim/netdevsim11/2 type ib -- port set netde
 if dl port show netdevsim/netdevsim11/0 | grep -q "type eth"; then ok "ports unchanged after refusals"
 else nok "ports unchanged after refusals" "$(dl port show netdevsim/netdevsim11/0)"; fi
 
+# --- devlink reload, relayed to the kernel (issue 20): devlink's answer and refusals ------------
+same_error "reload driver_reinit with no_reset" dev reload netdevsim/netdevsim10 action driver_reinit limit no_reset \
+	-- dev reload netdevsim/netdevsim10 action driver_reinit limit no_reset
+dl dev reload netdevsim/netdevsim10 action driver_reinit > $T/r1 2> $T/r1e; r1=$?
+devlink dev reload netdevsim/netdevsim10 action driver_reinit > $T/r2 2> $T/r2e; r2=$?
+i=0; until [ "$(devlink port show 2>/dev/null | grep -c '^netdevsim/netdevsim10/')" = 1 ]; do
+	i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1
+done
+if [ $r1 = 0 ] && [ $r2 = 0 ] && cmp -s $T/r1 $T/r2 && [ "$(cat $T/r1)" = "reload_actions_performed:
+    driver_reinit" ] && dl port show netdevsim/netdevsim10/0 | grep -q "type eth"; then
+	ok "dev reload action driver_reinit: devlink's answer, the port back"
+else
+	nok "dev reload through the kernel" "dl($r1): $(cat $T/r1 $T/r1e) / devlink($r2): $(cat $T/r2 $T/r2e)"
+fi
+
 # --- the Lua module on the real kernel (tests/vm/lua.lua) --------------------------------------
 if [ -f /lua.lua ]; then
 	DLHAL_MODULE_PATH=/usr/lib/dlhal lua5.4 /lua.lua > $T/lua.out 2>&1
