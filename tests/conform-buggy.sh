@@ -2,7 +2,7 @@
 # dlhal-conform against tests/buggy.c with each of its bugs: the check the bug
 # is for must fail (and the run exit 1); without a bug every check passes.
 set -u
-kit=$1 module=$2 profile=$3 dlhald=$4 dl=$5
+kit=$1 module=$2 profile=$3 dlhald=$4 dl=$5 staged_module=$6 staged_profile=$7
 pass=0 fail=0
 
 run() { # BUG EXPECTED-FAILING-CHECK [kit options]
@@ -28,6 +28,19 @@ run() { # BUG EXPECTED-FAILING-CHECK [kit options]
 
 run "" ""
 run "" "" --dlhald "$dlhald"
+# The staged driver: its check passes without a bug, fails on each of its two.
+staged() { # BUG EXPECTED-FAILING-CHECK [kit options]: as run(), on tests/buggy_staged.c
+	m=$module p=$profile
+	module=$staged_module profile=$staged_profile
+	run "$@"
+	module=$m profile=$p
+}
+staged "" ""
+staged "" "" --dlhald "$dlhald"
+staged forget "a staged split"
+staged forget "a staged split" --dlhald "$dlhald"
+# Applied at once by a driver that says it stages: core refuses it (-EIO), and the split check says so.
+staged at_once "split into 2 and unsplit"
 run noports "device probes with ports"
 run lanes "ports report flavour, lanes, splittable and names consistently"
 run split_count "split into 2 and unsplit"
