@@ -66,6 +66,15 @@ enum dlhal_bridge_msg_type {
 	 * undid them; the process undoes the operation in its own model.
 	 */
 	DLHAL_BRIDGE_REQ_UNDO = 19,
+	/**
+	 * Read: struct dlhal_bridge_req, devlink reload of the instance: @c arg
+	 * holds the action (enum devlink_reload_action) in its low byte and the
+	 * limit (enum devlink_reload_limit) in the next. The reply carries no
+	 * port change (the instances and ports that go and come follow as
+	 * messages once it is answered) and the actions done in @c performed,
+	 * which must hold the action asked for.
+	 */
+	DLHAL_BRIDGE_REQ_RELOAD = 20,
 };
 
 /** @brief Port types, as devlink numbers them. */
@@ -123,8 +132,13 @@ struct dlhal_bridge_reply {
 	 */
 	__s32 err;
 	__u32 nchanges; /**< Up to DLHAL_BRIDGE_CHANGES_MAX. */
-	/** The message for the kernel's caller (extack), NUL-terminated; may be empty. */
+	/**
+	 * The message for the kernel's caller (extack), NUL-terminated; may be
+	 * empty. With a success, a warning (a change stored for the next reset).
+	 */
 	char msg[DLHAL_BRIDGE_MSG_MAX];
+	/** DLHAL_BRIDGE_REQ_RELOAD: the actions performed (1 << action); else 0. */
+	__u32 performed;
 };
 
 #endif /* DLHAL_BRIDGE_H */

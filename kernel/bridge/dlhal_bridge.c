@@ -66,6 +66,7 @@ struct dlb_dev {
 	bool op_busy; /* an op of this instance waits for the process */
 	bool writing; /* the process changes its ports: an op now would deadlock */
 	bool dying;   /* being removed: its ops fail at once */
+	u32 reload_done; /* what the process's reload did, from reload_down to reload_up */
 };
 
 struct dlb_port {
@@ -105,6 +106,7 @@ struct dlb_op {
 	char msg[DLHAL_BRIDGE_MSG_MAX];
 	struct dlhal_bridge_port *changes;
 	u32 nchanges;
+	u32 performed;
 };
 
 struct dlb_netdev {
@@ -543,11 +545,13 @@ static int dlb_op_run(struct dlb_dev *d, u32 type, u32 index, u32 arg,
 		NL_SET_ERR_MSG_MOD(extack, "The dlhal driver process did not answer");
 		return left < 0 ? -EINTR : -ETIMEDOUT;
 	}
-	if (op.err) {
-		if (op.msg[0] && extack)
-			extack->_msg = msg_intern(op.msg);
+	/* A success may come with a warning: a change the driver stored for the next reset. */
+	if (op.msg[0] && extack)
+		extack->_msg = msg_intern(op.msg);
+	if (op.err)
 		return op.err;
-	}
+	if (type == DLHAL_BRIDGE_REQ_RELOAD)
+		d->reload_done = op.performed;
 	err = changes_apply(d, &op);
 	kfree(op.changes);
 	if (err) {
@@ -581,10 +585,44 @@ static int dlb_port_type_set(struct devlink_port *port, enum devlink_port_type t
 			  NULL);
 }
 
+/*
+ * devlink reload: the process resets the device in reload_down (it answers
+ * once done), reload_up reports what it did. The instances and ports that go
+ * and come follow as the process's messages once devlink lets go of this
+ * instance. Which actions and limits the device has is the process's driver's
+ * to say: it refuses the others in devlink's words.
+ */
+static int dlb_reload_down(struct devlink *devlink, bool netns_change,
+			   enum devlink_reload_action action, enum devlink_reload_limit limit,
+			   struct netlink_ext_ack *extack)
+{
+	struct dlb_dev *d = dlb_of(devlink);
+
+	if (netns_change) {
+		NL_SET_ERR_MSG_MOD(extack, "Namespace change is not supported");
+		return -EOPNOTSUPP;
+	}
+	d->reload_done = 0;
+	return dlb_op_run(d, DLHAL_BRIDGE_REQ_RELOAD, 0, action | limit << 8, extack);
+}
+
+static int dlb_reload_up(struct devlink *devlink, enum devlink_reload_action action,
+			 enum devlink_reload_limit limit, u32 *actions_performed,
+			 struct netlink_ext_ack *extack)
+{
+	*actions_performed = dlb_of(devlink)->reload_done;
+	return 0;
+}
+
 static const struct devlink_ops dlb_devlink_ops = {
 	.port_split = dlb_port_split,
 	.port_unsplit = dlb_port_unsplit,
 	.port_type_set = dlb_port_type_set,
+	.reload_actions = BIT(DEVLINK_RELOAD_ACTION_DRIVER_REINIT) |
+			  BIT(DEVLINK_RELOAD_ACTION_FW_ACTIVATE),
+	.reload_limits = BIT(DEVLINK_RELOAD_LIMIT_NO_RESET),
+	.reload_down = dlb_reload_down,
+	.reload_up = dlb_reload_up,
 };
 
 /* Ops of @d (all of them if @d is NULL) on @list fail at once; its notices go. */
@@ -662,6 +700,7 @@ static int dev_register(struct dlb_file *f, const struct dlhal_bridge_dev *m)
 		return -ENOMEM;
 	}
 	*(struct dlb_dev **)devlink_priv(d->devlink) = d;
+	devlink_set_features(d->devlink, DEVLINK_F_RELOAD);
 	list_add_tail(&d->node, &f->devs);
 	f->ndevs++;
 	return 0;
@@ -795,7 +834,20 @@ static int msg_reply(struct dlb_file *f, const char __user *buf, size_t len)
 		spin_unlock(&f->req_lock);
 		goto err_free;
 	}
+	/* A reload's actions: valid ones, the one asked for among them (else devlink warns). */
+	if (!err && !r.err &&
+	    (found->req.type == DLHAL_BRIDGE_REQ_RELOAD
+		     ? r.nchanges || r.performed & ~(BIT(DEVLINK_RELOAD_ACTION_DRIVER_REINIT) |
+						     BIT(DEVLINK_RELOAD_ACTION_FW_ACTIVATE)) ||
+		       !(r.performed & BIT(found->req.arg & 0xff))
+		     : r.performed))
+		err = -EINVAL;
+	if (err) {
+		spin_unlock(&f->req_lock);
+		goto err_free;
+	}
 	found->err = r.err;
+	found->performed = r.performed;
 	memcpy(found->msg, r.msg, sizeof(found->msg));
 	found->changes = changes;
 	found->nchanges = r.nchanges;

@@ -170,6 +170,27 @@ else
 fi
 clean "name race"
 
+# 10. devlink reload (issue 20): the process answers in reload_down with the actions it did. A reply
+#     without the action asked for, or with another bit, is refused (devlink would warn); a success's
+#     message reaches devlink as a warning, an error with its message; a namespace change is refused
+#     before the process is asked.
+devlink dev reload dlhal/nonesuch netns 1 > /dev/null 2>&1
+rm -f $T/c.out
+(published rl; devlink dev reload dlhal/rl netns 1 > $T/rl0 2>&1; echo "rc $?" >> $T/rl0
+	devlink dev reload dlhal/rl action fw_activate > $T/rl1 2>&1; echo "rc $?" >> $T/rl1
+	devlink dev reload dlhal/rl action driver_reinit > $T/rl2 2>&1; echo "rc $?" >> $T/rl2) > /dev/null 2>&1 &
+client 'dev add rl\nport add rl 1 eth rl1 1 4 1 0 0\ndev pub rl\nread\nreply-last 0 - perf:0\nreply-last 0 - perf:12\nreply-last 0 Stored_for_later perf:4\nread\nreply-last -95 No_reinit_here\n'
+wait
+if grep -q "Namespace change is not supported" $T/rl0 && grep -q "^rc [1-9]" $T/rl0 &&
+	[ "$(answer 5)|$(answer 6)|$(answer 7)|$(answer 9)" = "err -22|err -22|ok|ok" ] &&
+	grep -q "^rc 0" $T/rl1 && grep -q "fw_activate" $T/rl1 && grep -q "Stored for later" $T/rl1 &&
+	grep -q "^rc [1-9]" $T/rl2 && grep -q "No reinit here" $T/rl2; then
+	ok "reload: answered with the actions done (a reply without the action or with a stray bit refused), errors and warnings reach devlink, netns refused"
+else
+	nok "reload through the bridge" "$(cat $T/c.out $T/rl0 $T/rl1 $T/rl2)"
+fi
+clean "reload through the bridge"
+
 # The stall of a reader behind an op that waits for the process is bounded by op_timeout_ms.
 echo 1000 > $P
 rm -f $T/c.out
@@ -203,6 +224,7 @@ end=$(($(cut -d. -f1 /proc/uptime) + secs))
 		devlink port unsplit dlhal/$d/$((p + 10 * (RANDOM % 2))) &
 		devlink port show > /dev/null &
 		devlink dev show > /dev/null &
+		[ $((RANDOM % 4)) = 0 ] && devlink dev reload dlhal/$d action fw_activate &
 		ip link set dev fzd1p2 name fzr1 2> /dev/null; ip link set dev fzr1 name fzd1p2 2> /dev/null
 		sleep 0.2; [ $((RANDOM % 3)) = 0 ] && kill -9 $k 2> /dev/null
 	done

@@ -8,7 +8,8 @@
  *   raw HEX           one write() of exactly these bytes (hostile input)
  *   sizes             the two message sizes
  *   read              wait up to 5 s for a request: "req TYPE SEQ DEV INDEX ARG" or "none"
- *   reply SEQ ERR MSG|- [del:INDEX | add:INDEX:TYPE:NETDEV|-:NUMBER:LANES:SPLITTABLE:SPLIT:SUBPORT]...
+ *   reply SEQ ERR MSG|- [del:INDEX | add:INDEX:TYPE:NETDEV|-:NUMBER:LANES:SPLITTABLE:SPLIT:SUBPORT | perf:N]...
+ *                     (perf:N: the reply's actions performed, for a reload)
  *   reply-dev SEQ DEV add:...   a reply whose change names instance DEV
  *   reply-last ERR MSG|- [changes]... a reply to the request read last
  */
@@ -83,9 +84,12 @@ static void reply(int fd, char *args, const char *dev)
 	if (tok && strcmp(tok, "-"))
 		for (size_t i = 0; tok[i] && i + 1 < sizeof(m.r.msg); i++)
 			m.r.msg[i] = tok[i] == '_' ? ' ' : tok[i];
-	while ((tok = strtok_r(NULL, " \n", &save)) && m.r.nchanges < DLHAL_BRIDGE_CHANGES_MAX)
-		if (!change_parse(tok, dev, &m.c[m.r.nchanges]))
+	while ((tok = strtok_r(NULL, " \n", &save)) && m.r.nchanges < DLHAL_BRIDGE_CHANGES_MAX) {
+		if (!strncmp(tok, "perf:", 5))
+			m.r.performed = (__u32)strtoul(tok + 5, NULL, 0);
+		else if (!change_parse(tok, dev, &m.c[m.r.nchanges]))
 			m.r.nchanges++;
+	}
 	answer(write(fd, &m, sizeof(m.r) + m.r.nchanges * sizeof(m.c[0])),
 	       sizeof(m.r) + m.r.nchanges * sizeof(m.c[0]));
 }

@@ -154,6 +154,9 @@ static void one(int *fds, struct counts *c)
 			for (unsigned int i = 0; i < m.rep.r.nchanges; i++)
 				port_fill(&m.rep.ch[i], req.dev);
 		}
+		/* the actions performed: a reload's (right or not), or a stray value on another reply */
+		if (!rnd(2))
+			m.rep.r.performed = req.type == DLHAL_BRIDGE_REQ_RELOAD && rnd(2) ? 1u << (req.arg & 0xff) : rnd(16);
 		snprintf(m.rep.r.msg, sizeof(m.rep.r.msg), "fuzz %u", rnd(3));
 		len = sizeof(m.rep.r) + m.rep.r.nchanges * sizeof(m.rep.ch[0]);
 		c->replies++;
@@ -259,6 +262,13 @@ static void driver(unsigned int n, time_t end, struct counts *c)
 							      .number = req.index, .lanes = 4, .splittable = 1,
 							      .port_type = DLHAL_BRIDGE_PORT_ETH};
 			snprintf(m.ch[1].netdev, sizeof(m.ch[1].netdev), "lo");
+		} else if (req.type == DLHAL_BRIDGE_REQ_RELOAD) {
+			/* the action asked for, sometimes with the other, sometimes a bit the kernel refuses */
+			m.r.performed = 1u << (req.arg & 0xff);
+			if (!rnd(3))
+				m.r.performed |= 1u << (rnd(2) + 1);
+			if (!rnd(5))
+				m.r.performed = (__u32)rnd(16);
 		} else if (req.type == DLHAL_BRIDGE_REQ_TYPE_SET) {
 			m.r.nchanges = 1;
 			m.ch[0] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_ADD, .index = req.index,

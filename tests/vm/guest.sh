@@ -640,6 +640,42 @@ fi
 kill -TERM $bd; wait $bd
 if ! devlink dev show | grep -q '^dlhal/'; then ok "dlhald stopping takes its instances out of the kernel"
 else nok "dlhald stop with the bridge" "$(devlink dev show)"; fi
+# An Intel E810 through the bridge (issue 20): iproute2's split is stored for the next reset (a
+# warning, no port changes), devlink's reload activates it: four instances, one port each.
+dlhald -f -s $T/ice.sock --sim e810-cqda2 --kernel-bridge > $T/ice.log 2>&1 &
+ice=$!
+i=0; until devlink dev show 2> /dev/null | grep -q '^dlhal/0000:16:00.1$'; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+devlink port show | grep '^dlhal/0000:16' | sort > $T/ice0
+devlink port split dlhal/0000:16:00.0/0 count 4 > $T/ice.split 2>&1; r=$?
+devlink port show | grep '^dlhal/0000:16' | sort > $T/ice1
+pend=$(dl -s $T/ice.sock -d dev show pci/0000:16:00.0)
+if [ $r = 0 ] && grep -q "Reboot required to finish port split" $T/ice.split && [ -s $T/ice0 ] && cmp -s $T/ice0 $T/ice1 &&
+	[ "$pend" = "pci/0000:16:00.0: driver daemon pending split 4" ]; then
+	ok "devlink port split on a bridged E810: the warning, no port changed, pending split 4 in dlhald"
+else
+	nok "staged split through the bridge" "rc=$r $(cat $T/ice.split; diff $T/ice0 $T/ice1; echo "$pend")"
+fi
+devlink dev reload dlhal/0000:16:00.0 action fw_activate > $T/ice.rl 2>&1; r=$?
+i=0; until [ "$(devlink port show 2> /dev/null | grep -c '^dlhal/0000:16:00\.[0-3]/0: type eth netdev ens16f[0-3]')" = 4 ]; do
+	i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1
+done
+if [ $r = 0 ] && [ "$(cat $T/ice.rl)" = "reload_actions_performed:
+    fw_activate" ] && [ "$(devlink dev show | grep -c '^dlhal/0000:16:00\.')" = 4 ] &&
+	[ "$(devlink port show | grep -c '^dlhal/0000:16:00\.[0-3]/0: type eth netdev ens16f[0-3]')" = 4 ] &&
+	[ "$(dl -s $T/ice.sock -d dev show pci/0000:16:00.0)" = "pci/0000:16:00.0: driver daemon" ]; then
+	ok "devlink dev reload action fw_activate: four instances of one port each, nothing pending"
+else
+	nok "reload through the bridge" "rc=$r $(cat $T/ice.rl; devlink dev show; devlink port show | grep 0000:16; tail -n 5 $T/ice.log)"
+fi
+devlink dev reload dlhal/0000:16:00.2 > $T/ice.rl2 2>&1; r=$?
+if [ $r != 0 ] && grep -q "Requested reload action is not supported by the driver" $T/ice.rl2; then
+	ok "devlink dev reload without an action (driver_reinit): ice's refusal, in devlink's words"
+else
+	nok "reload driver_reinit through the bridge" "rc=$r $(cat $T/ice.rl2)"
+fi
+kill -TERM $ice; wait $ice
+if ! devlink dev show | grep -q '^dlhal/'; then ok "the E810's instances go with dlhald"
+else nok "E810 instances after dlhald stops" "$(devlink dev show)"; fi
 . /bridge-cases.sh
 if rmmod dlhal_bridge; then ok "the module unloads once its files are closed"; else nok "rmmod dlhal_bridge" "busy"; fi
 if dmesg | grep -qiE "warning|bug|call trace|oops"; then nok "dmesg is clean during the bridge tests" "$(dmesg | tail -n 20)"

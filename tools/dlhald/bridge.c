@@ -7,6 +7,9 @@
  * any tool) runs the driver's op here, answered with the ports it changed.
  * The mirror (what the kernel holds) is kept per device, so that changes made
  * here otherwise (a client of the socket, a driver's timer) follow as a diff.
+ * Devices that go and come (a reset of a card whose option sets how many PCI
+ * functions it has) follow too: an instance whose device came back under the
+ * same name stays, with its ports diffed; the others go and come.
  */
 #include "dlhald.h"
 
@@ -97,7 +100,7 @@ static size_t diff(const struct dlhal_bridge_port *from, size_t nfrom, const str
 static struct bridge_dev *bdev_find(struct bridge *b, const char *name)
 {
 	for (size_t i = 0; i < b->ndevs; i++)
-		if (!strcmp(dlh_dev_name(b->devs[i].dev), name))
+		if (b->devs[i].dev && !strcmp(b->devs[i].name, name))
 			return &b->devs[i];
 	return NULL;
 }
@@ -172,7 +175,7 @@ static int sync_dev(struct bridge *b, struct bridge_dev *bd)
 }
 
 static void reply(struct bridge *b, uint32_t seq, int err, const char *msg, const struct dlhal_bridge_port *changes,
-		  size_t n)
+		  size_t n, uint32_t performed)
 {
 	size_t len = sizeof(struct dlhal_bridge_reply) + n * sizeof(*changes);
 	struct dlhal_bridge_reply *r = calloc(1, len);
@@ -184,6 +187,7 @@ static void reply(struct bridge *b, uint32_t seq, int err, const char *msg, cons
 	/* netlink gives the caller no answer for -EINTR, the kernel no errno past EHWPOISON */
 	r->err = err == -EINTR || err < -EHWPOISON ? -EIO : err;
 	r->nchanges = (uint32_t)n;
+	r->performed = err ? 0 : performed;
 	snprintf(r->msg, sizeof(r->msg), "%s", msg ? msg : "");
 	memcpy(r + 1, changes, n * sizeof(*changes));
 	if (write(b->fd, r, len) != (ssize_t)len)
@@ -280,7 +284,20 @@ static void on_request(struct bridge *b, const struct dlhal_bridge_req *req)
 		return;
 	}
 	if (!bd) {
-		reply(b, req->seq, -ENODEV, "No such device in dlhald", NULL, 0);
+		reply(b, req->seq, -ENODEV, "No such device in dlhald", NULL, 0, 0);
+		return;
+	}
+	if (req->type == DLHAL_BRIDGE_REQ_RELOAD) {
+		uint32_t done = 0;
+
+		/* The reset is answered first; the instances and ports it changed follow by sync. */
+		err = dlh_dev_reload(bd->dev, (enum dlh_reload_action)(req->arg & 0xff),
+				     (enum dlh_reload_limit)((req->arg >> 8) & 0xff), &done, &ext);
+		dlhald_log(LOG_INFO, "kernel bridge: request %u (reload of %s, %u): %s", req->seq, bd->name, req->arg,
+			   err ? ext.msg : "done");
+		if (!err && state_commit(b->srv, why, sizeof(why)))
+			dlhald_log(LOG_ERR, "kernel bridge: changed, but not saved: %s", why);
+		reply(b, req->seq, err, ext.msg, NULL, 0, done);
 		return;
 	}
 	p = dlh_port_find(bd->dev, req->index);
@@ -296,7 +313,7 @@ static void on_request(struct bridge *b, const struct dlhal_bridge_req *req)
 	dlhald_log(LOG_INFO, "kernel bridge: request %u (%u on %s/%u, %u): %s", req->seq, req->type,
 		   dlh_dev_handle(bd->dev), req->index, req->arg, err ? ext.msg : "done");
 	if (err) {
-		reply(b, req->seq, err, ext.msg, NULL, 0);
+		reply(b, req->seq, err, ext.msg, NULL, 0, 0);
 		return;
 	}
 	/* As for a socket client: durable before the answer. */
@@ -309,7 +326,8 @@ static void on_request(struct bridge *b, const struct dlhal_bridge_req *req)
 	b->last.nheld = b->last.held ? bd->n : 0;
 	if (b->last.held && bd->n)
 		memcpy(b->last.held, bd->mirror, bd->n * sizeof(*bd->mirror));
-	reply(b, req->seq, 0, "", changes, n);
+	/* a staged driver's word comes with its success */
+	reply(b, req->seq, 0, ext.msg, changes, n, 0);
 	/* what did not fit the reply follows by sync; an UNDO puts the mirror back */
 	for (size_t i = 0; i < n; i++)
 		mirror_apply(bd, &changes[i]);
@@ -333,15 +351,101 @@ static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
 			   n < 0 ? strerror(errno) : "short read");
 }
 
-/* Changes made here otherwise (socket clients, drivers' timers) follow before the loop waits. */
+static int dev_msg(struct bridge *b, uint32_t type, const char *name)
+{
+	struct dlhal_bridge_dev m = {.type = type};
+
+	snprintf(m.name, sizeof(m.name), "%s", name);
+	return write(b->fd, &m, sizeof(m)) == sizeof(m) ? 0 : -errno;
+}
+
+/* A device of dlhald's own drivers (not the kernel's, which is there already) gets an instance. */
+static int bdev_add(struct bridge *b, struct dlh_dev *d)
+{
+	struct bridge_dev *v = realloc(b->devs, (b->ndevs + 1) * sizeof(*v)), *bd;
+	int err;
+
+	if (!v)
+		return -ENOMEM;
+	b->devs = v;
+	bd = memset(&v[b->ndevs], 0, sizeof(*bd));
+	bd->dev = d;
+	snprintf(bd->name, sizeof(bd->name), "%s", dlh_dev_name(d));
+	err = dev_msg(b, DLHAL_BRIDGE_DEV_ADD, bd->name);
+	if (!err)
+		b->ndevs++;
+	return err;
+}
+
+/* The instance of a device that went: its ports and netdevs go with it. */
+static void bdev_del(struct bridge *b, size_t i)
+{
+	int err = dev_msg(b, DLHAL_BRIDGE_DEV_DEL, b->devs[i].name);
+
+	if (err)
+		dlhald_log(LOG_ERR, "kernel bridge: removing dlhal/%s: %s", b->devs[i].name, strerror(-err));
+	free(b->devs[i].mirror);
+	memmove(&b->devs[i], &b->devs[i + 1], (--b->ndevs - i) * sizeof(*b->devs));
+}
+
+static void on_dev_event(const struct dlh_event *ev, void *arg)
+{
+	struct bridge *b = arg;
+
+	if (ev->type == DLH_EVENT_DEV_DEL) {
+		for (size_t i = 0; i < b->ndevs; i++)
+			if (b->devs[i].dev == ev->dev)
+				b->devs[i].dev = NULL;
+	} else if (ev->type == DLH_EVENT_DEV_NEW && !dlh_sdk_dev_bus(ev->dev)) {
+		/* Back under the same name: the same instance, its ports diffed at the next sync. */
+		for (size_t i = 0; i < b->ndevs; i++) {
+			if (!b->devs[i].dev && !strcmp(b->devs[i].name, dlh_dev_name(ev->dev))) {
+				b->devs[i].dev = ev->dev;
+				return;
+			}
+		}
+		b->added = true;
+	}
+}
+
+/*
+ * Before the loop waits: instances of devices that went go, devices that came
+ * get one (published once their ports are in), and changes made here otherwise
+ * (socket clients, drivers' timers) follow.
+ */
 static void on_sync(struct ev_loop *loop, ev_prepare *w, int revents)
 {
 	struct bridge *b = w->data;
 
 	(void)loop;
 	(void)revents;
-	for (size_t i = 0; i < b->ndevs; i++)
-		sync_dev(b, &b->devs[i]);
+	for (size_t i = b->ndevs; i-- > 0;)
+		if (!b->devs[i].dev)
+			bdev_del(b, i);
+	if (b->added) {
+		b->added = false;
+		for (struct dlh_dev *d = dlh_dev_first(b->srv->ctx); d; d = dlh_dev_next(d)) {
+			bool known = dlh_sdk_dev_bus(d) != NULL;
+
+			for (size_t i = 0; i < b->ndevs && !known; i++)
+				known = b->devs[i].dev == d;
+			if (!known && bdev_add(b, d))
+				dlhald_log(LOG_ERR, "kernel bridge: instance dlhal/%s: %s", dlh_dev_name(d),
+					   strerror(errno));
+		}
+	}
+	for (size_t i = 0; i < b->ndevs; i++) {
+		struct bridge_dev *bd = &b->devs[i];
+
+		if (!sync_dev(b, bd) && !bd->published) {
+			int err = dev_msg(b, DLHAL_BRIDGE_DEV_PUBLISH, bd->name);
+
+			if (!err || err == -EALREADY)
+				bd->published = true;
+			else
+				dlhald_log(LOG_ERR, "kernel bridge: publishing dlhal/%s: %s", bd->name, strerror(-err));
+		}
+	}
 }
 
 int bridge_open(struct bridge *b, struct server *srv, const char *path, char *why, size_t whylen)
@@ -364,30 +468,34 @@ int bridge_open(struct bridge *b, struct server *srv, const char *path, char *wh
 		goto err_close;
 	}
 	for (struct dlh_dev *d = dlh_dev_first(srv->ctx); d; d = dlh_dev_next(d)) {
-		struct dlhal_bridge_dev m = {.type = DLHAL_BRIDGE_DEV_ADD};
 		struct bridge_dev *bd;
+		int err;
 
 		/* The kernel's own devices are there already. */
 		if (dlh_sdk_dev_bus(d))
 			continue;
-		snprintf(m.name, sizeof(m.name), "%s", dlh_dev_name(d));
-		if (write(b->fd, &m, sizeof(m)) != sizeof(m)) {
-			snprintf(why, whylen, "%s: instance dlhal/%s for %s: %s", path, m.name, dlh_dev_handle(d),
-				 strerror(errno));
+		err = bdev_add(b, d);
+		if (err) {
+			snprintf(why, whylen, "%s: instance dlhal/%s for %s: %s", path, dlh_dev_name(d),
+				 dlh_dev_handle(d), strerror(-err));
 			goto err_close;
 		}
-		bd = &b->devs[b->ndevs++];
-		bd->dev = d;
+		bd = &b->devs[b->ndevs - 1];
 		if (sync_dev(b, bd)) {
 			snprintf(why, whylen, "%s: the ports of %s (see the log above)", path, dlh_dev_handle(d));
 			goto err_close;
 		}
 		/* Only now does devlink show it: whole, so nobody acts on half a device. */
-		m.type = DLHAL_BRIDGE_DEV_PUBLISH;
-		if (write(b->fd, &m, sizeof(m)) != sizeof(m)) {
-			snprintf(why, whylen, "%s: publishing dlhal/%s: %s", path, m.name, strerror(errno));
+		err = dev_msg(b, DLHAL_BRIDGE_DEV_PUBLISH, bd->name);
+		if (err) {
+			snprintf(why, whylen, "%s: publishing dlhal/%s: %s", path, bd->name, strerror(-err));
 			goto err_close;
 		}
+		bd->published = true;
+	}
+	if (dlh_ctx_subscribe(srv->ctx, on_dev_event, b, &b->sub)) {
+		snprintf(why, whylen, "out of memory");
+		goto err_close;
 	}
 	ev_io_init(&b->io, on_readable, b->fd, EV_READ);
 	b->io.data = b;
@@ -410,6 +518,8 @@ void bridge_close(struct bridge *b)
 		ev_io_stop(b->srv->loop, &b->io);
 		ev_prepare_stop(b->srv->loop, &b->sync);
 	}
+	dlh_ctx_unsubscribe(b->sub);
+	b->sub = NULL;
 	/* Closing removes the instances, their ports and netdevs. */
 	close(b->fd);
 	b->fd = -1;

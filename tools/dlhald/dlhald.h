@@ -67,7 +67,9 @@ struct server {
 
 /* A device in the kernel through /dev/dlhal, and the ports the kernel holds for it. */
 struct bridge_dev {
-	struct dlh_dev *dev;
+	struct dlh_dev *dev; /* NULL once the device went (a reset): its instance goes at the next sync */
+	char name[DLH_DEV_NAME_MAX];
+	bool published;
 	struct dlhal_bridge_port *mirror; /* what the kernel holds */
 	size_t n;
 	struct { /* the refusal logged last: not again until another */
@@ -83,6 +85,8 @@ struct bridge {
 	ev_prepare sync;
 	struct bridge_dev *devs;
 	size_t ndevs;
+	struct dlh_sub *sub; /* devices that come and go */
+	bool added;	     /* a device came that has no instance yet */
 	/* The last op the kernel asked for, to undo it if the kernel cannot take its ports. */
 	struct {
 		uint32_t seq, type, index, count;
