@@ -391,6 +391,23 @@ void out_sim(struct dl *dl, const char *handle, const char *key, const char *val
 }
 
 /* A --dry-run: what the change would do (the ports that would go, as they are; those that would come). */
+/* A planned port's line: "new DEV/INDEX: type eth netdev eth1 split_group 16" (-d: lanes, subport). */
+static void plan_port_text(struct dl *dl, const char *what, const char *dev, const struct dlh_plan_port *c)
+{
+	printf("%s %s/%u: type %s", what, dev, c->index, dlh_port_type_name(c->type));
+	if (c->netdev[0])
+		printf(" netdev %s", c->netdev);
+	if (c->ibdev[0])
+		printf(" ibdev %s", c->ibdev);
+	if (c->split)
+		printf(" split_group %u", c->split_group);
+	if (dl->details)
+		printf(" lanes %u", c->lanes);
+	if (dl->details && c->split)
+		printf(" subport %u", c->split_subport);
+	printf("\n");
+}
+
 void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count, const char *type,
 	      const struct dlh_plan *plan)
 {
@@ -410,20 +427,8 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 		}
 		printf(plan->staged ? ": would be done after a reset\n" : ": would be done\n");
 		/* A staged change: the devices and ports the reset would bring up. */
-		for (unsigned int i = 0; i < plan->nafter; i++) {
-			const struct dlh_plan_port *c = &plan->after[i].port;
-
-			printf("after %s/%u: type %s", plan->after[i].dev, c->index, dlh_port_type_name(c->type));
-			if (c->netdev[0])
-				printf(" netdev %s", c->netdev);
-			if (c->ibdev[0])
-				printf(" ibdev %s", c->ibdev);
-			if (c->split)
-				printf(" split_group %u", c->split_group);
-			if (dl->details)
-				printf(" lanes %u", c->lanes);
-			printf("\n");
-		}
+		for (unsigned int i = 0; i < plan->nafter; i++)
+			plan_port_text(dl, "after", plan->after[i].dev, &plan->after[i].port);
 		for (unsigned int i = 0; i < plan->ngone; i++) {
 			const struct dlh_port *p = dlh_port_find(dev, plan->gone[i]);
 
@@ -432,22 +437,8 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 			printf("del ");
 			out_port(dl, p);
 		}
-		for (unsigned int i = 0; i < plan->ncome; i++) {
-			const struct dlh_plan_port *c = &plan->come[i];
-
-			printf("new %s/%u: type %s", dlh_dev_handle(dev), c->index, dlh_port_type_name(c->type));
-			if (c->netdev[0])
-				printf(" netdev %s", c->netdev);
-			if (c->ibdev[0])
-				printf(" ibdev %s", c->ibdev);
-			if (c->split)
-				printf(" split_group %u", c->split_group);
-			if (dl->details)
-				printf(" lanes %u", c->lanes);
-			if (dl->details && c->split)
-				printf(" subport %u", c->split_subport);
-			printf("\n");
-		}
+		for (unsigned int i = 0; i < plan->ncome; i++)
+			plan_port_text(dl, "new", dlh_dev_handle(dev), &plan->come[i]);
 		return;
 	}
 	w = &dl->jw;
