@@ -351,6 +351,13 @@ static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
 			   n < 0 ? strerror(errno) : "short read");
 }
 
+/* The kernel's own devices (dlhald --kernel mirrors them) are in its devlink family already; the
+ * devices of dlhald's drivers, a card's bus of its own included (ice), are not. */
+static bool from_kernel(const struct dlh_dev *d)
+{
+	return dlh_sdk_dev_bus(d) && !strcmp(dlh_dev_driver(d), "kernel");
+}
+
 static int dev_msg(struct bridge *b, uint32_t type, const char *name)
 {
 	struct dlhal_bridge_dev m = {.type = type};
@@ -396,7 +403,7 @@ static void on_dev_event(const struct dlh_event *ev, void *arg)
 		for (size_t i = 0; i < b->ndevs; i++)
 			if (b->devs[i].dev == ev->dev)
 				b->devs[i].dev = NULL;
-	} else if (ev->type == DLH_EVENT_DEV_NEW && !dlh_sdk_dev_bus(ev->dev)) {
+	} else if (ev->type == DLH_EVENT_DEV_NEW && !from_kernel(ev->dev)) {
 		/* Back under the same name: the same instance, its ports diffed at the next sync. */
 		for (size_t i = 0; i < b->ndevs; i++) {
 			if (!b->devs[i].dev && !strcmp(b->devs[i].name, dlh_dev_name(ev->dev))) {
@@ -425,7 +432,7 @@ static void on_sync(struct ev_loop *loop, ev_prepare *w, int revents)
 	if (b->added) {
 		b->added = false;
 		for (struct dlh_dev *d = dlh_dev_first(b->srv->ctx); d; d = dlh_dev_next(d)) {
-			bool known = dlh_sdk_dev_bus(d) != NULL;
+			bool known = from_kernel(d);
 
 			for (size_t i = 0; i < b->ndevs && !known; i++)
 				known = b->devs[i].dev == d;
@@ -471,8 +478,7 @@ int bridge_open(struct bridge *b, struct server *srv, const char *path, char *wh
 		struct bridge_dev *bd;
 		int err;
 
-		/* The kernel's own devices are there already. */
-		if (dlh_sdk_dev_bus(d))
+		if (from_kernel(d))
 			continue;
 		err = bdev_add(b, d);
 		if (err) {
