@@ -64,12 +64,18 @@ if [ -n "$twin" ]; then
 	*) echo "FAIL: the installed static dl, a batch on a module's profile: $out"; exit 1 ;;
 	esac
 	rm "$twin"
-	out=$(DLHAL_MODULE_PATH=$ex "$inst_dl" --sim "$ex/example.json" port show swp2 2>&1) &&
-		{ echo "FAIL: dl without its twin loaded a module: $out"; exit 1; }
-	case $out in
-	*"example.so needs "*"dl-dynamic"*) ok ;;
-	*) echo "FAIL: dl without its twin: $out"; exit 1 ;;
-	esac
+	# Without it, the error names it; unless this machine has dlhal installed at that very prefix,
+	# where dl finds the system's twin (its last place to look).
+	if [ -e "${twin#"$root"}" ]; then
+		echo "note: ${twin#"$root"} is installed on this machine: the missing-twin error is not tried"
+	else
+		out=$(DLHAL_MODULE_PATH=$ex "$inst_dl" --sim "$ex/example.json" port show swp2 2>&1) &&
+			{ echo "FAIL: dl without its twin loaded a module: $out"; exit 1; }
+		case $out in
+		*"example.so needs "*"dl-dynamic"*) ok ;;
+		*) echo "FAIL: dl without its twin: $out"; exit 1 ;;
+		esac
+	fi
 fi
 # The installed units (issue 19): the packaged default serves the machine's own devlink devices (no
 # emulation unless a user asks), keeps /etc/dlhal/ports.conf when it exists, listens by socket
