@@ -1091,7 +1091,7 @@ Test(staged, dry_run_says_after_a_reset_and_lists_what_it_brings_up)
 	cr_expect_str_eq(
 	    r.out, "{\"plan\":{\"change\":\"unsplit\",\"port\":\"" ICE0 "/0\",\"accepted\":true,\"partial\":false,"
 		   "\"del\":[],\"new\":[],\"staged\":true,\"after\":[{\"port\":\"" ICE0 "/0\",\"type\":\"eth\","
-		   "\"netdev\":\"ens16f0\",\"lanes\":8}]}}\n");
+		   "\"netdev\":\"ens16f0\",\"lanes\":8,\"split\":false}]}}\n");
 	run_free(&r);
 	run_dl(&r, "--sim e810-cqda2 -b -", "port split " ICE0 "/0 8\nport split " ICE0 "/0 8 --dry-run\n");
 	cr_expect_eq(r.status, 1);

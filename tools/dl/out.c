@@ -408,6 +408,28 @@ static void plan_port_text(struct dl *dl, const char *what, const char *dev, con
 	printf("\n");
 }
 
+/* The same in JSON: {"port", "type", "netdev", "ibdev", "lanes", "split", "split_group", "subport"}. */
+static void plan_port_json(struct jsonw *w, const char *dev, const struct dlh_plan_port *c)
+{
+	char h[2 * DLH_HANDLE_MAX];
+
+	snprintf(h, sizeof(h), "%s/%u", dev, c->index);
+	jsonw_obj_open(w, NULL);
+	jsonw_str(w, "port", h);
+	jsonw_str(w, "type", dlh_port_type_name(c->type));
+	if (c->netdev[0])
+		jsonw_str(w, "netdev", c->netdev);
+	if (c->ibdev[0])
+		jsonw_str(w, "ibdev", c->ibdev);
+	jsonw_uint(w, "lanes", c->lanes);
+	jsonw_bool(w, "split", c->split);
+	if (c->split) {
+		jsonw_uint(w, "split_group", c->split_group);
+		jsonw_uint(w, "subport", c->split_subport);
+	}
+	jsonw_obj_close(w);
+}
+
 void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count, const char *type,
 	      const struct dlh_plan *plan)
 {
@@ -462,45 +484,14 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 	}
 	jsonw_arr_close(w);
 	jsonw_arr_open(w, "new");
-	for (unsigned int i = 0; i < plan->ncome; i++) {
-		const struct dlh_plan_port *c = &plan->come[i];
-		char h[DLH_HANDLE_MAX];
-
-		snprintf(h, sizeof(h), "%s/%u", dlh_dev_handle(dev), c->index);
-		jsonw_obj_open(w, NULL);
-		jsonw_str(w, "port", h);
-		jsonw_str(w, "type", dlh_port_type_name(c->type));
-		if (c->netdev[0])
-			jsonw_str(w, "netdev", c->netdev);
-		if (c->ibdev[0])
-			jsonw_str(w, "ibdev", c->ibdev);
-		jsonw_uint(w, "lanes", c->lanes);
-		jsonw_bool(w, "split", c->split);
-		if (c->split) {
-			jsonw_uint(w, "split_group", c->split_group);
-			jsonw_uint(w, "subport", c->split_subport);
-		}
-		jsonw_obj_close(w);
-	}
+	for (unsigned int i = 0; i < plan->ncome; i++)
+		plan_port_json(w, dlh_dev_handle(dev), &plan->come[i]);
 	jsonw_arr_close(w);
 	if (plan->staged) {
 		jsonw_bool(w, "staged", true);
 		jsonw_arr_open(w, "after");
-		for (unsigned int i = 0; i < plan->nafter; i++) {
-			const struct dlh_plan_port *c = &plan->after[i].port;
-			char h[2 * DLH_HANDLE_MAX];
-
-			snprintf(h, sizeof(h), "%s/%u", plan->after[i].dev, c->index);
-			jsonw_obj_open(w, NULL);
-			jsonw_str(w, "port", h);
-			jsonw_str(w, "type", dlh_port_type_name(c->type));
-			if (c->netdev[0])
-				jsonw_str(w, "netdev", c->netdev);
-			if (c->ibdev[0])
-				jsonw_str(w, "ibdev", c->ibdev);
-			jsonw_uint(w, "lanes", c->lanes);
-			jsonw_obj_close(w);
-		}
+		for (unsigned int i = 0; i < plan->nafter; i++)
+			plan_port_json(w, plan->after[i].dev, &plan->after[i].port);
 		jsonw_arr_close(w);
 	}
 	out_end(dl);
