@@ -111,10 +111,15 @@ struct dlh_sdk_io {
 	void *arg;
 };
 
+struct dlh__view;
+
 /* A plan being filled by a driver's plan op (plan.c). */
 struct dlh_sdk_plan {
 	struct dlh_dev *dev;
 	struct dlh_plan *out;
+	struct dlh__view *view; /* planned in a sequence: the device as the changes before leave it (seq.c) */
+	/* each port planned to come, whole: what a sequence's view takes */
+	struct dlh_sdk_port_attrs come_attrs[DLH_PLAN_PORTS_MAX];
 };
 
 /* A port as it was before a driver op, to check and restore it afterwards (op.c). */
@@ -203,6 +208,7 @@ enum dlh__port_life {
 	DLH__PORT_DEAD,
 	DLH__PORT_QUARANTINED,
 	DLH__PORT_WALKED, /* a streamed port on the stack (walk.c) */
+	DLH__PORT_PHANTOM, /* a port of a sequence's view, as planned changes leave it (seq.c) */
 };
 
 struct dlh_port {
@@ -221,6 +227,7 @@ struct dlh_port {
 	char netdev[DLH_NETDEV_NAME_MAX];
 	char ibdev[DLH_IBDEV_NAME_MAX];
 	char *handle; /* in the same allocation, after priv: its own length, not DLH_HANDLE_MAX */
+	struct dlh__view *view; /* a phantom's view; NULL for a port of the model */
 	alignas(max_align_t) unsigned char priv[];
 };
 
@@ -278,6 +285,23 @@ bool dlh__op_defer(struct dlh_ctx *ctx, const struct dlh_event *ev);
 /* During a local op on @dev: the port at @index the op unregistered, taken back for reuse. */
 struct dlh_port *dlh__op_revive(struct dlh_dev *dev, uint32_t index);
 void dlh__op_bury(struct dlh_port *port);
+
+/* seq.c: a device as a sequence of planned changes leaves it */
+struct dlh__view {
+	struct dlh_seq *seq;
+	struct dlh_dev *dev;
+	struct dlh__list ports; /* phantoms, by index */
+	bool unknown;		/* a partial plan was taken: the ports after it are not known */
+	struct dlh_change_req *steps;
+	size_t nsteps, steps_cap;
+};
+/* The phantom at @index; NULL if none. */
+struct dlh_port *dlh__view_port(const struct dlh__view *view, uint32_t index);
+/* Plans a change on a port of the model or of a view (port.c); @come_attrs (may be NULL) gets the ports' attrs. */
+int dlh__port_plan(struct dlh_port *port, const struct dlh_change_req *req, struct dlh_plan *plan,
+		   struct dlh_sdk_port_attrs *come_attrs, struct dlh_extack *ext);
+/* Whether a port of the model or of a view of @seq (other than @except's gone ports) holds @name. */
+bool dlh__seq_name_taken(const struct dlh_seq *seq, const char *name, const struct dlh_sdk_plan *except);
 
 /* name.c */
 int dlh__netdev_name_valid(const char *name);

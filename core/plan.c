@@ -18,12 +18,35 @@ static bool gone_has(const struct dlh_sdk_plan *plan, uint32_t index)
 	return false;
 }
 
+DLH_EXPORT struct dlh_port *dlh_sdk_plan_port(const struct dlh_sdk_plan *plan, uint32_t index)
+{
+	struct dlh_port *p;
+
+	if (plan->view)
+		return dlh__view_port(plan->view, index);
+	p = dlh__port_find(plan->dev, index);
+	return p && p->life == DLH__PORT_LIVE ? p : NULL;
+}
+
+DLH_EXPORT const struct dlh_change_req *dlh_sdk_plan_before(const struct dlh_sdk_plan *plan, size_t *n)
+{
+	*n = plan->view ? plan->view->nsteps : 0;
+	return *n ? plan->view->steps : NULL;
+}
+
+DLH_EXPORT void dlh_sdk_plan_partial(struct dlh_sdk_plan *plan)
+{
+	plan->out->partial = true;
+}
+
 /* Taken once the change is done: by a port that stays, or by one planned before. */
 static bool plan_taken(const struct dlh_ctx *ctx, const char *name, const void *arg)
 {
 	const struct dlh_sdk_plan *plan = arg;
-	const struct dlh_port *holder = dlh__port_find_netdev(ctx, name);
+	const struct dlh_port *holder = plan->view ? NULL : dlh__port_find_netdev(ctx, name);
 
+	if (plan->view && dlh__seq_name_taken(plan->view->seq, name, plan))
+		return true;
 	if (holder && !(holder->dev == plan->dev && gone_has(plan, holder->index)))
 		return true;
 	for (unsigned int i = 0; i < plan->out->ncome; i++)
@@ -34,7 +57,7 @@ static bool plan_taken(const struct dlh_ctx *ctx, const char *name, const void *
 
 DLH_EXPORT int dlh_sdk_plan_gone(struct dlh_sdk_plan *plan, uint32_t index, struct dlh_extack *ext)
 {
-	if (!dlh__port_find(plan->dev, index))
+	if (!dlh_sdk_plan_port(plan, index))
 		return dlh__extack_set(ext, -ENOENT, plan->dev->handle, "Plan: port %u does not exist", index);
 	if (gone_has(plan, index))
 		return 0;
@@ -52,7 +75,7 @@ DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, cons
 	int err;
 
 	if (!attrs) {
-		const struct dlh_port *now = dlh__port_find(plan->dev, index);
+		const struct dlh_port *now = dlh_sdk_plan_port(plan, index);
 
 		if (!now || !gone_has(plan, index))
 			return dlh__extack_set(ext, -EINVAL, plan->dev->handle,
@@ -61,7 +84,7 @@ DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, cons
 	}
 	if (index == UINT32_MAX)
 		return dlh__extack_set(ext, -EINVAL, plan->dev->handle, "Plan: port index %u is out of range", index);
-	if ((dlh__port_find(plan->dev, index) && !gone_has(plan, index)))
+	if (dlh_sdk_plan_port(plan, index) && !gone_has(plan, index))
 		return dlh__extack_set(ext, -EEXIST, plan->dev->handle, "Plan: port index %u already exists", index);
 	for (unsigned int i = 0; i < plan->out->ncome; i++)
 		if (plan->out->come[i].index == index)
@@ -70,6 +93,9 @@ DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, cons
 		return dlh__extack_set(ext, -E2BIG, plan->dev->handle, "Plan: more than %d ports", DLH_PLAN_PORTS_MAX);
 	pc = &plan->out->come[plan->out->ncome];
 	memset(pc, 0, sizeof(*pc));
+	plan->come_attrs[plan->out->ncome] = *attrs;
+	if (!attrs->split)
+		plan->come_attrs[plan->out->ncome].split_group = plan->come_attrs[plan->out->ncome].split_subport = 0;
 	pc->index = index;
 	if (attrs) {
 		pc->lanes = attrs->lanes;

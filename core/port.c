@@ -651,53 +651,62 @@ static int plan_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const
 	return err;
 }
 
-/* What is planned: the op's name, its word in messages, and its arguments. */
-struct plan_req {
-	enum { PLAN_SPLIT, PLAN_UNSPLIT, PLAN_TYPE } kind;
-	unsigned int count;
-	enum dlh_port_type type;
-};
-
 /*
- * After each plan's own checks: a relay's plan is partial; a driver without
- * the plan op cannot plan; otherwise its plan op runs under the op guard
- * (nothing may start from inside it) and its result is checked as an op's.
+ * After each plan's own checks: a relay without the plan op plans partially;
+ * another driver without it cannot plan. In a sequence, a driver that plans
+ * only from its device as it is (no DLH_SDK_F_PLAN_VIEW) plans partially once
+ * the sequence changed the device, and is given the model's port before. The
+ * plan op runs under the op guard (nothing may start from inside it) and its
+ * result is checked as an op's.
  */
-static int plan_run(struct dlh_port *port, const struct plan_req *req, struct dlh_plan *plan, struct dlh_extack *ext)
+static int plan_run(struct dlh_port *port, const struct dlh_change_req *req, struct dlh_plan *plan,
+		    struct dlh_sdk_port_attrs *come_attrs, struct dlh_extack *ext)
 {
 	static const char *const names[] = {"port_split_plan", "port_unsplit_plan", "port_type_set_plan"};
 	static const char *const words[] = {"a split", "an unsplit", "a type set"};
 	const struct dlh_sdk_driver *drv = port->dev->drv;
-	struct dlh_sdk_plan sp = {port->dev, plan};
+	struct dlh_sdk_plan sp = {.dev = port->dev, .out = plan, .view = port->view};
 	struct dlh_ctx *ctx = port->dev->ctx;
 	char handle[DLH_HANDLE_MAX];
 	bool has;
 	int err;
 
-	if (DLH__RELAY(drv)) {
+	has = req->kind == DLH_CHANGE_SPLIT	 ? DLH__OP(drv, port_split_plan) != NULL
+	      : req->kind == DLH_CHANGE_UNSPLIT ? DLH__OP(drv, port_unsplit_plan) != NULL
+						: DLH__OP(drv, port_type_set_plan) != NULL;
+	if (!has && DLH__RELAY(drv)) {
 		plan->partial = true;
 		return 0;
 	}
-	has = req->kind == PLAN_SPLIT	  ? DLH__OP(drv, port_split_plan) != NULL
-	      : req->kind == PLAN_UNSPLIT ? DLH__OP(drv, port_unsplit_plan) != NULL
-					  : DLH__OP(drv, port_type_set_plan) != NULL;
 	if (!has)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Driver %s cannot plan %s", drv->name,
 				       words[req->kind]);
+	if (port->view && !(DLH__OPVAL(drv, flags) & DLH_SDK_F_PLAN_VIEW)) {
+		port = port->view->nsteps ? NULL : dlh__port_find(port->dev, port->index);
+		if (!port) {
+			plan->partial = true;
+			return 0;
+		}
+	}
 	if (ctx->op.name)
 		return dlh__extack_set(ext, -EBUSY, port->handle, "Another operation is in progress");
 	ctx->op.name = names[req->kind];
 	ctx->op.local = 0;
 	ctx->op.dev = port->dev;
 	memcpy(handle, port->handle, strlen(port->handle) + 1);
-	if (req->kind == PLAN_SPLIT)
+	if (req->kind == DLH_CHANGE_SPLIT)
 		err = drv->ops->port_split_plan(port, req->count, &sp, ext);
-	else if (req->kind == PLAN_UNSPLIT)
+	else if (req->kind == DLH_CHANGE_UNSPLIT)
 		err = drv->ops->port_unsplit_plan(port, &sp, ext);
 	else
 		err = drv->ops->port_type_set_plan(port, req->type, &sp, ext);
+	/* A relayed plan is partial or as the other core's driver says it (staged or not). */
+	if (!err && plan->partial) {
+		plan->ngone = plan->ncome = plan->nafter = 0;
+		plan->staged = false;
+	}
 	/* A staged op's plan says what the reset brings up and nothing now; any other's, the ports now. */
-	if (!err && (DLH__STAGED(drv, req->kind == PLAN_TYPE ? DLH_SDK_STAGED_TYPE : DLH_SDK_STAGED_SPLIT)
+	if (!err && !DLH__RELAY(drv) && (DLH__STAGED(drv, req->kind == DLH_CHANGE_TYPE ? DLH_SDK_STAGED_TYPE : DLH_SDK_STAGED_SPLIT)
 			 ? !plan->staged || plan->ngone || plan->ncome
 			 : plan->staged)) {
 		dlh__log(ctx, DLH_LOG_ERR, port->dev, "driver %s: %s on %s does not plan what the op does (driver bug)",
@@ -705,54 +714,73 @@ static int plan_run(struct dlh_port *port, const struct plan_req *req, struct dl
 		memset(plan, 0, sizeof(*plan));
 		err = dlh__extack_set(ext, -EIO, handle, "Driver bug: %s's plan is not what the op does", drv->name);
 	}
+	if (!err && come_attrs)
+		memcpy(come_attrs, sp.come_attrs, plan->ncome * sizeof(*come_attrs));
 	return plan_end(ctx, drv, names[req->kind], handle, err, ext);
+}
+
+/*
+ * A plan on a port of the model or of a sequence's view (a phantom): the
+ * op's checks, then the driver's. A device whose ports a partial plan left
+ * unknown plans partially.
+ */
+int dlh__port_plan(struct dlh_port *port, const struct dlh_change_req *req, struct dlh_plan *plan,
+		   struct dlh_sdk_port_attrs *come_attrs, struct dlh_extack *ext)
+{
+	const struct dlh_sdk_driver *drv = port->dev->drv;
+	int err;
+
+	dlh__extack_clear(ext);
+	memset(plan, 0, sizeof(*plan));
+	if (port->life != DLH__PORT_PHANTOM) {
+		err = port_live(port, ext);
+		if (err)
+			return err;
+	}
+	if (port->view && port->view->unknown) {
+		plan->partial = true;
+		return 0;
+	}
+	switch (req->kind) {
+	case DLH_CHANGE_SPLIT:
+		if (!DLH__OP(drv, port_split))
+			return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port splitting is not supported");
+		err = split_check(port, req->count, false, ext);
+		if (err)
+			return err;
+		break;
+	case DLH_CHANGE_UNSPLIT:
+		if (!DLH__OP(drv, port_unsplit))
+			return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port unsplitting is not supported");
+		break;
+	case DLH_CHANGE_TYPE:
+		if (req->type != DLH_PORT_TYPE_ETH && req->type != DLH_PORT_TYPE_IB && req->type != DLH_PORT_TYPE_AUTO)
+			return dlh__extack_set(ext, -EINVAL, port->handle, "Port type must be eth, ib or auto");
+		if (req->type == port->desired_type)
+			return 0;
+		if (!DLH__OP(drv, port_type_set))
+			return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port type setting is not supported");
+		break;
+	default:
+		return dlh__extack_set(ext, -EINVAL, port->handle, "Unknown change %d", (int)req->kind);
+	}
+	return plan_run(port, req, plan, come_attrs, ext);
 }
 
 DLH_EXPORT int dlh_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_plan *plan,
 				   struct dlh_extack *ext)
 {
-	int err;
-
-	dlh__extack_clear(ext);
-	memset(plan, 0, sizeof(*plan));
-	err = port_live(port, ext);
-	if (err)
-		return err;
-	if (!DLH__OP(port->dev->drv, port_split))
-		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port splitting is not supported");
-	err = split_check(port, count, false, ext);
-	return err ? err : plan_run(port, &(struct plan_req){PLAN_SPLIT, count, 0}, plan, ext);
+	return dlh__port_plan(port, &(struct dlh_change_req){DLH_CHANGE_SPLIT, port->index, count, 0}, plan, NULL,
+			      ext);
 }
 
 DLH_EXPORT int dlh_port_unsplit_plan(struct dlh_port *port, struct dlh_plan *plan, struct dlh_extack *ext)
 {
-	int err;
-
-	dlh__extack_clear(ext);
-	memset(plan, 0, sizeof(*plan));
-	err = port_live(port, ext);
-	if (err)
-		return err;
-	if (!DLH__OP(port->dev->drv, port_unsplit))
-		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port unsplitting is not supported");
-	return plan_run(port, &(struct plan_req){PLAN_UNSPLIT, 0, 0}, plan, ext);
+	return dlh__port_plan(port, &(struct dlh_change_req){DLH_CHANGE_UNSPLIT, port->index, 0, 0}, plan, NULL, ext);
 }
 
 DLH_EXPORT int dlh_port_type_set_plan(struct dlh_port *port, enum dlh_port_type type, struct dlh_plan *plan,
 				      struct dlh_extack *ext)
 {
-	int err;
-
-	dlh__extack_clear(ext);
-	memset(plan, 0, sizeof(*plan));
-	err = port_live(port, ext);
-	if (err)
-		return err;
-	if (type != DLH_PORT_TYPE_ETH && type != DLH_PORT_TYPE_IB && type != DLH_PORT_TYPE_AUTO)
-		return dlh__extack_set(ext, -EINVAL, port->handle, "Port type must be eth, ib or auto");
-	if (type == port->desired_type)
-		return 0;
-	if (!DLH__OP(port->dev->drv, port_type_set))
-		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port type setting is not supported");
-	return plan_run(port, &(struct plan_req){PLAN_TYPE, 0, type}, plan, ext);
+	return dlh__port_plan(port, &(struct dlh_change_req){DLH_CHANGE_TYPE, port->index, 0, type}, plan, NULL, ext);
 }

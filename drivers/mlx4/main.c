@@ -130,8 +130,8 @@ undo_hw:
  * op and its plan: the op senses the auto ports (a hardware command), the
  * plan takes the type the last sense found; the rest is the same rules.
  */
-static int type_decide(struct mlx4_priv *priv, int port, enum mlx4_port_type port_type, bool sense,
-		       enum mlx4_port_type *possible, enum mlx4_port_type *new_types, struct dlh_extack *ext)
+static int type_decide(struct mlx4_priv *priv, const enum mlx4_port_type *cur, int port, enum mlx4_port_type port_type,
+		       bool sense, enum mlx4_port_type *possible, enum mlx4_port_type *new_types, struct dlh_extack *ext)
 {
 	enum mlx4_port_type types[MLX4_MAX_PORTS];
 	int n = priv->caps.num_ports;
@@ -143,13 +143,12 @@ static int type_decide(struct mlx4_priv *priv, int port, enum mlx4_port_type por
 		return dlh_sdk_extack(ext, -EOPNOTSUPP, "Requested port type for port %d is not supported on this HCA",
 				      port);
 	}
-	memcpy(possible, priv->possible_type, sizeof(priv->possible_type));
 	/* Possible type is always the one that was delivered */
 	possible[port] = port_type;
 	for (int i = 0; i < n; i++) {
 		types[i] = possible[i + 1];
 		if (types[i] == MLX4_PORT_TYPE_AUTO)
-			types[i] = (enum mlx4_port_type)priv->caps.port_type[i + 1];
+			types[i] = cur[i + 1];
 	}
 	if (!(priv->caps.flags & MLX4_DEV_CAP_FLAG_DPDP) && !(priv->caps.flags & MLX4_DEV_CAP_FLAG_SENSE_SUPPORT)) {
 		for (int i = 1; i <= n; i++)
@@ -170,8 +169,13 @@ static int __set_port_type(struct mlx4_priv *priv, int port, enum mlx4_port_type
 	enum mlx4_port_type possible[MLX4_MAX_PORTS + 1], new_types[MLX4_MAX_PORTS];
 	int err;
 
+	enum mlx4_port_type cur[MLX4_MAX_PORTS + 1];
+
+	for (int i = 1; i <= priv->caps.num_ports; i++)
+		cur[i] = (enum mlx4_port_type)priv->caps.port_type[i];
+	memcpy(possible, priv->possible_type, sizeof(priv->possible_type));
 	mlx4_stop_sense(priv);
-	err = type_decide(priv, port, port_type, true, possible, new_types, ext);
+	err = type_decide(priv, cur, port, port_type, true, possible, new_types, ext);
 	if (!err)
 		err = mlx4_change_port_types(priv, new_types, ext);
 	if (!err)
@@ -193,19 +197,35 @@ static int mlx4_devlink_port_type_set_plan(struct dlh_port *port, enum dlh_port_
 					   struct dlh_extack *ext)
 {
 	struct mlx4_priv *priv = priv_of(dlh_port_dev(port));
-	enum mlx4_port_type possible[MLX4_MAX_PORTS + 1], new_types[MLX4_MAX_PORTS];
+	enum mlx4_port_type possible[MLX4_MAX_PORTS + 1], new_types[MLX4_MAX_PORTS], cur[MLX4_MAX_PORTS + 1];
 	int err;
 
 	if (mlx4_type_of(type) == MLX4_PORT_TYPE_NONE)
 		return dlh_sdk_extack(ext, -EOPNOTSUPP, "Unsupported port type");
-	err = type_decide(priv, (int)dlh_port_index(port), mlx4_type_of(type), false, possible, new_types, ext);
+	/*
+	 * The types as the plan finds them (after the changes planned before it
+	 * in a sequence): a port planned to auto has the type the last sense
+	 * found until the op senses again.
+	 */
+	memcpy(possible, priv->possible_type, sizeof(priv->possible_type));
+	for (int i = 1; i <= priv->caps.num_ports; i++) {
+		const struct dlh_port *p = dlh_sdk_plan_port(plan, (uint32_t)i);
+		enum mlx4_port_type t = p ? mlx4_type_of(dlh_port_type(p)) : MLX4_PORT_TYPE_NONE;
+
+		cur[i] = t == MLX4_PORT_TYPE_ETH || t == MLX4_PORT_TYPE_IB ? t
+									 : (enum mlx4_port_type)priv->caps.port_type[i];
+		t = p ? mlx4_type_of(dlh_port_desired_type(p)) : MLX4_PORT_TYPE_NONE;
+		if (t != MLX4_PORT_TYPE_NONE)
+			possible[i] = t;
+	}
+	err = type_decide(priv, cur, (int)dlh_port_index(port), mlx4_type_of(type), false, possible, new_types, ext);
 	/* Auto: the type follows the link, which only the op senses (a hardware command). */
 	if (!err && type == DLH_PORT_TYPE_AUTO) {
 		err = dlh_sdk_plan_gone(plan, dlh_port_index(port), ext);
 		return err ? err : dlh_sdk_plan_come(plan, dlh_port_index(port), NULL, DLH_PORT_TYPE_AUTO, NULL, ext);
 	}
 	for (int i = 1; !err && i <= priv->caps.num_ports; i++) {
-		if (new_types[i - 1] == (enum mlx4_port_type)priv->caps.port_type[i])
+		if (new_types[i - 1] == cur[i])
 			continue;
 		err = dlh_sdk_plan_gone(plan, (uint32_t)i, ext);
 		if (!err && new_types[i - 1] == MLX4_PORT_TYPE_ETH)
@@ -508,6 +528,8 @@ static const struct dlh_sdk_ops mlx4_ops = {
     .port_type_set_plan = mlx4_devlink_port_type_set_plan,
     .sim_set = mlx4_sim_set,
     .sim_get = mlx4_sim_get,
+    /* the plan reads the ports' types through the plan: a sequence can plan on its view */
+    .flags = DLH_SDK_F_PLAN_VIEW,
 };
 
 const struct dlh_sdk_driver mlx4_driver = {

@@ -283,13 +283,55 @@ err_old_down:
 	return err;
 }
 
-static int collect_old(struct mlxsw_sp *sp, uint8_t base, unsigned int count, struct port_spec *old)
+/*
+ * The ports a decision is made on: an op's are the driver's own; a plan's are
+ * those the plan finds (dlh_sdk_plan_port()), which in a sequence of planned
+ * changes are the ports the changes before leave (DLH_SDK_F_PLAN_VIEW).
+ */
+struct ports_view {
+	struct mlxsw_sp *sp;
+	const struct dlh_sdk_plan *plan; /* NULL: the driver's own ports */
+};
+
+/* The port at @local_port as @v has it, into @ps; false if there is none. */
+static bool view_port(const struct ports_view *v, unsigned int local_port, struct port_spec *ps)
+{
+	const struct dlh_port *p;
+	uint32_t module = 0, lane = 0;
+
+	if (local_port < 1 || local_port >= MLXSW_PORT_MAX_PORTS)
+		return false;
+	if (!v->plan) {
+		if (!v->sp->ports[local_port])
+			return false;
+		if (ps)
+			port_spec_of(v->sp->ports[local_port], ps);
+		return true;
+	}
+	p = dlh_sdk_plan_port(v->plan, local_port);
+	if (!p)
+		return false;
+	if (ps) {
+		memset(ps, 0, sizeof(*ps));
+		dlh_port_module(p, &module, &lane);
+		ps->local_port = (uint8_t)local_port;
+		ps->split = dlh_port_is_split(p);
+		ps->module = (uint8_t)module;
+		ps->width = (uint8_t)dlh_port_lanes(p);
+		ps->lane = (uint8_t)lane;
+		ps->subport = (uint8_t)dlh_port_split_subport(p);
+		snprintf(ps->netdev, sizeof(ps->netdev), "%s", dlh_port_netdev(p));
+	}
+	return true;
+}
+
+static int collect_old(const struct ports_view *v, uint8_t base, unsigned int count, struct port_spec *old)
 {
 	int n = 0;
 
 	for (unsigned int i = 0; i < count; i++)
-		if (sp->ports[base + i])
-			port_spec_of(sp->ports[base + i], &old[n++]);
+		if (view_port(v, base + i, &old[n]))
+			n++;
 	return n;
 }
 
@@ -299,9 +341,10 @@ static int collect_old(struct mlxsw_sp *sp, uint8_t base, unsigned int count, st
  * does), the plan from what the driver last wrote there, and both give them
  * to these, which check the seed's rules and list the ports to go and come.
  */
-static int split_decide(struct mlxsw_sp *sp, uint8_t local_port, unsigned int count, uint8_t module, uint8_t cur_width,
-			struct port_spec *old, int *nold, struct port_spec *new, struct dlh_extack *ext)
+static int split_decide(const struct ports_view *v, uint8_t local_port, unsigned int count, uint8_t module,
+			uint8_t cur_width, struct port_spec *old, int *nold, struct port_spec *new, struct dlh_extack *ext)
 {
+	struct mlxsw_sp *sp = v->sp;
 	uint8_t base_port, width;
 
 	if (cur_width != MLXSW_PORT_MODULE_MAX_WIDTH)
@@ -310,16 +353,17 @@ static int split_decide(struct mlxsw_sp *sp, uint8_t local_port, unsigned int co
 	/* Make sure we have enough slave (even) ports for the split. */
 	if (count == 2) {
 		base_port = local_port;
-		if (base_port + 1 >= MLXSW_PORT_MAX_PORTS || sp->ports[base_port + 1])
+		if (base_port + 1 >= MLXSW_PORT_MAX_PORTS || view_port(v, base_port + 1u, NULL))
 			return dlh_sdk_extack(ext, -EINVAL, "Invalid split configuration");
 	} else {
 		base_port = cluster_base_port(local_port);
-		if (base_port + 3 >= MLXSW_PORT_MAX_PORTS || sp->ports[base_port + 1] || sp->ports[base_port + 3])
+		if (base_port + 3 >= MLXSW_PORT_MAX_PORTS || view_port(v, base_port + 1u, NULL) ||
+		    view_port(v, base_port + 3u, NULL))
 			return dlh_sdk_extack(ext, -EINVAL, "Invalid split configuration");
 	}
 
 	width = (uint8_t)(MLXSW_PORT_MODULE_MAX_WIDTH / count);
-	*nold = collect_old(sp, base_port, count, old);
+	*nold = collect_old(v, base_port, count, old);
 	for (unsigned int i = 0; i < count; i++) {
 		new[i] = (struct port_spec){
 		    .local_port = (uint8_t)(base_port + i),
@@ -334,12 +378,12 @@ static int split_decide(struct mlxsw_sp *sp, uint8_t local_port, unsigned int co
 	return 0;
 }
 
-static int split_port_of(struct mlxsw_sp *sp, struct dlh_port *port, unsigned int count, uint8_t *local_port,
+static int split_port_of(const struct ports_view *v, struct dlh_port *port, unsigned int count, uint8_t *local_port,
 			 struct dlh_extack *ext)
 {
 	uint32_t index = dlh_port_index(port);
 
-	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !sp->ports[index])
+	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !view_port(v, index, NULL))
 		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
 	*local_port = (uint8_t)index;
 	if (count != 2 && count != 4)
@@ -351,16 +395,17 @@ static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct
 {
 	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
 	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
+	const struct ports_view v = {sp, NULL};
 	uint8_t local_port, module, cur_width;
 	int nold, err;
 
-	err = split_port_of(sp, port, count, &local_port, ext);
+	err = split_port_of(&v, port, count, &local_port, ext);
 	if (err)
 		return err;
 	err = module_info_get(sp, local_port, &module, &cur_width);
 	if (err)
 		return dlh_sdk_extack(ext, err, "Failed to get port's width");
-	err = split_decide(sp, local_port, count, module, cur_width, old, &nold, new, ext);
+	err = split_decide(&v, local_port, count, module, cur_width, old, &nold, new, ext);
 	if (err)
 		return err;
 	err = ports_replace(sp, old, nold, new, (int)count, ext);
@@ -391,20 +436,21 @@ static int mlxsw_sp_port_split_plan(struct dlh_port *port, unsigned int count, s
 				    struct dlh_extack *ext)
 {
 	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX], ps;
+	const struct ports_view v = {sp, plan};
 	uint8_t local_port;
 	int nold, err;
 
-	err = split_port_of(sp, port, count, &local_port, ext);
-	if (!err)
-		err = split_decide(sp, local_port, count, sp->ports[local_port]->module, sp->ports[local_port]->width,
-				   old, &nold, new, ext);
+	err = split_port_of(&v, port, count, &local_port, ext);
+	if (!err && view_port(&v, local_port, &ps))
+		err = split_decide(&v, local_port, count, ps.module, ps.width, old, &nold, new, ext);
 	return err ? err : plan_fill(sp, plan, old, nold, new, (int)count, ext);
 }
 
-static int unsplit_decide(struct mlxsw_sp *sp, uint8_t local_port, uint8_t cur_width, struct port_spec *old, int *nold,
-			  struct port_spec *new, int *nnew)
+static int unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width, struct port_spec *old,
+			  int *nold, struct port_spec *new, int *nnew)
 {
+	struct mlxsw_sp *sp = v->sp;
 	unsigned int count = cur_width == 1 ? 4 : 2;
 	uint8_t base_port = cluster_base_port(local_port);
 
@@ -412,7 +458,7 @@ static int unsplit_decide(struct mlxsw_sp *sp, uint8_t local_port, uint8_t cur_w
 	if (count == 2 && local_port >= base_port + 2)
 		base_port = (uint8_t)(base_port + 2);
 
-	*nold = collect_old(sp, base_port, count, old);
+	*nold = collect_old(v, base_port, count, old);
 	*nnew = 0;
 	for (unsigned int i = 0; i < count / 2; i++) {
 		uint8_t lp = (uint8_t)(base_port + i * 2);
@@ -431,14 +477,15 @@ static int unsplit_decide(struct mlxsw_sp *sp, uint8_t local_port, uint8_t cur_w
 	return 0;
 }
 
-static int unsplit_port_of(struct mlxsw_sp *sp, struct dlh_port *port, uint8_t *local_port, struct dlh_extack *ext)
+static int unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uint8_t *local_port,
+			   struct port_spec *ps, struct dlh_extack *ext)
 {
 	uint32_t index = dlh_port_index(port);
 
-	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !sp->ports[index])
+	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !view_port(v, index, ps))
 		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
 	*local_port = (uint8_t)index;
-	if (!sp->ports[*local_port]->split)
+	if (!ps->split)
 		return dlh_sdk_extack(ext, -EINVAL, "Port wasn't split");
 	return 0;
 }
@@ -446,17 +493,18 @@ static int unsplit_port_of(struct mlxsw_sp *sp, struct dlh_port *port, uint8_t *
 static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 {
 	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2];
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2], ps;
+	const struct ports_view v = {sp, NULL};
 	uint8_t local_port, module, cur_width;
 	int nold, nnew, err;
 
-	err = unsplit_port_of(sp, port, &local_port, ext);
+	err = unsplit_port_of(&v, port, &local_port, &ps, ext);
 	if (err)
 		return err;
 	err = module_info_get(sp, local_port, &module, &cur_width);
 	if (err)
 		return dlh_sdk_extack(ext, err, "Failed to get port's width");
-	unsplit_decide(sp, local_port, cur_width, old, &nold, new, &nnew);
+	unsplit_decide(&v, local_port, cur_width, old, &nold, new, &nnew);
 	err = ports_replace(sp, old, nold, new, nnew, ext);
 	if (err)
 		dlh_sdk_log(sp->dev, DLH_LOG_ERR, "Failed to reinstantiate port");
@@ -466,14 +514,15 @@ static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 static int mlxsw_sp_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
 {
 	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2];
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2], ps;
+	const struct ports_view v = {sp, plan};
 	uint8_t local_port;
 	int nold, nnew, err;
 
-	err = unsplit_port_of(sp, port, &local_port, ext);
+	err = unsplit_port_of(&v, port, &local_port, &ps, ext);
 	if (err)
 		return err;
-	unsplit_decide(sp, local_port, sp->ports[local_port]->width, old, &nold, new, &nnew);
+	unsplit_decide(&v, local_port, ps.width, old, &nold, new, &nnew);
 	return plan_fill(sp, plan, old, nold, new, nnew, ext);
 }
 
@@ -787,6 +836,8 @@ static const struct dlh_sdk_ops mlxsw_sp_ops = {
     .port_unsplit_plan = mlxsw_sp_port_unsplit_plan,
     .sim_set = mlxsw_sp_sim_set,
     .sim_get = mlxsw_sp_sim_get,
+    /* plans read ports through the plan (ports_view), so a sequence can plan on its view */
+    .flags = DLH_SDK_F_PLAN_VIEW,
 };
 
 const struct dlh_sdk_driver mlxsw_driver = {

@@ -98,7 +98,12 @@ static int example_cage_set(struct dlh_port *port, unsigned int count, struct dl
 		return dlh_sdk_extack(ext, -EINVAL, "Port was not split");
 	for (unsigned int i = 0; i < count; i++)
 		w[i * EX_LANES / count] = (unsigned char)(EX_LANES / count);
-	memcpy(old, &ex->width[base], EX_LANES);
+	/* a plan reads the cage as the plan finds it (after the changes a sequence planned before) */
+	for (unsigned int i = 0; i < EX_LANES; i++) {
+		const struct dlh_port *p = plan ? dlh_sdk_plan_port(plan, base + i) : NULL;
+
+		old[i] = plan ? (unsigned char)(p ? dlh_port_lanes(p) : 0) : ex->width[base + i];
+	}
 	for (unsigned int i = 0; plan && i < 2 * EX_LANES && !err; i++) {
 		if (i < EX_LANES && old[i])
 			err = dlh_sdk_plan_gone(plan, base + i, ext);
@@ -239,6 +244,7 @@ static const struct dlh_sdk_ops example_ops = {
     .port_unsplit_plan = example_port_unsplit_plan,
     .sim_set = example_sim_set,
     .sim_get = example_sim_get,
+    .flags = DLH_SDK_F_PLAN_VIEW, /* plans read the cage through the plan */
 };
 
 static const struct dlh_sdk_driver example_driver = {

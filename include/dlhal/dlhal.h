@@ -645,6 +645,78 @@ DLH_EXPORT int dlh_port_type_set_plan(struct dlh_port *port, enum dlh_port_type 
 				      struct dlh_extack *ext);
 
 /**
+ * @brief A sequence of planned changes: each planned on the ports the ones
+ *        before it leave, with the drivers' plan ops, touching nothing. The
+ *        sequence keeps a view of every device it touched: its ports as
+ *        they would be, readable with the dlh_port_*() accessors.
+ */
+struct dlh_seq;
+
+/** @brief The kinds of change a sequence plans. */
+enum dlh_change {
+	DLH_CHANGE_SPLIT,   /**< dlh_port_split() */
+	DLH_CHANGE_UNSPLIT, /**< dlh_port_unsplit() */
+	DLH_CHANGE_TYPE,    /**< dlh_port_type_set() */
+};
+
+/** @brief One change of a sequence, by port index on its device. */
+struct dlh_change_req {
+	enum dlh_change kind;	 /**< What. */
+	uint32_t index;		 /**< The port's index, as the changes before leave the device. */
+	unsigned int count;	 /**< For a split: into how many. */
+	enum dlh_port_type type; /**< For a type set: the type. */
+};
+
+/**
+ * @brief A new, empty sequence on @p ctx.
+ * @param[out] seq the sequence; free with dlh_seq_free().
+ * @return 0; -ENOMEM.
+ */
+DLH_EXPORT int dlh_seq_new(struct dlh_ctx *ctx, struct dlh_seq **seq);
+
+/** @brief Frees @p seq and its views (every port got from it); NULL is a no-op. */
+DLH_EXPORT void dlh_seq_free(struct dlh_seq *seq);
+
+/**
+ * @brief The first port of @p dev as the changes planned so far leave it, in
+ *        index order; NULL if none, or if the device's ports after a partial
+ *        plan are not known (dlh_seq_known()). The port belongs to the
+ *        sequence: read it, plan on it, never act on it; it is valid until
+ *        a change planned on its device takes it away, or the sequence is
+ *        freed.
+ */
+DLH_EXPORT struct dlh_port *dlh_seq_port_first(struct dlh_seq *seq, struct dlh_dev *dev);
+
+/** @brief The port after @p port in its sequence's view; NULL at the end. */
+DLH_EXPORT struct dlh_port *dlh_seq_port_next(const struct dlh_port *port);
+
+/**
+ * @brief Whether the ports of @p dev after the changes planned so far are
+ *        known: false once a change on it was planned partially (a relay to
+ *        the kernel; a driver that plans only from the device as it is).
+ */
+DLH_EXPORT bool dlh_seq_known(struct dlh_seq *seq, struct dlh_dev *dev);
+
+/**
+ * @brief Plans splitting @p port (a port of @p seq's view) after the changes
+ *        planned before it; on success the view takes the plan. The checks
+ *        and plan are those of dlh_port_split_plan(). Where the device's
+ *        ports are not known (or the driver cannot plan on a view), the plan
+ *        is partial and later plans on the device are too.
+ * @return as dlh_port_split_plan(); -EINVAL if @p port is not of @p seq.
+ */
+DLH_EXPORT int dlh_seq_split(struct dlh_seq *seq, struct dlh_port *port, unsigned int count, struct dlh_plan *plan,
+			     struct dlh_extack *ext);
+
+/** @brief As dlh_seq_split(), for an unsplit. */
+DLH_EXPORT int dlh_seq_unsplit(struct dlh_seq *seq, struct dlh_port *port, struct dlh_plan *plan,
+			       struct dlh_extack *ext);
+
+/** @brief As dlh_seq_split(), for a type set. */
+DLH_EXPORT int dlh_seq_type_set(struct dlh_seq *seq, struct dlh_port *port, enum dlh_port_type type,
+				struct dlh_plan *plan, struct dlh_extack *ext);
+
+/**
  * @brief Undo the split a port is part of.
  * @return 0; -EINVAL if the port was not split (the driver's refusal);
  *         -EOPNOTSUPP if the driver cannot unsplit; -ENODEV, -EBUSY and -EIO

@@ -160,6 +160,17 @@ struct dlh_sdk_ops {
 #define DLH_SDK_F_BUS_LOCAL 1u
 
 /**
+ * A driver whose plan ops read the device only through the plan
+ * (dlh_sdk_plan_port()), the port they are given and the device's fixed
+ * facts (its lane map as probed, its capabilities), never from what its ops
+ * last did. Core can then plan a change after others on the same device
+ * (struct dlh_seq: a desired-state file planned whole), giving the plan op
+ * the ports as those changes leave them. Without this flag such a plan is
+ * partial.
+ */
+#define DLH_SDK_F_PLAN_VIEW 2u
+
+/**
  * A port as a streaming bus reports it (::dlh_sdk_ops.bus_ports_walk). The
  * driver owns every pointer in it; they need to stay valid only during the
  * call it is passed to (core copies what it keeps).
@@ -388,6 +399,31 @@ DLH_EXPORT int dlh_sdk_plan_gone(struct dlh_sdk_plan *plan, uint32_t index, stru
  */
 DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, const struct dlh_sdk_port_attrs *attrs,
 				 enum dlh_port_type type, const char *name, struct dlh_extack *ext);
+
+/**
+ * @brief In a plan op: the port at @p index of the plan's device as the
+ *        change finds it: after the changes planned before it when it is
+ *        planned in a sequence (::DLH_SDK_F_PLAN_VIEW), else as it is now.
+ *        Read it with the dlh_port_*() accessors; never act on it.
+ * @return the port; NULL if there would be none at @p index.
+ */
+DLH_EXPORT struct dlh_port *dlh_sdk_plan_port(const struct dlh_sdk_plan *plan, uint32_t index);
+
+/**
+ * @brief In a relay's plan op: the changes a sequence planned on this device
+ *        before this one, oldest first, for the relayed core to plan them
+ *        first (a dlhald plans them on its driver).
+ * @param[out] n how many; 0 outside a sequence.
+ * @return them, valid during the plan op.
+ */
+DLH_EXPORT const struct dlh_change_req *dlh_sdk_plan_before(const struct dlh_sdk_plan *plan, size_t *n);
+
+/**
+ * @brief In a relay's plan op: the relayed core cannot say what the change
+ *        would do (it has no dry run, or relays one that has none): the plan
+ *        is partial, as core's own plan for a relay without plan ops.
+ */
+DLH_EXPORT void dlh_sdk_plan_partial(struct dlh_sdk_plan *plan);
 
 /**
  * @brief In a staged driver's plan op: after the reset the change waits for,

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sequences of planned changes. A desired-state file is a sequence: an
+ * unsplit frees the lanes a later split needs, a split takes a neighbour a
+ * later entry names. Each change is planned by the driver's plan op on the
+ * ports the changes before it leave, kept here as a view of each device
+ * touched: phantom ports, never in the model, read with the accessors.
+ */
+#include "core.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dlh_seq {
+	struct dlh_ctx *ctx;
+	struct dlh__view **views;
+	size_t nviews;
+};
+
+DLH_EXPORT int dlh_seq_new(struct dlh_ctx *ctx, struct dlh_seq **seq)
+{
+	*seq = calloc(1, sizeof(**seq));
+	if (!*seq)
+		return -ENOMEM;
+	(*seq)->ctx = ctx;
+	return 0;
+}
+
+static void phantom_free(struct dlh_port *p)
+{
+	dlh__list_del(&p->node);
+	free(p);
+}
+
+DLH_EXPORT void dlh_seq_free(struct dlh_seq *seq)
+{
+	if (!seq)
+		return;
+	for (size_t i = 0; i < seq->nviews; i++) {
+		struct dlh__view *v = seq->views[i];
+
+		while (!dlh__list_empty(&v->ports))
+			phantom_free(dlh__container_of(v->ports.next, struct dlh_port, node));
+		free(v->steps);
+		free(v);
+	}
+	free(seq->views);
+	free(seq);
+}
+
+/* A phantom at its place by index; its handle after the (zeroed) driver's private area. */
+static struct dlh_port *phantom_new(struct dlh__view *v, uint32_t index, const struct dlh_sdk_port_attrs *attrs)
+{
+	const struct dlh_dev *dev = v->dev;
+	struct dlh_port *p = calloc(1, sizeof(*p) + dev->drv->port_priv_size + strlen(dev->handle) + 12);
+	struct dlh__list *at = &v->ports;
+
+	if (!p)
+		return NULL;
+	p->dev = v->dev;
+	p->index = index;
+	p->life = DLH__PORT_PHANTOM;
+	p->view = v;
+	p->attrs = *attrs;
+	p->handle = (char *)p->priv + dev->drv->port_priv_size;
+	dlh__port_handle_format(p->handle, dev->handle, index);
+	dlh__list_init(&p->node);
+	for (struct dlh__list *n = v->ports.next; n != &v->ports; n = n->next)
+		if (dlh__container_of(n, struct dlh_port, node)->index > index) {
+			at = n;
+			break;
+		}
+	dlh__list_add_tail(at, &p->node); /* before @at */
+	return p;
+}
+
+static struct dlh__view *view_find(const struct dlh_seq *seq, const struct dlh_dev *dev)
+{
+	for (size_t i = 0; i < seq->nviews; i++)
+		if (seq->views[i]->dev == dev)
+			return seq->views[i];
+	return NULL;
+}
+
+/* The view of @dev, made from its ports now the first time it is asked for. */
+static struct dlh__view *view_get(struct dlh_seq *seq, struct dlh_dev *dev)
+{
+	struct dlh__view *v = view_find(seq, dev), **nv;
+
+	if (v)
+		return v;
+	nv = realloc(seq->views, (seq->nviews + 1) * sizeof(*nv));
+	if (!nv)
+		return NULL;
+	seq->views = nv;
+	v = calloc(1, sizeof(*v));
+	if (!v)
+		return NULL;
+	v->seq = seq;
+	v->dev = dev;
+	dlh__list_init(&v->ports);
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+		struct dlh_port *ph = phantom_new(v, p->index, &p->attrs);
+
+		if (!ph)
+			goto err_phantom;
+		ph->type = p->type;
+		ph->desired_type = p->desired_type;
+		memcpy(ph->netdev, p->netdev, sizeof(ph->netdev));
+		memcpy(ph->ibdev, p->ibdev, sizeof(ph->ibdev));
+	}
+	seq->views[seq->nviews++] = v;
+	return v;
+
+err_phantom:
+	while (!dlh__list_empty(&v->ports))
+		phantom_free(dlh__container_of(v->ports.next, struct dlh_port, node));
+	free(v);
+	return NULL;
+}
+
+struct dlh_port *dlh__view_port(const struct dlh__view *v, uint32_t index)
+{
+	for (struct dlh__list *n = v->ports.next; n != &v->ports; n = n->next) {
+		struct dlh_port *p = dlh__container_of(n, struct dlh_port, node);
+
+		if (p->index == index)
+			return p;
+	}
+	return NULL;
+}
+
+DLH_EXPORT struct dlh_port *dlh_seq_port_first(struct dlh_seq *seq, struct dlh_dev *dev)
+{
+	struct dlh__view *v = view_get(seq, dev);
+
+	if (!v || v->unknown || dlh__list_empty(&v->ports))
+		return NULL;
+	return dlh__container_of(v->ports.next, struct dlh_port, node);
+}
+
+DLH_EXPORT struct dlh_port *dlh_seq_port_next(const struct dlh_port *port)
+{
+	if (port->life != DLH__PORT_PHANTOM || port->node.next == &port->view->ports)
+		return NULL;
+	return dlh__container_of(port->node.next, struct dlh_port, node);
+}
+
+DLH_EXPORT bool dlh_seq_known(struct dlh_seq *seq, struct dlh_dev *dev)
+{
+	const struct dlh__view *v = view_find(seq, dev);
+
+	return !v || !v->unknown;
+}
+
+static bool plan_gone_has(const struct dlh_plan *plan, uint32_t index)
+{
+	for (unsigned int i = 0; i < plan->ngone; i++)
+		if (plan->gone[i] == index)
+			return true;
+	return false;
+}
+
+bool dlh__seq_name_taken(const struct dlh_seq *seq, const char *name, const struct dlh_sdk_plan *except)
+{
+	const struct dlh_port *holder = dlh__port_find_netdev(seq->ctx, name);
+
+	/* a port of the model on a device the sequence has not touched keeps its name */
+	if (holder && !view_find(seq, holder->dev))
+		return true;
+	for (size_t i = 0; i < seq->nviews; i++) {
+		const struct dlh__view *v = seq->views[i];
+
+		for (const struct dlh__list *n = v->ports.next; n != &v->ports; n = n->next) {
+			const struct dlh_port *p = dlh__container_of(n, struct dlh_port, node);
+
+			if (strcmp(p->netdev, name))
+				continue;
+			if (except && except->view == v && plan_gone_has(except->out, p->index))
+				continue;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int step_add(struct dlh__view *v, const struct dlh_change_req *req)
+{
+	if (v->nsteps == v->steps_cap) {
+		size_t cap = v->steps_cap ? v->steps_cap * 2 : 8;
+		struct dlh_change_req *ns = realloc(v->steps, cap * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		v->steps = ns;
+		v->steps_cap = cap;
+	}
+	v->steps[v->nsteps++] = *req;
+	return 0;
+}
+
+/*
+ * The view takes a plan: its ports gone, those that come. A partial plan
+ * leaves the device unknown; a staged one changes no port now.
+ */
+static int view_take(struct dlh__view *v, const struct dlh_change_req *req, const struct dlh_plan *plan,
+		     const struct dlh_sdk_port_attrs *come_attrs, struct dlh_extack *ext)
+{
+	enum dlh_port_type desired[DLH_PLAN_PORTS_MAX];
+
+	if (step_add(v, req))
+		return dlh__extack_set(ext, -ENOMEM, v->dev->handle, "Out of memory");
+	if (plan->partial) {
+		v->unknown = true;
+		return 0;
+	}
+	if (plan->staged)
+		return 0;
+	/* a port coming back at its index keeps its desired type, but for the one a type set asks for */
+	for (unsigned int i = 0; i < plan->ncome; i++) {
+		const struct dlh_port *was = dlh__view_port(v, plan->come[i].index);
+
+		desired[i] = was && plan_gone_has(plan, was->index) && plan->come[i].lanes == was->attrs.lanes
+				 ? was->desired_type
+				 : DLH_PORT_TYPE_NOTSET;
+		if (req->kind == DLH_CHANGE_TYPE && plan->come[i].index == req->index)
+			desired[i] = req->type;
+	}
+	for (unsigned int i = 0; i < plan->ngone; i++) {
+		struct dlh_port *p = dlh__view_port(v, plan->gone[i]);
+
+		if (p)
+			phantom_free(p);
+	}
+	for (unsigned int i = 0; i < plan->ncome; i++) {
+		const struct dlh_plan_port *c = &plan->come[i];
+		struct dlh_port *p = phantom_new(v, c->index, &come_attrs[i]);
+
+		if (!p) {
+			v->unknown = true;
+			return dlh__extack_set(ext, -ENOMEM, v->dev->handle, "Out of memory");
+		}
+		p->type = c->type;
+		p->desired_type = desired[i];
+		memcpy(p->netdev, c->netdev, sizeof(p->netdev));
+		memcpy(p->ibdev, c->ibdev, sizeof(p->ibdev));
+	}
+	return 0;
+}
+
+static int seq_plan(struct dlh_seq *seq, struct dlh_port *port, const struct dlh_change_req *req,
+		    struct dlh_plan *plan, struct dlh_extack *ext)
+{
+	struct dlh_sdk_port_attrs come_attrs[DLH_PLAN_PORTS_MAX];
+	int err;
+
+	memset(plan, 0, sizeof(*plan));
+	dlh__extack_clear(ext);
+	if (port->life != DLH__PORT_PHANTOM || port->view->seq != seq)
+		return dlh__extack_set(ext, -EINVAL, port->handle, "Port is not of this plan sequence");
+	err = dlh__port_plan(port, req, plan, come_attrs, ext);
+	return err ? err : view_take(port->view, req, plan, come_attrs, ext);
+}
+
+DLH_EXPORT int dlh_seq_split(struct dlh_seq *seq, struct dlh_port *port, unsigned int count, struct dlh_plan *plan,
+			     struct dlh_extack *ext)
+{
+	return seq_plan(seq, port, &(struct dlh_change_req){DLH_CHANGE_SPLIT, port->index, count, 0}, plan, ext);
+}
+
+DLH_EXPORT int dlh_seq_unsplit(struct dlh_seq *seq, struct dlh_port *port, struct dlh_plan *plan,
+			       struct dlh_extack *ext)
+{
+	return seq_plan(seq, port, &(struct dlh_change_req){DLH_CHANGE_UNSPLIT, port->index, 0, 0}, plan, ext);
+}
+
+DLH_EXPORT int dlh_seq_type_set(struct dlh_seq *seq, struct dlh_port *port, enum dlh_port_type type,
+				struct dlh_plan *plan, struct dlh_extack *ext)
+{
+	return seq_plan(seq, port, &(struct dlh_change_req){DLH_CHANGE_TYPE, port->index, 0, type}, plan, ext);
+}
