@@ -39,6 +39,11 @@ struct kdl {
 	char *sim_value; /* where a SIM_GET reply's value goes */
 	size_t sim_len;
 	uint32_t *reload_done; /* where a RELOAD reply's actions performed go */
+	/* A dry run's reply (DLHAL_CMD_PLAN) goes into @plan; the first error in filling it, into @plan_ext. */
+	struct dlh_sdk_plan *plan;
+	struct dlh_extack *plan_ext;
+	int plan_err;
+	bool plan_got;
 	struct dlh_sdk_io *io;
 	int family;
 	struct dlh_dev *last;		 /* a dump's messages come device by device */
@@ -297,6 +302,65 @@ static void port_apply(struct kdl *k, struct nlattr **tb)
 	}
 }
 
+/* A port a dry run's reply names (DLHAL_ATTR_PLAN_NEW or _AFTER), checked as a port message is. */
+static int plan_port_of(struct kdl *k, const struct nlattr *nest, bool after)
+{
+	struct dlh_sdk_port_attrs attrs = {0};
+	struct nlattr *tb[A_COUNT_];
+	uint32_t index, type = DEVLINK_PORT_TYPE_NOTSET;
+	const char *name;
+	char why[128], dev[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1];
+
+	if (dlh__attrs_parse_mapped(nla_data(nest), nla_len(nest), rules, A_COUNT_, k->map, tb, false, why,
+				    sizeof(why)) ||
+	    !attr_u32(tb[A_INDEX], &index) || (after && (!tb[A_BUS] || !tb[A_DEV])))
+		return dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan names a malformed port");
+	attrs_of(tb, &attrs);
+	attr_u16(tb[A_TYPE], &type);
+	name = type == DEVLINK_PORT_TYPE_ETH ? dlh__attr_str(tb[A_NETDEV])
+	       : type == DEVLINK_PORT_TYPE_IB ? dlh__attr_str(tb[A_IBDEV])
+					      : NULL;
+	if (!after)
+		return dlh_sdk_plan_come(k->plan, index, &attrs, type_of(type), name, k->plan_ext);
+	snprintf(dev, sizeof(dev), "%s/%s", dlh__attr_str(tb[A_BUS]), dlh__attr_str(tb[A_DEV]));
+	return dlh_sdk_plan_after(k->plan, dev, index, &attrs, type_of(type), name, k->plan_ext);
+}
+
+/* A dry run's reply, into the plan the op fills: each attribute checked, the ports through core's checks. */
+static void plan_of(struct kdl *k, struct nlmsghdr *nlh)
+{
+	const struct nlattr *a;
+	int rem, err = 0;
+
+	if (!k->plan || k->plan_got)
+		return;
+	k->plan_got = true;
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
+	{
+		switch (nla_type(a)) {
+		case DLHAL_ATTR_PLAN_PARTIAL:
+			dlh_sdk_plan_partial(k->plan);
+			break;
+		case DLHAL_ATTR_PLAN_GONE:
+			err = nla_len(a) == 4 ? dlh_sdk_plan_gone(k->plan, nla_get_u32(a), k->plan_ext)
+					      : dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan is malformed");
+			break;
+		case DLHAL_ATTR_PLAN_NEW:
+		case DLHAL_ATTR_PLAN_AFTER:
+			err = plan_port_of(k, a, nla_type(a) == DLHAL_ATTR_PLAN_AFTER);
+			break;
+		default: /* the device's names, DLHAL_ATTR_PLAN_STAGED (the after ports say it) */
+			break;
+		}
+		if (err) {
+			k->plan_err = err;
+			return;
+		}
+	}
+	if (rem)
+		k->plan_err = dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan is malformed");
+}
+
 /* Devices and ports, from a dump or a notification. */
 static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 {
@@ -307,6 +371,11 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 	char why[128];
 	uint8_t cmd;
 
+	if (nlh->nlmsg_type == k->family && nlh->nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN && k->uds &&
+	    ((struct genlmsghdr *)nlmsg_data(nlh))->cmd == DLHAL_CMD_PLAN) {
+		plan_of(k, nlh);
+		return;
+	}
 	if (nlh->nlmsg_type != k->family || nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
 	    dlh__attrs_parse_mapped(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rules,
 				    A_COUNT_, k->map, tb, false, why, sizeof(why)))
@@ -664,6 +733,79 @@ static int kernel_port_split(struct dlh_port *port, unsigned int count, struct d
 static int kernel_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 {
 	return port_request(port, DEVLINK_CMD_PORT_UNSPLIT, 0, 0, 0, ext);
+}
+
+/*
+ * A dlhald's plan: the request with DLHAL_ATTR_DRY_RUN and the changes the
+ * sequence planned before on the device, which the daemon plans first with
+ * its driver. A daemon from before dry runs refuses the attribute: partial.
+ */
+static int daemon_plan(struct dlh_port *port, uint8_t cmd, int attr, uint32_t val, int width,
+		       struct dlh_sdk_plan *plan, struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dlh_port_dev(port)));
+	struct nl_msg *msg = port_msg(k, port, cmd);
+	size_t n;
+	const struct dlh_change_req *before = dlh_sdk_plan_before(plan, &n);
+	uint32_t *recs = NULL;
+	int err = !msg;
+
+	if (n > DLHAL_PLAN_BEFORE_MAX) {
+		nlmsg_free(msg);
+		dlh_sdk_plan_partial(plan);
+		return 0;
+	}
+	if (!err && n) {
+		recs = calloc(n, 4 * sizeof(*recs));
+		for (size_t i = 0; recs && i < n; i++) {
+			recs[4 * i] = (uint32_t)before[i].kind;
+			recs[4 * i + 1] = before[i].index;
+			recs[4 * i + 2] = before[i].count;
+			recs[4 * i + 3] = (uint32_t)before[i].type;
+		}
+		err = !recs || nla_put(msg, DLHAL_ATTR_PLAN_BEFORE, (int)(n * 4 * sizeof(*recs)), recs);
+		free(recs);
+	}
+	if (!err)
+		err = nla_put_flag(msg, DLHAL_ATTR_DRY_RUN) || (width == 16 && nla_put_u16(msg, attr, (uint16_t)val)) ||
+		      (width == 32 && nla_put_u32(msg, attr, val));
+	if (err) {
+		nlmsg_free(msg);
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	}
+	k->plan = plan;
+	k->plan_ext = ext;
+	k->plan_err = 0;
+	k->plan_got = false;
+	err = request(k, msg, ext);
+	k->plan = NULL;
+	if (err == -EINVAL && ext && !strncmp(ext->msg, "Unknown attribute", 17)) {
+		memset(ext, 0, sizeof(*ext));
+		dlh_sdk_plan_partial(plan);
+		return 0;
+	}
+	if (!err && k->plan_err)
+		return k->plan_err;
+	if (!err && !k->plan_got)
+		dlh_sdk_plan_partial(plan);
+	return err;
+}
+
+static int daemon_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
+				  struct dlh_extack *ext)
+{
+	return daemon_plan(port, DEVLINK_CMD_PORT_SPLIT, DEVLINK_ATTR_PORT_SPLIT_COUNT, count, 32, plan, ext);
+}
+
+static int daemon_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
+{
+	return daemon_plan(port, DEVLINK_CMD_PORT_UNSPLIT, 0, 0, 0, plan, ext);
+}
+
+static int daemon_port_type_set_plan(struct dlh_port *port, enum dlh_port_type type, struct dlh_sdk_plan *plan,
+				     struct dlh_extack *ext)
+{
+	return daemon_plan(port, DEVLINK_CMD_PORT_SET, DEVLINK_ATTR_PORT_TYPE, (uint32_t)type, 16, plan, ext);
 }
 
 static int dump(struct kdl *k, uint8_t cmd, struct dlh_extack *ext)
@@ -1194,6 +1336,11 @@ static const struct dlh_sdk_ops daemon_ops = {
     .bus_ports_walk = kernel_bus_ports_walk,
     .dev_reload = kernel_dev_reload,
     .sim_reset = daemon_sim_reset,
+    .port_split_plan = daemon_port_split_plan,
+    .port_unsplit_plan = daemon_port_unsplit_plan,
+    .port_type_set_plan = daemon_port_type_set_plan,
+    /* the daemon plans on its own view of what the sequence planned before (DLHAL_ATTR_PLAN_BEFORE) */
+    .flags = DLH_SDK_F_PLAN_VIEW,
 };
 
 const struct dlh_sdk_driver daemon_driver = {

@@ -25,12 +25,14 @@ enum dlh__attr_kind {
 	/* At least one character, its NUL in the last byte and nowhere before,
 	 * strlen + 1 <= max when max is set. */
 	DLH__ATTR_STR,
+	DLH__ATTR_FLAG, /* no payload */
+	DLH__ATTR_RECS, /* fixed-size records: a whole number of max bytes, at least one */
 };
 
 struct dlh__attr_rule {
 	uint16_t type;
 	uint8_t kind;
-	uint16_t max;	  /* strings: largest size with the NUL; 0: any */
+	uint16_t max;	  /* strings: largest size with the NUL, 0: any; records: the size of one */
 	const char *name; /* for messages: "bus name" */
 };
 

@@ -536,6 +536,94 @@ Test(daemon, a_port_by_netdev_name_without_a_dump)
 	daemon_stop();
 }
 
+/*
+ * A dry run through dlhald asks the daemon's driver (DLHAL_ATTR_DRY_RUN), as the daemon's own process
+ * would plan: the issue's case, a split by 4 after a neighbour's split, is refused by the dry run as
+ * the real split is, where the protocol used to answer "the peer's core would take it".
+ */
+Test(daemon, a_dry_run_asks_the_daemons_driver)
+{
+	char text[DLH_EXTACK_MSG_MAX + 64], path[64];
+	struct run_result r, local;
+	struct req q;
+	uint32_t before[4] = {DLH_CHANGE_SPLIT, 1, 2, 0};
+	FILE *f;
+	int fd;
+
+	daemon_start(NULL);
+	dl(&r, "port split eth1 2");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	dl(&r, "port split eth0 4 --dry-run");
+	cr_expect_eq(r.status, 1, "%s", r.out);
+	cr_expect_not_null(strstr(r.err, "Error: " SW "/1: Invalid split configuration."), "%s", r.err);
+	run_free(&r);
+	dl(&r, "port split eth0 4");
+	cr_expect_not_null(strstr(r.err, "Error: " SW "/1: Invalid split configuration."), "the op agrees: %s", r.err);
+	run_free(&r);
+	/* a plan the daemon's driver makes, port for port as in its own process */
+	dl(&r, "port split eth2 2 --dry-run");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "split " SW "/5 into 2: would be done\ndel " SW "/5: type eth netdev eth2\n"
+				"new " SW "/5: type eth netdev eth2 split_group 17\n"
+				"new " SW "/6: type eth netdev eth33 split_group 17\n");
+	run_free(&r);
+	dl(&r, "port unsplit eth1");
+	run_free(&r);
+	/* a whole file, each step planned after the ones before by the daemon, as in-process */
+	snprintf(path, sizeof(path), "/tmp/dlhald-plan-%d.conf", (int)getpid());
+	f = fopen(path, "w");
+	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n\n[Match]\nDevice=" SW "\nNumber=1\n[Port]\nSplit=2\n",
+	      f);
+	fclose(f);
+	snprintf(text, sizeof(text), "port split eth0 4\napply %s --dry-run\n", path);
+	dl(&r, "port split eth0 4");
+	run_free(&r);
+	dl(&r, "apply %s --dry-run", path);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_dl(&local, "--sim sn2700 -b -", text);
+	cr_expect_str_eq(r.out, local.out, "the daemon plans as the process does");
+	cr_expect_not_null(strstr(r.out, "would: split " SW " port 1 into 2"), "%s", r.out);
+	run_free(&r);
+	run_free(&local);
+	/* a conflicting file: refused, naming both lines, nothing changed */
+	f = fopen(path, "w");
+	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=1\n\n[Match]\nDevice=" SW "\nNumber=1\n[Port]\nSplit=4\n",
+	      f);
+	fclose(f);
+	dl(&r, "apply %s", path);
+	cr_expect_eq(r.status, 1);
+	cr_expect_not_null(strstr(r.err, "conflicts with"), "%s", r.err);
+	run_free(&r);
+	dl(&r, "port show " SW "/4");
+	cr_expect_str_eq(r.out, SW "/4: type eth netdev eth33 split_group 16\n", "still split by 4");
+	run_free(&r);
+	/* the protocol: a dry run needs no write permission; malformed changes-before are refused */
+	fd = sock_connect();
+	req_init(&q, DEVLINK_CMD_PORT_SPLIT, 0);
+	attr_add(&q, DEVLINK_ATTR_BUS_NAME, "pci", 4);
+	attr_add(&q, DEVLINK_ATTR_DEV_NAME, "0000:03:00.0", 13);
+	attr_add(&q, DEVLINK_ATTR_PORT_INDEX, &(uint32_t){5}, 4);
+	attr_add(&q, DEVLINK_ATTR_PORT_SPLIT_COUNT, &(uint32_t){2}, 4);
+	attr_add(&q, DLHAL_ATTR_DRY_RUN, NULL, 0);
+	attr_add(&q, DLHAL_ATTR_PLAN_BEFORE, before, 12);
+	cr_expect_eq(raw_on(fd, &q, q.n.nlmsg_len, text, sizeof(text)), -EINVAL);
+	cr_expect_str_eq(text, "Malformed attribute changes planned before: 12 bytes, expected records of 16");
+	close(fd);
+	before[0] = 7;
+	fd = sock_connect();
+	q.n.nlmsg_len -= NLA_ALIGN(NLA_HDRLEN + 12);
+	attr_add(&q, DLHAL_ATTR_PLAN_BEFORE, before, 16);
+	cr_expect_eq(raw_on(fd, &q, q.n.nlmsg_len, text, sizeof(text)), -EINVAL);
+	cr_expect_str_eq(text, "Malformed attribute changes planned before: unknown change");
+	close(fd);
+	run_as_nobody(&r, "port split eth2 2 --dry-run", false);
+	cr_expect_eq(r.status, 0, "anyone may plan: %s", r.err);
+	run_free(&r);
+	unlink(path);
+	daemon_stop();
+}
+
 Test(daemon, string_attributes_are_checked_before_use)
 {
 	static const struct {

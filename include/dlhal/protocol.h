@@ -27,6 +27,7 @@ enum dlhal_cmd {
 	DLHAL_CMD_SUBSCRIBE = 0xf0, /**< Receive device and port notifications on this connection. */
 	DLHAL_CMD_SIM_SET,	    /**< Emulator control: bus, dev, [port index], key, value. Root or group. */
 	DLHAL_CMD_SIM_GET,	    /**< Emulator read-back: bus, dev, [port index], key; reply has the value. */
+	DLHAL_CMD_PLAN,		    /**< The reply to a dry run (DLHAL_ATTR_DRY_RUN): what the change would do. */
 };
 
 /** Attributes beyond devlink's (found with nla_find(), never in a devlink attribute table). */
@@ -36,7 +37,25 @@ enum dlhal_attr {
 	DLHAL_ATTR_PENDING_SPLIT,    /**< u32, on a device or port message: the split stored for the next reset */
 	DLHAL_ATTR_PENDING_TYPE,     /**< u16: the port type stored for the next reset */
 	DLHAL_ATTR_PENDING_MSG,	     /**< string: the driver's word for what is pending */
+	/** flag, on PORT_SET, PORT_SPLIT or PORT_UNSPLIT: plan the change, do nothing; the reply is DLHAL_CMD_PLAN */
+	DLHAL_ATTR_DRY_RUN,
+	/**
+	 * binary, with DLHAL_ATTR_DRY_RUN: the changes to plan first on the same device, each four
+	 * u32 in host order {enum dlh_change, port index, split count, port type}; at most
+	 * DLHAL_PLAN_BEFORE_MAX. The port named by the request is the port as they leave it.
+	 */
+	DLHAL_ATTR_PLAN_BEFORE,
+	DLHAL_ATTR_PLAN_PARTIAL, /**< u8 1, in DLHAL_CMD_PLAN: the daemon cannot say (it relays the kernel) */
+	DLHAL_ATTR_PLAN_STAGED,	 /**< u8 1: the change would be stored for the next reset */
+	DLHAL_ATTR_PLAN_GONE,	 /**< u32, one per port: the index of a port that would go */
+	/** nested, one per port: a port that would come, in a port message's attributes */
+	DLHAL_ATTR_PLAN_NEW,
+	/** nested, one per port: a port after the reset (staged), with its bus and device names */
+	DLHAL_ATTR_PLAN_AFTER,
 };
+
+/** Changes one dry run may plan before its own (DLHAL_ATTR_PLAN_BEFORE). */
+#define DLHAL_PLAN_BEFORE_MAX 256
 
 /** The emulator control (DLHAL_CMD_SIM_SET key) that power-cycles an emulated card: dlh_dev_sim_reset(). */
 #define DLHAL_SIM_RESET "reset"

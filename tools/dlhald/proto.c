@@ -19,7 +19,21 @@
 /* The attributes a request may carry; anything else is refused, as newer
  * generic-netlink families do (strict validation). Every command parses
  * them here, once, before any of them is used. */
-enum { A_BUS, A_DEV, A_INDEX, A_TYPE, A_COUNT, A_SIM_KEY, A_SIM_VALUE, A_NETDEV, A_ACTION, A_LIMITS, A_COUNT_ };
+enum {
+	A_BUS,
+	A_DEV,
+	A_INDEX,
+	A_TYPE,
+	A_COUNT,
+	A_SIM_KEY,
+	A_SIM_VALUE,
+	A_NETDEV,
+	A_ACTION,
+	A_LIMITS,
+	A_DRY,
+	A_BEFORE,
+	A_COUNT_
+};
 
 #define DLHALD_SIM_KEY_MAX   64
 #define DLHALD_SIM_VALUE_MAX 1024
@@ -35,6 +49,8 @@ static const struct dlh__attr_rule rules[A_COUNT_] = {
     [A_NETDEV] = {DEVLINK_ATTR_PORT_NETDEV_NAME, DLH__ATTR_STR, DLH_NETDEV_NAME_MAX, "netdev name"},
     [A_ACTION] = {DEVLINK_ATTR_RELOAD_ACTION, DLH__ATTR_U8, 0, "reload action"},
     [A_LIMITS] = {DEVLINK_ATTR_RELOAD_LIMITS, DLH__ATTR_BF32, 0, "reload limits"},
+    [A_DRY] = {DLHAL_ATTR_DRY_RUN, DLH__ATTR_FLAG, 0, "dry run"},
+    [A_BEFORE] = {DLHAL_ATTR_PLAN_BEFORE, DLH__ATTR_RECS, 4 * sizeof(uint32_t), "changes planned before"},
 };
 
 static struct nl_msg *reply_new(const struct nlmsghdr *req, uint8_t cmd, int flags)
@@ -388,6 +404,169 @@ static void cmd_reload(struct client *c, const struct nlmsghdr *req, struct nlat
 	reply_change(c, req, err, &ext);
 }
 
+/* One change planned in @seq on the port at its index, as the changes planned before leave @dev. */
+static int plan_one(struct dlh_seq *seq, struct dlh_dev *dev, const struct dlh_change_req *r, struct dlh_plan *plan,
+		    struct dlh_extack *ext)
+{
+	struct dlh_port *p;
+
+	memset(plan, 0, sizeof(*plan));
+	if (!dlh_seq_known(seq, dev)) {
+		plan->partial = true; /* after a change planned partially (dlhald --kernel) */
+		return 0;
+	}
+	for (p = dlh_seq_port_first(seq, dev); p && dlh_port_index(p) != r->index; p = dlh_seq_port_next(p))
+		;
+	if (!p) {
+		snprintf(ext->msg, sizeof(ext->msg), "Port %u would not exist", r->index);
+		return -ENODEV;
+	}
+	switch (r->kind) {
+	case DLH_CHANGE_SPLIT:
+		return dlh_seq_split(seq, p, r->count, plan, ext);
+	case DLH_CHANGE_UNSPLIT:
+		return dlh_seq_unsplit(seq, p, plan, ext);
+	case DLH_CHANGE_TYPE:
+		return dlh_seq_type_set(seq, p, r->type, plan, ext);
+	}
+	snprintf(ext->msg, sizeof(ext->msg), "Unknown change %u", (unsigned int)r->kind);
+	return -EINVAL;
+}
+
+/* A planned port's attributes, as a port message has them. */
+static int put_plan_port(struct nl_msg *msg, const struct dlh_plan_port *c, const struct dlh_port *as)
+{
+	int err = nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, c->index) ||
+		  nla_put_u16(msg, DEVLINK_ATTR_PORT_TYPE, (uint16_t)c->type) ||
+		  nla_put_u32(msg, DEVLINK_ATTR_PORT_LANES, c->lanes);
+
+	if (!err && c->netdev[0])
+		err = nla_put_string(msg, DEVLINK_ATTR_PORT_NETDEV_NAME, c->netdev);
+	if (!err && c->ibdev[0])
+		err = nla_put_string(msg, DEVLINK_ATTR_PORT_IBDEV_NAME, c->ibdev);
+	if (!err && c->split)
+		err = nla_put_u32(msg, DEVLINK_ATTR_PORT_SPLIT_GROUP, c->split_group) ||
+		      nla_put_u32(msg, DEVLINK_ATTR_PORT_SPLIT_SUBPORT_NUMBER, c->split_subport);
+	/* what the plan's port does not say, from the port as the plan leaves it */
+	if (!err && as)
+		err = nla_put_u16(msg, DEVLINK_ATTR_PORT_FLAVOUR, (uint16_t)dlh_port_flavour(as)) ||
+		      nla_put_u32(msg, DEVLINK_ATTR_PORT_NUMBER, dlh_port_number(as)) ||
+		      nla_put_u8(msg, DEVLINK_ATTR_PORT_SPLITTABLE, dlh_port_splittable(as));
+	return err;
+}
+
+static int put_plan(struct nl_msg *msg, struct dlh_seq *seq, struct dlh_dev *dev, const struct dlh_plan *plan)
+{
+	int err = 0;
+
+	if (plan->partial)
+		return nla_put_u8(msg, DLHAL_ATTR_PLAN_PARTIAL, 1);
+	if (plan->staged)
+		err = nla_put_u8(msg, DLHAL_ATTR_PLAN_STAGED, 1);
+	for (unsigned int i = 0; !err && i < plan->ngone; i++)
+		err = nla_put_u32(msg, DLHAL_ATTR_PLAN_GONE, plan->gone[i]);
+	for (unsigned int i = 0; !err && i < plan->ncome; i++) {
+		struct nlattr *nest = nla_nest_start(msg, DLHAL_ATTR_PLAN_NEW);
+		struct dlh_port *as = dlh_seq_port_first(seq, dev);
+
+		while (as && dlh_port_index(as) != plan->come[i].index)
+			as = dlh_seq_port_next(as);
+		err = !nest || put_plan_port(msg, &plan->come[i], as);
+		if (!err)
+			nla_nest_end(msg, nest);
+	}
+	for (unsigned int i = 0; !err && i < plan->nafter; i++) {
+		const char *slash = strchr(plan->after[i].dev, '/');
+		struct nlattr *nest = nla_nest_start(msg, DLHAL_ATTR_PLAN_AFTER);
+		char bus[DLH_BUS_NAME_MAX];
+
+		snprintf(bus, sizeof(bus), "%.*s", slash ? (int)(slash - plan->after[i].dev) : 0, plan->after[i].dev);
+		err = !nest || !slash || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, bus) ||
+		      nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, slash + 1) ||
+		      put_plan_port(msg, &plan->after[i].port, NULL);
+		if (!err)
+			nla_nest_end(msg, nest);
+	}
+	return err;
+}
+
+/*
+ * A dry run (DLHAL_ATTR_DRY_RUN on PORT_SET, PORT_SPLIT or PORT_UNSPLIT): the
+ * changes the client planned before on the device (DLHAL_ATTR_PLAN_BEFORE)
+ * are planned first, then this one, each by the daemon's driver on the ports
+ * the ones before leave (a dlh_seq); nothing changes, so any client may ask.
+ * The reply is DLHAL_CMD_PLAN, then the ack; a refusal is the op's error.
+ */
+static void cmd_plan(struct client *c, const struct nlmsghdr *req, struct nlattr **tb, uint8_t cmd)
+{
+	struct dlh_change_req want = {.kind = cmd == DEVLINK_CMD_PORT_SPLIT	? DLH_CHANGE_SPLIT
+					      : cmd == DEVLINK_CMD_PORT_UNSPLIT ? DLH_CHANGE_UNSPLIT
+										: DLH_CHANGE_TYPE};
+	struct dlh_extack ext = {0};
+	char text[DLH_EXTACK_MSG_MAX + 64];
+	struct nl_msg *msg = NULL;
+	struct dlh_plan plan;
+	struct dlh_seq *seq;
+	struct dlh_dev *dev;
+	size_t nbefore = tb[A_BEFORE] ? (size_t)nla_len(tb[A_BEFORE]) / (4 * sizeof(uint32_t)) : 0;
+	int err;
+
+	if (find_dev(c, req, tb, &dev))
+		return;
+	if (!tb[A_INDEX] || (want.kind == DLH_CHANGE_SPLIT && !tb[A_COUNT]) ||
+	    (want.kind == DLH_CHANGE_TYPE && !tb[A_TYPE])) {
+		reply_err(c, req, -EINVAL,
+			  !tb[A_INDEX]			     ? "Port index is required"
+			  : want.kind == DLH_CHANGE_SPLIT ? "Split count is required"
+							 : "Port type is required");
+		return;
+	}
+	if (nbefore > DLHAL_PLAN_BEFORE_MAX) {
+		reply_err(c, req, -E2BIG, "Too many changes planned before");
+		return;
+	}
+	want.index = nla_get_u32(tb[A_INDEX]);
+	want.count = tb[A_COUNT] ? nla_get_u32(tb[A_COUNT]) : 0;
+	want.type = tb[A_TYPE] ? (enum dlh_port_type)nla_get_u16(tb[A_TYPE]) : DLH_PORT_TYPE_NOTSET;
+	if (dlh_seq_new(c->srv->ctx, &seq)) {
+		reply_err(c, req, -ENOMEM, "Out of memory");
+		return;
+	}
+	for (size_t i = 0; i < nbefore; i++) {
+		uint32_t r[4];
+		struct dlh_change_req before;
+
+		memcpy(r, (const char *)nla_data(tb[A_BEFORE]) + i * sizeof(r), sizeof(r));
+		if (r[0] > DLH_CHANGE_TYPE) {
+			reply_err(c, req, -EINVAL, "Malformed attribute changes planned before: unknown change");
+			goto out_seq;
+		}
+		before = (struct dlh_change_req){(enum dlh_change)r[0], r[1], r[2], (enum dlh_port_type)r[3]};
+		err = plan_one(seq, dev, &before, &plan, &ext);
+		if (err) {
+			snprintf(text, sizeof(text), "A change planned before would be refused: %s", ext.msg);
+			reply_err(c, req, err, text);
+			goto out_seq;
+		}
+	}
+	err = plan_one(seq, dev, &want, &plan, &ext);
+	if (err) {
+		reply_err(c, req, err, ext.msg);
+		goto out_seq;
+	}
+	msg = reply_new(req, DLHAL_CMD_PLAN, 0);
+	if (!msg || put_dev_name(msg, dev) || put_plan(msg, seq, dev, &plan)) {
+		reply_err(c, req, -ENOMEM, "Out of memory");
+		goto out_msg;
+	}
+	client_send_msg(c, msg);
+	reply_ack(c, req);
+out_msg:
+	nlmsg_free(msg);
+out_seq:
+	dlh_seq_free(seq);
+}
+
 static void handle_one(struct client *c, const struct nlmsghdr *req)
 {
 	struct nlattr *tb[A_COUNT_];
@@ -438,6 +617,10 @@ static void handle_one(struct client *c, const struct nlmsghdr *req)
 	default:
 		snprintf(text, sizeof(text), "Unknown command %u", cmd);
 		reply_err(c, req, -EOPNOTSUPP, text);
+		return;
+	}
+	if (tb[A_DRY]) {
+		cmd_plan(c, req, tb, cmd);
 		return;
 	}
 	if (!may_write(c, req) || find_port(c, req, tb, &port))
