@@ -692,17 +692,21 @@ static char *conf_tmp(const char *text)
 	return path;
 }
 
-Test(apply, unsplits_first_then_splits_then_types_and_a_second_run_does_nothing)
+Test(apply, each_step_is_planned_on_what_the_steps_before_leave_and_a_second_run_does_nothing)
 {
-	/* port 17 (local port 1) whole again, so that port 1 (local port 3, same cluster) can take four */
-	char *conf = conf_tmp("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=1\n\n"
-			      "[Match]\nDevice=" SW "\nNumber=1\n[Port]\nSplit=4\n\n"
+	/*
+	 * Port 17 (local port 1) split by 4 took port 1 (local port 3, same cluster): port 1 matches
+	 * nothing now. The unsplit of port 17 brings it back, so the plan finds it after that step and
+	 * splits it: each step is planned on the ports the ones before leave, not on today's.
+	 */
+	char *conf = conf_tmp("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n\n"
+			      "[Match]\nDevice=" SW "\nNumber=1\n[Port]\nSplit=2\n\n"
 			      "[Match]\nDevice=pci/0000:01:00.0\nNumber=2\n[Port]\nType=auto\n");
 	char batch[1024];
 	struct run_result r;
 
 	snprintf(batch, sizeof(batch),
-		 "port split eth0 2\napply %s --dry-run\nport show " SW "/2\napply %s\napply %s\n"
+		 "port split eth0 4\napply %s --dry-run\nport show " SW "/2\napply %s\napply %s\n"
 		 "port show " SW "/4\nport show pci/0000:01:00.0/2\n",
 		 conf, conf, conf);
 	run_dl(&r, "--sim sn2700,cx3-vpi -b -", batch);
@@ -712,15 +716,17 @@ Test(apply, unsplits_first_then_splits_then_types_and_a_second_run_does_nothing)
 
 		snprintf(want, sizeof(want),
 			 "would: unsplit " SW "/1 (%s:5)\n"
-			 "would: split " SW " port 1 into 4 (%s:11)\n"
+			 "would: split " SW " port 17 into 2 (%s:5)\n"
+			 "would: split " SW " port 1 into 2 (%s:11)\n"
 			 "would: type auto on pci/0000:01:00.0 port 2 (%s:17)\n" SW
-			 "/2: type eth netdev eth32 split_group 16\n"
+			 "/2: type eth netdev eth1 split_group 16\n"
 			 "done: unsplit " SW "/1 (%s:5)\n"
-			 "done: split " SW " port 1 into 4 (%s:11)\n"
+			 "done: split " SW " port 17 into 2 (%s:5)\n"
+			 "done: split " SW " port 1 into 2 (%s:11)\n"
 			 "done: type auto on pci/0000:01:00.0 port 2 (%s:17)\n"
 			 "nothing to do: the devices are as %s says\n" SW "/4: type eth netdev eth33 split_group 0\n"
 			 "pci/0000:01:00.0/2: type ib(auto) ibdev mlx4_0\n",
-			 conf, conf, conf, conf, conf, conf, conf);
+			 conf, conf, conf, conf, conf, conf, conf, conf, conf);
 		cr_expect_str_eq(r.out, want);
 	}
 	run_free(&r);
@@ -728,7 +734,65 @@ Test(apply, unsplits_first_then_splits_then_types_and_a_second_run_does_nothing)
 	free(conf);
 }
 
-Test(apply, a_refused_step_stops_the_run_names_the_line_and_keeps_what_was_done)
+/*
+ * The issue's file: port 17 by 4 takes port 1's lanes, so "port 1 by 2" can never be met with it.
+ * Refused before anything runs, both lines named, in either order (the other order is the driver's
+ * refusal of the split by 4 after port 1's split), by dry run and run alike; never "as the file says".
+ */
+Test(apply, entries_that_conflict_are_refused_before_anything_runs_naming_both_lines)
+{
+	char *a = conf_tmp("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=4\n\n"
+			   "[Match]\nDevice=" SW "\nNumber=1\n[Port]\nSplit=2\n");
+	char *b = conf_tmp("[Match]\nDevice=" SW "\nNumber=1\n[Port]\nSplit=2\n\n"
+			   "[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=4\n");
+	char cmd[512], want[1024];
+	struct run_result r;
+
+	for (int dry = 0; dry < 2; dry++) {
+		snprintf(cmd, sizeof(cmd), "--sim sn2700 apply %s%s", a, dry ? " --dry-run" : "");
+		run_dl(&r, cmd, NULL);
+		cr_expect_eq(r.status, 1, "%s", r.err);
+		cr_expect_str_eq(r.out, "", "nothing was done: %s", r.out);
+		snprintf(want, sizeof(want),
+			 "Error: %s:11 conflicts with %s:5: split " SW " port 17 into 4 (%s:5) would remove " SW
+			 "/3, port 1 (nothing was changed)\n",
+			 a, a, a);
+		cr_expect_str_eq(r.err, want);
+		run_free(&r);
+		snprintf(cmd, sizeof(cmd), "--sim sn2700 apply %s%s", b, dry ? " --dry-run" : "");
+		run_dl(&r, cmd, NULL);
+		cr_expect_eq(r.status, 1, "%s", r.err);
+		snprintf(want, sizeof(want),
+			 "Error: %s:11 conflicts with %s:5: split " SW " port 17 into 4 (%s:11) cannot follow split " SW
+			 " port 1 into 2 (%s:5): " SW "/1: Invalid split configuration (nothing was changed)\n",
+			 b, b, b, b);
+		cr_expect_str_eq(r.err, want);
+		run_free(&r);
+	}
+	/* Port 1 gone (an earlier split by 4): an entry naming it is unmet, exit 1, never "nothing to do". */
+	snprintf(cmd, sizeof(cmd), "port split eth0 4\napply %s\n", b);
+	run_dl(&r, "--sim sn2700 -b -", cmd);
+	cr_expect_eq(r.status, 1);
+	cr_expect_null(strstr(r.out, "nothing to do"), "%s", r.out);
+	snprintf(want, sizeof(want), "%s:2: matches no port\nError: 1 entry of %s unmet (listed above)\n", b, b);
+	cr_expect_not_null(strstr(r.err, want), "%s", r.err);
+	run_free(&r);
+	/* In JSON, for scripts (the Ansible module): the entries and lines, and the plans. */
+	snprintf(cmd, sizeof(cmd), "--sim sn2700 -j apply %s --dry-run", a);
+	run_dl(&r, cmd, NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_not_null(strstr(r.out, "\"result\":\"conflict\",\"changed\":false,\"partial\":false,\"pending\":0,"
+					 "\"unmet\":[],\"conflict\":{\"entries\":[1,0],\"lines\":[11,5]},\"error\":"),
+			   "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\"del\":[\"" SW "/1\",\"" SW "/3\"]"), "%s", r.out);
+	run_free(&r);
+	unlink(a);
+	unlink(b);
+	free(a);
+	free(b);
+}
+
+Test(apply, a_refused_step_is_found_before_anything_runs)
 {
 	char *conf = conf_tmp("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n"
 			      "[Match]\nDevice=" SW "\nNumber=18\n[Port]\nSplit=3\n"
@@ -736,17 +800,59 @@ Test(apply, a_refused_step_stops_the_run_names_the_line_and_keeps_what_was_done)
 	char cmd[512], want[512];
 	struct run_result r;
 
-	snprintf(cmd, sizeof(cmd), "apply %s\nport show " SW "/2\nport show " SW "/7\n", conf);
+	snprintf(cmd, sizeof(cmd), "apply %s\nport show " SW "/1\nport show " SW "/7\n", conf);
 	run_dl(&r, "--sim sn2700 -f -b -", cmd);
 	cr_expect_eq(r.status, 1);
 	snprintf(want, sizeof(want),
-		 "Error: split " SW " port 18 into 3 (%s:10): " SW "/5: Port can only be split into 2 or 4 ports\n",
+		 "Error: split " SW " port 18 into 3 (%s:10): " SW
+		 "/5: Port can only be split into 2 or 4 ports (nothing was changed)\n",
 		 conf);
 	cr_expect_not_null(strstr(r.err, want), "%s", r.err);
-	cr_expect_not_null(strstr(r.out, "done: split " SW " port 17 into 2"), "the step before stays: %s", r.out);
-	cr_expect_not_null(strstr(r.out, SW "/2: type eth netdev eth32 split_group 16\n"), "%s", r.out);
-	cr_expect_not_null(strstr(r.out, SW "/7: type eth netdev eth3\n"), "the step after did not run: %s", r.out);
+	cr_expect_str_eq(r.out, SW "/1: type eth netdev eth0\n" SW "/7: type eth netdev eth3\n",
+			 "the step before did not run either");
 	run_free(&r);
+	unlink(conf);
+	free(conf);
+}
+
+/*
+ * What the plan cannot foresee (the hardware fails half way): the run stops there, the steps done
+ * stay; with --atomic they are undone in reverse order and the report says so.
+ */
+Test(apply, a_step_failing_while_running_stops_the_run_and_atomic_undoes_the_steps_done)
+{
+	char *conf = conf_tmp("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n"
+			      "[Match]\nDevice=" SW "\nNumber=18\n[Port]\nSplit=2\n");
+	char cmd[512], want[1024];
+	struct run_result r;
+
+	for (int atomic = 0; atomic < 2; atomic++) {
+		/* the 10th register access from now is the second split's */
+		snprintf(cmd, sizeof(cmd), "sim fail " SW " 10\napply %s%s\n", conf, atomic ? " --atomic" : "");
+		run_dl(&r, "--sim sn2700 -f -b -", cmd);
+		cr_expect_eq(r.status, 1);
+		snprintf(want, sizeof(want),
+			 "done: split " SW " port 17 into 2 (%s:5)\n%s" SW "/1: type eth netdev eth0%s\n" SW
+			 "/5: type eth netdev eth2\n",
+			 conf, atomic ? "undone: split " SW " port 17 into 2 (" : "", atomic ? "" : " split_group 16");
+		snprintf(cmd, sizeof(cmd), "sim fail " SW " 10\napply %s%s\nport show " SW "/1\nport show " SW "/5\n",
+			 conf, atomic ? " --atomic" : "");
+		run_free(&r);
+		run_dl(&r, "--sim sn2700 -f -b -", cmd);
+		cr_expect_not_null(strstr(r.out, "done: split " SW " port 17 into 2"), "%s", r.out);
+		cr_expect_not_null(strstr(r.err, "Error: split " SW " port 18 into 2"), "%s", r.err);
+		if (atomic) {
+			cr_expect_not_null(strstr(r.out, "undone: split " SW " port 17 into 2"), "%s", r.out);
+			cr_expect_not_null(strstr(r.out, SW "/1: type eth netdev eth0\n"), "whole again: %s", r.out);
+			cr_expect_not_null(strstr(r.err, "(the steps done were undone)"), "%s", r.err);
+		} else {
+			cr_expect_not_null(strstr(r.out, SW "/1: type eth netdev eth0 split_group 16\n"),
+					   "the step done stays: %s", r.out);
+		}
+		cr_expect_not_null(strstr(r.out, SW "/5: type eth netdev eth2\n"), "%s", r.out);
+		run_free(&r);
+	}
+	(void)want;
 	unlink(conf);
 	free(conf);
 }

@@ -75,23 +75,40 @@ static void entry_read(lua_State *L, int idx, lua_Integer i, struct desired_entr
 		luaL_error(L, "apply: entry %d: says nothing: give split and/or type", (int)i);
 }
 
+/* An option of the table at 3: absent is false; anything but a boolean is misuse. */
+static bool opt_bool(lua_State *L, const char *key)
+{
+	int t = lua_getfield(L, 3, key);
+	bool v = lua_toboolean(L, -1);
+
+	if (t != LUA_TNIL && t != LUA_TBOOLEAN)
+		luaL_error(L, "apply: option %s: boolean expected, got %s", key, lua_typename(L, t));
+	lua_pop(L, 1);
+	return v;
+}
+
+/*
+ * The file planned whole first (desired_plan()): a conflict or a refusal
+ * fails with nothing changed; then the steps run, with atomic undone in
+ * reverse when one is refused; an entry left unmet fails after the others
+ * were applied, naming it.
+ */
 int ldlhal_ctx_apply(lua_State *L)
 {
 	struct lctx *c = ldlhal_ctx_check(L, 1);
 	struct dlh_ctx *ctx = ldlhal_ctx_live(L, 1);
 	struct desired d = {.path = "entry"};
-	char what[1024], why[1024];
-	struct step *steps;
+	struct desired_plan p;
+	char what[1024], why[1200];
+	bool dry = false, atomic = false, partial = false;
 	lua_Integer n;
-	size_t nsteps;
-	bool dry = false;
 	int err;
 
 	luaL_checktype(L, 2, LUA_TTABLE);
 	if (!lua_isnoneornil(L, 3)) {
 		luaL_checktype(L, 3, LUA_TTABLE);
-		dry = lua_getfield(L, 3, "dry_run") != LUA_TNIL && lua_toboolean(L, -1);
-		lua_pop(L, 1);
+		dry = opt_bool(L, "dry_run");
+		atomic = opt_bool(L, "atomic");
 	}
 	ldlhal_ctx_enter(L, c);
 	n = luaL_len(L, 2);
@@ -101,21 +118,39 @@ int ldlhal_ctx_apply(lua_State *L)
 	for (lua_Integer i = 1; i <= n; i++)
 		entry_read(L, 2, i, &d.e[i - 1]);
 	d.n = (size_t)n;
-	if (desired_steps(&d, ctx, &steps, &nsteps, NULL, NULL))
+	if (desired_plan(&d, ctx, &p, NULL))
 		return ldlhal_fail(L, -ENOMEM, "out of memory");
-	lua_createtable(L, (int)nsteps, 0);
-	for (size_t i = 0; i < nsteps; i++) {
-		if (!dry) {
-			err = desired_apply(&d, ctx, &steps[i], 1, NULL, why, sizeof(why));
-			if (err) {
-				free(steps);
-				return ldlhal_fail(L, err, why);
-			}
-		}
-		step_describe(&d, &steps[i], what, sizeof(what));
+	if (p.status == DESIRED_REFUSED || p.status == DESIRED_CONFLICT) {
+		snprintf(why, sizeof(why), "%s", p.why);
+		desired_plan_free(&p);
+		return ldlhal_fail(L, -EINVAL, why);
+	}
+	err = dry || !p.nsteps ? 0 : desired_apply(&d, ctx, &p, atomic, NULL, why, sizeof(why));
+	lua_createtable(L, (int)p.nsteps, 1);
+	for (size_t i = 0; i < p.nsteps; i++) {
+		if (!dry && p.steps[i].result != STEP_DONE && p.steps[i].result != STEP_PENDING)
+			break;
+		step_describe(&d, &p.steps[i], what, sizeof(what));
 		lua_pushstring(L, what);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
+		partial |= p.steps[i].partial;
 	}
-	free(steps);
-	return 1;
+	if (dry && partial) {
+		lua_pushboolean(L, 1);
+		lua_setfield(L, -2, "partial");
+	}
+	if (err && atomic) {
+		bool undone = true;
+
+		for (size_t i = 0; i < p.nsteps; i++)
+			undone &= p.steps[i].result != STEP_UNDO_FAILED;
+		snprintf(what, sizeof(what), "%s", why);
+		snprintf(why, sizeof(why), "%s (%s)", what,
+			 undone ? "the steps done were undone" : "a step done could not be undone");
+	} else if (!err && p.status == DESIRED_UNMET) {
+		err = -ENODEV;
+		snprintf(why, sizeof(why), "%s%s", p.why, p.nunmet > 1 ? " (and more)" : "");
+	}
+	desired_plan_free(&p);
+	return err ? ldlhal_fail(L, err, why) : 1;
 }

@@ -519,10 +519,19 @@ kdl port split dlhal/0000:03:00.0/2 2 --dry-run > $T/pl 2>&1; r1=$?
 kdl port split dlhal/0000:03:00.0/3 3 --dry-run > $T/pl3 2>&1; r3=$?
 kdl port split dlhal/0000:03:00.0/3 2 --dry-run > $T/pl2 2>&1; r2=$?
 if [ $r1 = 1 ] && grep -q "Port cannot be split further" $T/pl && [ $r3 = 1 ] && grep -q "Invalid split count" $T/pl3 &&
-	[ $r2 = 0 ] && grep -q "core would take it" $T/pl2; then
-	ok "dl --kernel --dry-run: the kernel core's refusals, and a partial plan otherwise"
+	[ $r2 = 3 ] && grep -q "core would take it" $T/pl2; then
+	ok "dl --kernel --dry-run: the kernel core's refusals, and a partial plan otherwise (exit 3)"
 else
 	nok "plans through the kernel" "$r1 $(cat $T/pl) / $r3 $(cat $T/pl3) / $r2 $(cat $T/pl2)"
+fi
+# A file planned through the kernel: partial, said per step and by exit 3 (not "would be done").
+printf '[Match]\nDevice=dlhal/0000:03:00.0\nNumber=1\n[Port]\nSplit=2\n' > $T/k.conf
+kdl apply $T/k.conf --dry-run > $T/ka 2>&1; r=$?
+if [ $r = 3 ] && grep -q "^maybe: split dlhal/0000:03:00.0 port 1 into 2" $T/ka &&
+	grep -q "could not be planned whole" $T/ka && ! grep -q "^would:" $T/ka; then
+	ok "dl --kernel apply --dry-run: each step partial, exit 3"
+else
+	nok "apply --dry-run through the kernel" "rc=$r $(cat $T/ka)"
 fi
 devlink port split dlhal/0000:03:00.0/3 count 3 > $T/bs 2>&1; r=$?
 if [ $r != 0 ] && grep -q "Invalid split count" $T/bs; then ok "count 3: the kernel's core refuses ($(head -n 1 $T/bs))"

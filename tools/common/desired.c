@@ -6,6 +6,7 @@
 #include <ini.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * The file is read by our own reader, a whole line at a time (Debian's
@@ -215,7 +216,8 @@ int desired_load(struct desired *d, const char *path, char *why, size_t whylen)
 
 	memset(d, 0, sizeof(*d));
 	snprintf(d->path, sizeof(d->path), "%s", path);
-	p.f = fopen(path, "re");
+	/* "-": standard input (a program's generated file: the Ansible module's) */
+	p.f = strcmp(path, "-") ? fopen(path, "re") : fdopen(dup(STDIN_FILENO), "r");
 	if (!p.f) {
 		int err = errno;
 
@@ -252,37 +254,31 @@ void desired_free(struct desired *d)
 	d->n = 0;
 }
 
-/* The device and front-panel number an entry means now; 0 if it matches no port. */
-static int entry_target(const struct desired_entry *e, struct dlh_ctx *ctx, struct dlh_dev **dev, unsigned int *number)
+/* The device an entry means and its front-panel number (a netdev entry: its port's now); NULL if none. */
+static struct dlh_dev *entry_dev(const struct desired_entry *e, struct dlh_ctx *ctx, unsigned int *number)
 {
 	struct dlh_port *p;
 
 	if (e->netdev[0]) {
 		p = dlh_port_find_netdev(ctx, e->netdev);
 		if (!p)
-			return 0;
-		*dev = dlh_port_dev(p);
+			return NULL;
 		*number = dlh_port_number(p);
-		return 1;
+		return dlh_port_dev(p);
 	}
-	*dev = dlh_dev_find(ctx, e->device);
 	*number = e->number;
-	if (!*dev)
-		return 0;
-	for (p = dlh_port_first(*dev); p; p = dlh_port_next(p))
-		if (dlh_port_number(p) == *number)
-			return 1;
-	return 0;
+	return dlh_dev_find(ctx, e->device);
 }
 
-/* The ports of front-panel port @number: how many, how many split, and the first. */
-static unsigned int group(struct dlh_dev *dev, unsigned int number, unsigned int *nsplit, struct dlh_port **first)
+/* The ports of front-panel port @number in @seq's view: how many, how many split, and the first. */
+static unsigned int group(struct dlh_seq *seq, struct dlh_dev *dev, unsigned int number, unsigned int *nsplit,
+			  struct dlh_port **first)
 {
 	unsigned int n = 0;
 
 	*nsplit = 0;
 	*first = NULL;
-	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+	for (struct dlh_port *p = dlh_seq_port_first(seq, dev); p; p = dlh_seq_port_next(p)) {
 		if (dlh_port_number(p) != number)
 			continue;
 		if (!n++)
@@ -290,17 +286,6 @@ static unsigned int group(struct dlh_dev *dev, unsigned int number, unsigned int
 		*nsplit += dlh_port_is_split(p);
 	}
 	return n;
-}
-
-static int step_add(struct step **v, size_t *n, const struct step *s)
-{
-	struct step *nv = realloc(*v, (*n + 1) * sizeof(**v));
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	nv[(*n)++] = *s;
-	return 0;
 }
 
 /*
@@ -326,93 +311,362 @@ static bool option_split(struct dlh_dev *dev, struct dlh_port *first, unsigned i
 	return true;
 }
 
-int desired_steps(const struct desired *d, struct dlh_ctx *ctx, struct step **steps, size_t *nsteps, FILE *notes,
-		  size_t *npending)
+/* The device and number of a step's "BUS/DEV#NUMBER", or of its port handle (an unsplit's). */
+static struct dlh_dev *step_dev(struct dlh_ctx *ctx, const struct step *s, unsigned int *number, uint32_t *index)
 {
-	struct step *un = NULL, *sp = NULL, *ty = NULL;
-	size_t nun = 0, nsp = 0, nty = 0;
+	char handle[DLH_HANDLE_MAX];
+	const char *hash = strchr(s->port, '#'), *slash = strrchr(s->port, '/');
+
+	if (hash) {
+		snprintf(handle, sizeof(handle), "%.*s", (int)(hash - s->port), s->port);
+		*number = (unsigned int)strtoul(hash + 1, NULL, 10);
+		*index = UINT32_MAX;
+	} else {
+		snprintf(handle, sizeof(handle), "%.*s", (int)(slash - s->port), s->port);
+		*index = (uint32_t)strtoul(slash + 1, NULL, 10);
+		*number = 0;
+	}
+	return dlh_dev_find(ctx, handle);
+}
+
+static int plan_keep(struct step *s, const struct dlh_plan *plan)
+{
+	struct dlh_plan *np = realloc(s->plans, (s->nplans + 1) * sizeof(*np));
+
+	if (!np)
+		return -ENOMEM;
+	s->plans = np;
+	np[s->nplans++] = *plan;
+	return 0;
+}
+
+static int gone(struct dlh_extack *ext, struct dlh_dev *dev, const char *fmt, unsigned int n)
+{
+	snprintf(ext->obj, sizeof(ext->obj), "%s", dlh_dev_handle(dev));
+	snprintf(ext->msg, sizeof(ext->msg), fmt, n);
+	return -ENODEV;
+}
+
+/*
+ * Plans step @s in @seq, on the ports the steps planned before leave; keeps
+ * its plans in @s when @keep. A device whose ports are not known there (the
+ * kernel relays) makes the step partial.
+ */
+static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct step *s, bool keep, struct dlh_extack *ext)
+{
+	unsigned int number, nsplit;
+	struct dlh_port *first, *p;
+	struct dlh_plan plan;
+	uint32_t index;
+	struct dlh_dev *dev = step_dev(ctx, s, &number, &index);
 	int err = 0;
 
-	*steps = NULL;
-	*nsteps = 0;
-	if (npending)
-		*npending = 0;
-	for (size_t i = 0; i < d->n && !err; i++) {
-		const struct desired_entry *e = &d->e[i];
-		unsigned int number, nsplit, n;
-		struct dlh_port *first;
-		struct dlh_dev *dev;
-		struct step s;
-
-		if (!entry_target(e, ctx, &dev, &number)) {
-			if (notes)
-				fprintf(notes, "%s:%d: matches no port now\n", d->path, e->match_line);
-			continue;
+	memset(ext, 0, sizeof(*ext));
+	if (!dev) {
+		snprintf(ext->msg, sizeof(ext->msg), "Device is gone");
+		return -ENODEV;
+	}
+	if (!dlh_seq_known(seq, dev)) {
+		s->partial = true;
+		return 0;
+	}
+	if (s->kind == STEP_UNSPLIT) {
+		for (p = dlh_seq_port_first(seq, dev); p && dlh_port_index(p) != index; p = dlh_seq_port_next(p))
+			;
+		if (!p)
+			return gone(ext, dev, "Port %u would be gone", index);
+		err = dlh_seq_unsplit(seq, p, &plan, ext);
+	} else if (s->kind == STEP_SPLIT) {
+		if (!group(seq, dev, number, &nsplit, &first))
+			return gone(ext, dev, "Port %u would be gone", number);
+		if (nsplit)
+			return gone(ext, dev, "No whole port %u to split", number);
+		err = dlh_seq_split(seq, first, s->count, &plan, ext);
+	} else {
+		/* each port of the front-panel port whose type differs, found again after each (a plan replaces it) */
+		if (!group(seq, dev, number, &nsplit, &first))
+			return gone(ext, dev, "Port %u would be gone", number);
+		for (int again = 1, rounds = 0; again && !err && rounds < 64; rounds++) {
+			again = 0;
+			for (p = dlh_seq_port_first(seq, dev); p; p = dlh_seq_port_next(p)) {
+				if (dlh_port_number(p) != number || dlh_port_desired_type(p) == s->type)
+					continue;
+				err = dlh_seq_type_set(seq, p, s->type, &plan, ext);
+				if (!err && keep)
+					err = plan_keep(s, &plan);
+				again = !err && !plan.partial;
+				s->partial |= !err && plan.partial;
+				break;
+			}
 		}
-		n = group(dev, number, &nsplit, &first);
-		unsigned int now;
-		bool pend;
+		return err;
+	}
+	if (!err && keep)
+		err = plan_keep(s, &plan);
+	s->partial |= !err && plan.partial;
+	return err;
+}
 
-		if (e->split && option_split(dev, first, &now, &pend)) {
-			if (now != e->split) {
+static int step_add(struct desired_plan *p, const struct step *s)
+{
+	struct step *nv = realloc(p->steps, (p->nsteps + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	p->steps = nv;
+	nv[p->nsteps++] = *s;
+	return 0;
+}
+
+void desired_plan_free(struct desired_plan *p)
+{
+	for (size_t i = 0; i < p->nsteps; i++) {
+		free(p->steps[i].plans);
+		free(p->steps[i].was);
+	}
+	free(p->steps);
+	free(p->unmet);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Whether step @k is refused after step @j alone (-1: on its own), each planned afresh. */
+static bool refused_after(struct dlh_ctx *ctx, const struct desired_plan *p, ssize_t j, size_t k)
+{
+	struct step a, b;
+	struct dlh_extack ext;
+	struct dlh_seq *seq;
+	bool refused;
+
+	if (dlh_seq_new(ctx, &seq))
+		return false;
+	a = j >= 0 ? p->steps[j] : (struct step){0};
+	b = p->steps[k];
+	refused = (j >= 0 && step_plan(seq, ctx, &a, false, &ext)) ? false : step_plan(seq, ctx, &b, false, &ext) != 0;
+	dlh_seq_free(seq);
+	return refused;
+}
+
+/* Step @k was refused in the sequence: on its own, or after which other step. */
+static void refusal(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, size_t k,
+		    const struct dlh_extack *ext)
+{
+	char what[DLH_HANDLE_MAX + 600], other[DLH_HANDLE_MAX + 600], buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 8];
+	const struct step *s = &p->steps[k];
+	ssize_t culprit = -1;
+
+	step_describe(d, s, what, sizeof(what));
+	dlh_extack_str(ext, buf, sizeof(buf));
+	p->entry = s->entry;
+	p->line = s->line;
+	if (!refused_after(ctx, p, -1, k)) {
+		for (size_t j = 0; j < k && culprit < 0; j++)
+			if (p->steps[j].entry != s->entry && refused_after(ctx, p, (ssize_t)j, k))
+				culprit = (ssize_t)j;
+		/* refused only after several: name the last step of another entry before it */
+		for (size_t j = k; j-- > 0 && culprit < 0;)
+			if (p->steps[j].entry != s->entry)
+				culprit = (ssize_t)j;
+	}
+	if (culprit < 0) {
+		p->status = DESIRED_REFUSED;
+		snprintf(p->why, sizeof(p->why), "%s: %s", what, buf);
+		return;
+	}
+	step_describe(d, &p->steps[culprit], other, sizeof(other));
+	p->status = DESIRED_CONFLICT;
+	p->other = p->steps[culprit].entry;
+	p->other_line = p->steps[culprit].line;
+	snprintf(p->why, sizeof(p->why), "%s:%d conflicts with %s:%d: %s cannot follow %s: %s", d->path, s->line,
+		 d->path, p->other_line, what, other, buf);
+}
+
+static int unmet_add(struct desired_plan *p, size_t entry, const char *why)
+{
+	struct desired_unmet *nu = realloc(p->unmet, (p->nunmet + 1) * sizeof(*nu));
+
+	if (!nu)
+		return -ENOMEM;
+	p->unmet = nu;
+	nu[p->nunmet].entry = entry;
+	snprintf(nu[p->nunmet++].why, sizeof(nu->why), "%s", why);
+	return 0;
+}
+
+/* Whether @e is met by the ports of @number in the view: its split count and its type. */
+static bool entry_met(struct dlh_seq *seq, struct dlh_dev *dev, unsigned int number, const struct desired_entry *e)
+{
+	unsigned int nsplit, n = 0, now;
+	struct dlh_port *first;
+	bool pend;
+
+	if (!group(seq, dev, number, &nsplit, &first))
+		return false;
+	/* a split that is a firmware option (ice): the active or pending option's count */
+	if (e->split && option_split(dev, first, &now, &pend) ? now != e->split
+							      : e->split && (nsplit ? nsplit : 1) != e->split)
+		return false;
+	for (struct dlh_port *p = dlh_seq_port_first(seq, dev); p && e->type; p = dlh_seq_port_next(p))
+		n += dlh_port_number(p) == number && dlh_port_desired_type(p) != e->type;
+	return !n;
+}
+
+/* The steps one phase adds, each planned at once; a refusal ends the planning. */
+enum phase { PHASE_UNSPLIT, PHASE_SPLIT, PHASE_TYPE };
+
+static int phase_run(const struct desired *d, struct dlh_ctx *ctx, struct dlh_seq *seq, struct desired_plan *p,
+		     enum phase phase, bool *pend, FILE *notes)
+{
+	struct dlh_extack ext;
+	int err = 0;
+
+	for (size_t i = 0; i < d->n && !err && p->status == DESIRED_OK; i++) {
+		const struct desired_entry *e = &d->e[i];
+		unsigned int number, nsplit, now;
+		struct dlh_port *first;
+		struct dlh_dev *dev = entry_dev(e, ctx, &number);
+		struct step s = {.entry = i};
+		bool staged_pend, add = false;
+
+		if (!dev || !dlh_seq_known(seq, dev) || !group(seq, dev, number, &nsplit, &first))
+			continue;
+		if (e->split && phase != PHASE_TYPE && option_split(dev, first, &now, &staged_pend)) {
+			if (now != e->split && (phase == PHASE_UNSPLIT) == (e->split == 1)) {
 				s = (struct step){.kind = e->split == 1 ? STEP_UNSPLIT : STEP_SPLIT,
 						  .count = e->split,
 						  .line = e->split_line,
+						  .entry = i,
 						  .staged = true};
-				if (e->split == 1) {
+				if (e->split == 1)
 					snprintf(s.port, sizeof(s.port), "%s", dlh_port_handle(first));
-					err = step_add(&un, &nun, &s);
-				} else {
+				else
 					snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
-					err = step_add(&sp, &nsp, &s);
-				}
-			} else if (pend) {
+				add = true;
+			} else if (now == e->split && staged_pend && phase == PHASE_UNSPLIT) {
+				pend[i] = true;
 				if (notes)
 					fprintf(notes, "%s:%d: pending until a reset of %s: split into %u\n", d->path,
 						e->split_line, dlh_dev_handle(dev), e->split);
-				if (npending)
-					(*npending)++;
+				p->npending++;
 			}
-		} else if (e->split && (nsplit ? nsplit : 1) != e->split) {
-			if (nsplit) {
-				s = (struct step){.kind = STEP_UNSPLIT, .line = e->split_line};
-				snprintf(s.port, sizeof(s.port), "%s", dlh_port_handle(first));
-				err = step_add(&un, &nun, &s);
-			}
-			if (!err && e->split > 1) {
-				s = (struct step){.kind = STEP_SPLIT, .count = e->split, .line = e->split_line};
-				snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
-				err = step_add(&sp, &nsp, &s);
-			}
+		} else if (e->split && phase == PHASE_UNSPLIT && nsplit && nsplit != e->split) {
+			s = (struct step){.kind = STEP_UNSPLIT, .line = e->split_line, .entry = i};
+			snprintf(s.port, sizeof(s.port), "%s", dlh_port_handle(first));
+			add = true;
+		} else if (e->split > 1 && phase == PHASE_SPLIT && !nsplit) {
+			s = (struct step){.kind = STEP_SPLIT, .count = e->split, .line = e->split_line, .entry = i};
+			snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
+			add = true;
+		} else if (e->type && phase == PHASE_TYPE) {
+			for (struct dlh_port *q = dlh_seq_port_first(seq, dev); q && !add; q = dlh_seq_port_next(q))
+				add = dlh_port_number(q) == number && dlh_port_desired_type(q) != e->type;
+			s = (struct step){.kind = STEP_TYPE, .type = e->type, .line = e->type_line, .entry = i};
+			snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
 		}
-		if (!err && e->type) {
-			bool differs = false;
+		if (!add)
+			continue;
+		err = step_add(p, &s);
+		if (err)
+			break;
+		err = step_plan(seq, ctx, &p->steps[p->nsteps - 1], true, &ext);
+		if (err == -ENOMEM && !ext.msg[0])
+			break;
+		if (err) {
+			refusal(d, ctx, p, p->nsteps - 1, &ext);
+			err = 0;
+		}
+		p->partial |= p->steps[p->nsteps - 1].partial;
+	}
+	return err;
+}
 
-			for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p))
-				differs |= dlh_port_number(p) == number && dlh_port_desired_type(p) != e->type;
-			/* a split or unsplit makes new ports: their type is set after it */
-			if (differs || (e->split && (nsplit ? nsplit : 1) != e->split)) {
-				s = (struct step){.kind = STEP_TYPE, .type = e->type, .line = e->type_line};
-				snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
-				err = step_add(&ty, &nty, &s);
+/* The step of another entry that takes the ports @e names away in the plan (its gone, none of them back). */
+static const struct step *taker(const struct desired_plan *p, size_t entry, const char *dev, unsigned int number,
+				struct dlh_ctx *ctx, const char **port)
+{
+	for (size_t j = 0; j < p->nsteps; j++) {
+		const struct step *s = &p->steps[j];
+		unsigned int num;
+		uint32_t index;
+		struct dlh_dev *sdev = step_dev(ctx, s, &num, &index);
+
+		if (s->entry == entry || !sdev || strcmp(dlh_dev_handle(sdev), dev))
+			continue;
+		for (size_t k = 0; k < s->nplans; k++)
+			for (unsigned int c = 0; c < s->plans[k].ngone; c++) {
+				struct dlh_port *was = dlh_port_find(sdev, s->plans[k].gone[c]);
+
+				if (was && dlh_port_number(was) == number) {
+					*port = dlh_port_handle(was);
+					return s;
+				}
 			}
+	}
+	return NULL;
+}
+
+int desired_plan(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, FILE *notes)
+{
+	struct dlh_seq *seq;
+	bool *pend;
+	int err = 0;
+
+	memset(p, 0, sizeof(*p));
+	pend = calloc(d->n ? d->n : 1, sizeof(*pend));
+	if (!pend || dlh_seq_new(ctx, &seq)) {
+		free(pend);
+		return -ENOMEM;
+	}
+	for (enum phase ph = PHASE_UNSPLIT; ph <= PHASE_TYPE && !err && p->status == DESIRED_OK; ph++)
+		err = phase_run(d, ctx, seq, p, ph, pend, notes);
+	/* every entry, in the ports the steps leave: one that matches nothing or is not met is named */
+	for (size_t i = 0; i < d->n && !err && p->status != DESIRED_REFUSED && p->status != DESIRED_CONFLICT; i++) {
+		const struct desired_entry *e = &d->e[i];
+		unsigned int number = 0, nsplit;
+		struct dlh_port *first;
+		struct dlh_dev *dev = entry_dev(e, ctx, &number);
+		const struct step *by;
+		const char *taken = "";
+		char what[DLH_HANDLE_MAX + 600];
+
+		bool staged = false;
+
+		/* a change stored for the next reset meets its entry then (the view's ports stay as they are) */
+		for (size_t j = 0; j < p->nsteps; j++)
+			staged |= p->steps[j].entry == i && p->steps[j].staged;
+		if (pend[i] || staged || (dev && !dlh_seq_known(seq, dev)) || (dev && entry_met(seq, dev, number, e)))
+			continue;
+		by = dev ? taker(p, i, dlh_dev_handle(dev), number, ctx, &taken) : NULL;
+		if (by) {
+			step_describe(d, by, what, sizeof(what));
+			p->status = DESIRED_CONFLICT;
+			p->entry = i;
+			p->line = e->split ? e->split_line : e->type_line; /* the line that asks for the port */
+			p->other = by->entry;
+			p->other_line = by->line;
+			snprintf(p->why, sizeof(p->why), "%s:%d conflicts with %s:%d: %s would remove %s, port %u",
+				 d->path, p->line, d->path, by->line, what, taken, number);
+			break;
 		}
-		(void)n;
+		if (!dev || !group(seq, dev, number, &nsplit, &first))
+			snprintf(what, sizeof(what), "matches no port%s%s", dev || e->netdev[0] ? "" : ": no device ",
+				 dev || e->netdev[0] ? "" : e->device);
+		else
+			snprintf(what, sizeof(what), "would not be met by the steps");
+		err = unmet_add(p, i, what);
+		if (err)
+			break;
+		if (p->status == DESIRED_OK) {
+			p->status = DESIRED_UNMET;
+			p->entry = i;
+			p->line = e->match_line;
+		}
+		if (p->nunmet == 1)
+			snprintf(p->why, sizeof(p->why), "%s:%d: %s", d->path, e->match_line, what);
+		if (notes)
+			fprintf(notes, "%s:%d: %s\n", d->path, e->match_line, what);
 	}
-	for (size_t i = 0; !err && i < nun; i++)
-		err = step_add(steps, nsteps, &un[i]);
-	for (size_t i = 0; !err && i < nsp; i++)
-		err = step_add(steps, nsteps, &sp[i]);
-	for (size_t i = 0; !err && i < nty; i++)
-		err = step_add(steps, nsteps, &ty[i]);
-	free(un);
-	free(sp);
-	free(ty);
-	if (err) {
-		free(*steps);
-		*steps = NULL;
-		*nsteps = 0;
-	}
+	dlh_seq_free(seq);
+	free(pend);
 	return err;
 }
 
@@ -438,48 +692,39 @@ void step_describe(const struct desired *d, const struct step *s, char *buf, siz
 	}
 }
 
-/* The ports of "BUS/DEV#NUMBER" now. */
-static int resolve(struct dlh_ctx *ctx, const char *port, struct dlh_dev **dev, unsigned int *number)
+/* The ports of @number now: how many, how many split, the first. */
+static unsigned int group_now(struct dlh_dev *dev, unsigned int number, unsigned int *nsplit, struct dlh_port **first)
 {
-	char handle[DLH_HANDLE_MAX];
-	const char *hash = strchr(port, '#');
+	unsigned int n = 0;
 
-	snprintf(handle, sizeof(handle), "%.*s", (int)(hash - port), port);
-	*dev = dlh_dev_find(ctx, handle);
-	*number = (unsigned int)strtoul(hash + 1, NULL, 10);
-	return *dev ? 0 : -ENODEV;
+	*nsplit = 0;
+	*first = NULL;
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+		if (dlh_port_number(p) != number)
+			continue;
+		if (!n++)
+			*first = p;
+		*nsplit += dlh_port_is_split(p);
+	}
+	return n;
 }
 
-static int step_run(struct dlh_ctx *ctx, const struct step *s, struct dlh_extack *ext)
+/* Sets the ports of @number to @type each (NOTSET: to what @was says), looked up again after each. */
+static int types_set(struct dlh_dev *dev, unsigned int number, enum dlh_port_type type, const struct step_was *was,
+		     size_t nwas, struct dlh_extack *ext)
 {
-	struct dlh_port *p, *first;
-	struct dlh_dev *dev;
-	unsigned int number, nsplit;
-	int err;
-
-	if (s->kind == STEP_UNSPLIT) {
-		err = dlh_port_lookup(ctx, s->port, &p, ext);
-		return err ? err : dlh_port_unsplit(p, ext);
-	}
-	err = resolve(ctx, s->port, &dev, &number);
-	if (err) {
-		snprintf(ext->msg, sizeof(ext->msg), "Device is gone");
-		return err;
-	}
-	if (s->kind == STEP_SPLIT) {
-		if (!group(dev, number, &nsplit, &first) || nsplit) {
-			snprintf(ext->msg, sizeof(ext->msg), "No whole port %u to split", number);
-			return -ENODEV;
-		}
-		return dlh_port_split(first, s->count, ext);
-	}
-	/* type: each port of the front-panel port, looked up again after each (a type set may replace it) */
-	for (int again = 1; again;) {
+	for (int again = 1, rounds = 0; again && rounds < 64; rounds++) {
 		again = 0;
-		for (p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
-			if (dlh_port_number(p) != number || dlh_port_desired_type(p) == s->type)
+		for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+			enum dlh_port_type want = type;
+			int err;
+
+			for (size_t i = 0; !type && i < nwas; i++)
+				if (was[i].index == dlh_port_index(p))
+					want = was[i].type;
+			if (dlh_port_number(p) != number || !want || dlh_port_desired_type(p) == want)
 				continue;
-			err = dlh_port_type_set(p, s->type, ext);
+			err = dlh_port_type_set(p, want, ext);
 			if (err)
 				return err;
 			again = 1;
@@ -489,25 +734,141 @@ static int step_run(struct dlh_ctx *ctx, const struct step *s, struct dlh_extack
 	return 0;
 }
 
-int desired_apply(const struct desired *d, struct dlh_ctx *ctx, const struct step *steps, size_t nsteps, FILE *out,
+/* Runs @s, first noting what undoes it. */
+static int step_run(struct dlh_ctx *ctx, struct step *s, struct dlh_extack *ext)
+{
+	struct dlh_port *p, *first;
+	struct dlh_dev *dev;
+	unsigned int number, nsplit;
+	uint32_t index;
+	int err;
+
+	memset(ext, 0, sizeof(*ext));
+	dev = step_dev(ctx, s, &number, &index);
+	if (!dev) {
+		snprintf(ext->msg, sizeof(ext->msg), "Device is gone");
+		return -ENODEV;
+	}
+	if (s->kind == STEP_UNSPLIT) {
+		err = dlh_port_lookup(ctx, s->port, &p, ext);
+		if (err)
+			return err;
+		group_now(dev, dlh_port_number(p), &s->was_count, &first);
+		return dlh_port_unsplit(p, ext);
+	}
+	if (s->kind == STEP_SPLIT) {
+		if (!group_now(dev, number, &nsplit, &first) || nsplit) {
+			snprintf(ext->msg, sizeof(ext->msg), "No whole port %u to split", number);
+			return -ENODEV;
+		}
+		s->was_count = 1;
+		return dlh_port_split(first, s->count, ext);
+	}
+	free(s->was);
+	s->was = NULL;
+	s->nwas = 0;
+	for (p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+		struct step_was *nw;
+
+		if (dlh_port_number(p) != number)
+			continue;
+		nw = realloc(s->was, (s->nwas + 1) * sizeof(*nw));
+		if (!nw) {
+			snprintf(ext->msg, sizeof(ext->msg), "Out of memory");
+			return -ENOMEM;
+		}
+		s->was = nw;
+		nw[s->nwas].index = dlh_port_index(p);
+		nw[s->nwas++].type = dlh_port_desired_type(p) ? dlh_port_desired_type(p) : dlh_port_type(p);
+	}
+	return types_set(dev, number, s->type, NULL, 0, ext);
+}
+
+/* Undoes @s, done: the split count and types it found put back. */
+static int step_undo(struct dlh_ctx *ctx, const struct step *s, struct dlh_extack *ext)
+{
+	struct dlh_port *first;
+	struct dlh_dev *dev;
+	unsigned int number, nsplit;
+	uint32_t index;
+	int err;
+
+	memset(ext, 0, sizeof(*ext));
+	dev = step_dev(ctx, s, &number, &index);
+	if (!dev) {
+		snprintf(ext->msg, sizeof(ext->msg), "Device is gone");
+		return -ENODEV;
+	}
+	if (s->kind == STEP_TYPE)
+		return types_set(dev, number, DLH_PORT_TYPE_NOTSET, s->was, s->nwas, ext);
+	if (s->kind == STEP_UNSPLIT) {
+		struct dlh_port *p = NULL;
+
+		/* the port it unsplit, found by index: its number is the same */
+		err = dlh_port_lookup(ctx, s->port, &p, ext);
+		if (err)
+			return err;
+		number = dlh_port_number(p);
+	}
+	if (!group_now(dev, number, &nsplit, &first)) {
+		snprintf(ext->msg, sizeof(ext->msg), "Port %u is gone", number);
+		return -ENODEV;
+	}
+	if (s->was_count > 1)
+		return nsplit ? 0 : dlh_port_split(first, s->was_count, ext);
+	return nsplit ? dlh_port_unsplit(first, ext) : 0;
+}
+
+int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, bool atomic, FILE *out,
 		  char *why, size_t whylen)
 {
-	char what[DLH_HANDLE_MAX + 600], buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 8];
+	char what[DLH_HANDLE_MAX + 600];
 	struct dlh_extack ext = {0};
+	size_t i;
+	int err = 0;
 
-	for (size_t i = 0; i < nsteps; i++) {
-		int err = step_run(ctx, &steps[i], &ext);
+	for (i = 0; i < p->nsteps; i++) {
+		struct step *s = &p->steps[i];
 
-		step_describe(d, &steps[i], what, sizeof(what));
+		err = step_run(ctx, s, &ext);
+		step_describe(d, s, what, sizeof(what));
 		if (err) {
-			snprintf(why, whylen, "%s: %s", what,
-				 ext.msg[0] ? dlh_extack_str(&ext, buf, sizeof(buf)) : strerror(-err));
-			return err;
+			s->result = STEP_REFUSED;
+			if (ext.msg[0])
+				dlh_extack_str(&ext, s->msg, sizeof(s->msg));
+			else
+				snprintf(s->msg, sizeof(s->msg), "%s", strerror(-err));
+			snprintf(why, whylen, "%s: %s", what, s->msg);
+			break;
 		}
+		s->result = ext.msg[0] ? STEP_PENDING : STEP_DONE;
+		snprintf(s->msg, sizeof(s->msg), "%s", ext.msg);
 		if (out && ext.msg[0])
 			fprintf(out, "pending: %s: %s\n", what, ext.msg);
 		else if (out)
 			fprintf(out, "done: %s\n", what);
 	}
-	return 0;
+	if (!err || !atomic)
+		return err;
+	/* --atomic: back in reverse order; a step whose undo fails is named, the others are still undone */
+	while (i-- > 0) {
+		struct step *s = &p->steps[i];
+		int uerr = step_undo(ctx, s, &ext);
+
+		step_describe(d, s, what, sizeof(what));
+		if (uerr) {
+			s->result = STEP_UNDO_FAILED;
+			if (ext.msg[0])
+				dlh_extack_str(&ext, s->msg, sizeof(s->msg));
+			else
+				snprintf(s->msg, sizeof(s->msg), "%s", strerror(-uerr));
+			if (out)
+				fprintf(out, "undo failed: %s: %s: left as it is\n", what, s->msg);
+			continue;
+		}
+		s->result = STEP_UNDONE;
+		if (out)
+			fprintf(out, "undone: %s\n", what);
+	}
+	return err;
 }

@@ -39,32 +39,84 @@ void desired_free(struct desired *d);
 
 enum step_kind { STEP_UNSPLIT, STEP_SPLIT, STEP_TYPE };
 
+/* What became of a step. */
+enum step_result { STEP_NOT_RUN, STEP_DONE, STEP_PENDING, STEP_REFUSED, STEP_UNDONE, STEP_UNDO_FAILED };
+
+/* A port's type before a type step, for --atomic to put back. */
+struct step_was {
+	uint32_t index;
+	enum dlh_port_type type;
+};
+
 struct step {
 	enum step_kind kind;
-	char port[DLH_HANDLE_MAX]; /* the port to act on, as it is when the step runs */
+	char port[DLH_HANDLE_MAX]; /* the port to act on: a handle (unsplit), or "BUS/DEV#NUMBER" */
 	unsigned int count;
 	enum dlh_port_type type;
-	int line;    /* the file's line that asks for it */
-	bool staged; /* the driver stores it for the device's next reset (a firmware option) */
+	int line;     /* the file's line that asks for it */
+	size_t entry; /* the entry (0-based) that asks for it */
+	bool staged;  /* the driver stores it for the device's next reset (a firmware option) */
+	/* from planning the file whole (desired_plan) */
+	bool partial;		/* the backend cannot say what it does (the kernel's core relays it) */
+	struct dlh_plan *plans; /* a plan per port it changes (a type step may change several) */
+	size_t nplans;
+	/* from running it (desired_apply) */
+	enum step_result result;
+	char msg[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 8]; /* the refusal, or a staged op's word */
+	unsigned int was_count;				   /* the split count before it */
+	struct step_was *was;				   /* the types before it (a type step) */
+	size_t nwas;
+};
+
+/* Why a file cannot be met now, found by planning it whole before anything runs. */
+enum desired_status {
+	DESIRED_OK,	  /* every step would be taken (or the file is met) */
+	DESIRED_REFUSED,  /* a step is refused on its own (the driver's rules) */
+	DESIRED_CONFLICT, /* a step is refused after another entry's step: the entries conflict */
+	DESIRED_UNMET,	  /* an entry matches no port, or would not be met after the steps */
+};
+
+struct desired_plan {
+	struct step *steps;
+	size_t nsteps;
+	size_t npending; /* entries already pending until a reset */
+	bool partial;	 /* a step is planned partially: a dry run cannot say it would be done */
+	enum desired_status status;
+	size_t entry, other; /* the entry at fault; with a conflict, the other entry */
+	int line, other_line;
+	char why[1024];	    /* "FILE:LINE: ..." naming the entry (both, for a conflict) and the reason */
+	struct desired_unmet {
+		size_t entry;
+		char why[160]; /* "matches no port", "would not be met by the steps" */
+	} *unmet;	       /* entries unmet (DESIRED_UNMET), each also noted */
+	size_t nunmet;
 };
 
 /*
- * The steps from the devices as they are to the file: unsplits first (their
- * lanes are what the splits need), then splits, then types. Ports a step
- * will create are named by the handle they will have, from the driver's plan.
- * Entries that match nothing are noted in @notes (may be NULL). On a device
- * whose split is a firmware option for its next reset (ice), what is pending
- * counts as done: an entry already pending adds no step (no second staging,
- * no cycling to another option), is noted "pending until a reset" and
- * counted in @npending (may be NULL).
+ * Plans the file whole, as the sequence `dl apply` runs: unsplits first
+ * (their lanes are what the splits need), then splits, then types, each step
+ * found and planned on the ports the steps before it leave (struct dlh_seq),
+ * with the drivers' plan ops. A step refused after another's is a conflict,
+ * named with both lines; refused on its own, a refusal. An entry that
+ * matches no port, or that the steps would not meet, is unmet (noted on
+ * @notes, which may be NULL). On a device whose split is a firmware option
+ * for its next reset (ice), what is pending counts as done: an entry already
+ * pending adds no step (no second staging, no cycling to another option), is
+ * noted "pending until a reset" and counted. Returns 0 or -ENOMEM; @p holds
+ * the steps and the status either way (free with desired_plan_free()).
  */
-int desired_steps(const struct desired *d, struct dlh_ctx *ctx, struct step **steps, size_t *nsteps, FILE *notes,
-		  size_t *npending);
+int desired_plan(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, FILE *notes);
+void desired_plan_free(struct desired_plan *p);
 
-/* Runs @steps in order, printing each to @out ("done: ...", or "pending: ...: MESSAGE" for one
- * the driver stored for the next reset); stops at the first refusal (its message, with the file
- * and line, in @why) and returns its errno. */
-int desired_apply(const struct desired *d, struct dlh_ctx *ctx, const struct step *steps, size_t nsteps, FILE *out,
+/*
+ * Runs the plan's steps in order, printing each to @out (may be NULL):
+ * "done: ...", or "pending: ...: MESSAGE" for one the driver stored for the
+ * next reset. Stops at the first refusal (its message, with the file and
+ * line, in @why) and returns its errno. With @atomic, the steps done are then
+ * undone in reverse order ("undone: ..."); a step whose undo fails is named
+ * ("Error: undo: ...") and the rest are still tried.
+ */
+int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, bool atomic, FILE *out,
 		  char *why, size_t whylen);
 
 void step_describe(const struct desired *d, const struct step *s, char *buf, size_t len);

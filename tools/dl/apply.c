@@ -8,11 +8,17 @@
 
 void apply_usage(FILE *f)
 {
-	fprintf(f, "Usage: dl apply FILE [ --dry-run | --reload ]\n"
-		   "FILE says per front-panel port the split count and/or type wanted ([Match] and [Port]\n"
-		   "sections, docs/desired-state.md); dl prints the steps and runs them, unsplits first.\n"
-		   "A change a device stores for its next reset (Intel E810) is pending until then; with\n"
-		   "--reload dl resets the devices that have something pending, where the driver can.\n");
+	fprintf(f, "Usage: dl apply FILE [ --dry-run | --reload ] [ --atomic ]\n"
+		   "FILE (- for standard input) says per front-panel port the split count and/or type wanted\n"
+		   "([Match] and [Port] sections, docs/desired-state.md). dl plans the whole file first, each step\n"
+		   "on the ports the steps before it leave: entries that conflict are refused, naming both lines,\n"
+		   "before anything runs. Then it prints the steps and runs them, unsplits first.\n"
+		   "--dry-run  print the steps (would: ...) and change nothing\n"
+		   "--atomic   when a step is refused, undo the steps done, in reverse order\n"
+		   "--reload   reset the devices that have something pending (a change an Intel E810 stores for\n"
+		   "           its next reset), where the driver can, and run what the reset made possible\n"
+		   "Exit 0: done, or would be done; 1: refused, conflicting, or an entry unmet (named);\n"
+		   "3: a dry run that could not plan every step (the kernel's devlink has no dry run).\n");
 }
 
 /*
@@ -63,27 +69,209 @@ static int reload_pending(struct dlh_ctx *ctx)
 	return ret;
 }
 
+
+static const char *const step_results[] = {
+    [STEP_NOT_RUN] = "not_run", [STEP_DONE] = "done",	  [STEP_PENDING] = "pending",
+    [STEP_REFUSED] = "refused", [STEP_UNDONE] = "undone", [STEP_UNDO_FAILED] = "undo_failed",
+};
+
+static const char *const step_changes[] = {[STEP_UNSPLIT] = "unsplit", [STEP_SPLIT] = "split", [STEP_TYPE] = "type"};
+
+/* A step in JSON: what, where, the file's line and entry, what became of it, and its plans. */
+static void step_json(struct jsonw *w, const struct step *s, bool dry)
+{
+	const char *hash = strchr(s->port, '#');
+	char dev[DLH_HANDLE_MAX];
+
+	jsonw_obj_open(w, NULL);
+	jsonw_str(w, "change", step_changes[s->kind]);
+	if (hash) {
+		snprintf(dev, sizeof(dev), "%.*s", (int)(hash - s->port), s->port);
+		jsonw_str(w, "device", dev);
+		jsonw_uint(w, "number", strtoul(hash + 1, NULL, 10));
+	} else {
+		snprintf(dev, sizeof(dev), "%.*s", (int)(strrchr(s->port, '/') - s->port), s->port);
+		jsonw_str(w, "device", dev);
+		jsonw_str(w, "port", s->port);
+	}
+	if (s->kind == STEP_SPLIT || (s->kind == STEP_UNSPLIT && s->staged))
+		jsonw_uint(w, "count", s->kind == STEP_SPLIT ? s->count : 1);
+	if (s->kind == STEP_TYPE)
+		jsonw_str(w, "type", dlh_port_type_name(s->type));
+	jsonw_uint(w, "line", (uint64_t)s->line);
+	jsonw_uint(w, "entry", s->entry);
+	jsonw_bool(w, "staged", s->staged);
+	jsonw_bool(w, "partial", s->partial);
+	jsonw_str(w, "result", dry ? (s->partial ? "partial" : "would") : step_results[s->result]);
+	if (s->msg[0])
+		jsonw_str(w, "message", s->msg);
+	jsonw_arr_open(w, "plans");
+	for (size_t i = 0; i < s->nplans; i++) {
+		jsonw_obj_open(w, NULL);
+		out_plan_fields(w, dev, &s->plans[i]);
+		jsonw_obj_close(w);
+	}
+	jsonw_arr_close(w);
+	jsonw_obj_close(w);
+}
+
+/* What a run leaves to report at its end. */
+struct apply_run {
+	const char *result;
+	bool changed, partial;
+	const struct desired_plan *failed; /* the plan that refused, conflicted or left an entry unmet */
+	char error[1200];
+	size_t npending;
+};
+
+static void apply_json_end(struct dl *dl, const struct desired *d, const struct apply_run *r)
+{
+	struct jsonw *w = &dl->jw;
+	const struct desired_plan *p = r->failed;
+
+	jsonw_arr_close(w);
+	jsonw_str(w, "result", r->result);
+	jsonw_bool(w, "changed", r->changed);
+	jsonw_bool(w, "partial", r->partial);
+	jsonw_uint(w, "pending", r->npending);
+	jsonw_arr_open(w, "unmet");
+	for (size_t i = 0; p && p->status == DESIRED_UNMET && i < p->nunmet; i++) {
+		jsonw_obj_open(w, NULL);
+		jsonw_uint(w, "entry", p->unmet[i].entry);
+		jsonw_uint(w, "line", (uint64_t)d->e[p->unmet[i].entry].match_line);
+		jsonw_str(w, "reason", p->unmet[i].why);
+		jsonw_obj_close(w);
+	}
+	jsonw_arr_close(w);
+	if (p && p->status == DESIRED_CONFLICT) {
+		jsonw_obj_open(w, "conflict");
+		jsonw_arr_open(w, "entries");
+		jsonw_uint(w, NULL, p->entry);
+		jsonw_uint(w, NULL, p->other);
+		jsonw_arr_close(w);
+		jsonw_arr_open(w, "lines");
+		jsonw_uint(w, NULL, (uint64_t)p->line);
+		jsonw_uint(w, NULL, (uint64_t)p->other_line);
+		jsonw_arr_close(w);
+		jsonw_obj_close(w);
+	}
+	if (p && p->status == DESIRED_REFUSED) {
+		jsonw_obj_open(w, "refused");
+		jsonw_uint(w, "entry", p->entry);
+		jsonw_uint(w, "line", (uint64_t)p->line);
+		jsonw_obj_close(w);
+	}
+	if (r->error[0])
+		jsonw_str(w, "error", r->error);
+	out_end(dl);
+}
+
+static int apply_args(struct dl *dl, bool *dry, bool *reload, bool *atomic)
+{
+	for (const char *a; (a = dl_arg(dl)); dl_shift(dl)) {
+		if (!strcmp(a, "--dry-run"))
+			*dry = true;
+		else if (!strcmp(a, "--reload"))
+			*reload = true;
+		else if (!strcmp(a, "--atomic"))
+			*atomic = true;
+		else
+			return dl_usage_err(apply_usage, "Unexpected argument \"%s\"", a);
+	}
+	if (*dry && *reload)
+		return dl_usage_err(apply_usage, "--dry-run and --reload: choose one");
+	return DL_OK;
+}
+
+/*
+ * One round: plan the file whole, refuse it on a conflict or a refusal, else
+ * print the steps (a dry run) or run them. Returns the exit code; @r says why.
+ */
+static int apply_round(struct dl *dl, const struct desired *d, struct dlh_ctx *ctx, bool dry, bool atomic,
+		       struct desired_plan *p, struct apply_run *r)
+{
+	char why[1200], what[1024];
+	size_t npartial = 0;
+	int err;
+
+	if (desired_plan(d, ctx, p, dl->json ? NULL : stderr)) {
+		snprintf(r->error, sizeof(r->error), "%s: out of memory", d->path);
+		return DL_EOP;
+	}
+	r->npending = p->npending;
+	if (p->status == DESIRED_REFUSED || p->status == DESIRED_CONFLICT) {
+		r->result = p->status == DESIRED_REFUSED ? "refused" : "conflict";
+		r->failed = p;
+		snprintf(r->error, sizeof(r->error), "%s%s", p->why,
+			 p->status == DESIRED_CONFLICT ? " (nothing was changed)" : " (nothing was changed)");
+		return DL_EOP;
+	}
+	for (size_t i = 0; dry && i < p->nsteps; i++) {
+		const struct step *s = &p->steps[i];
+
+		npartial += s->partial;
+		if (dl->json)
+			continue;
+		step_describe(d, s, what, sizeof(what));
+		if (s->partial)
+			printf("maybe: %s: the kernel's devlink has no dry run; its driver decides when it runs\n",
+			       what);
+		else
+			printf("would: %s%s\n", what, s->staged ? ", applied at the next reset" : "");
+	}
+	if (!dry && p->nsteps) {
+		err = desired_apply(d, ctx, p, atomic, dl->json ? NULL : stdout, why, sizeof(why));
+		for (size_t i = 0; i < p->nsteps; i++)
+			r->changed |= p->steps[i].result == STEP_DONE || p->steps[i].result == STEP_PENDING;
+		if (err) {
+			bool undone = atomic;
+
+			for (size_t i = 0; i < p->nsteps; i++)
+				undone &= p->steps[i].result != STEP_UNDO_FAILED;
+			r->result = atomic ? (undone ? "undone" : "undo_failed") : "refused";
+			snprintf(r->error, sizeof(r->error), "%s%s", why,
+				 atomic ? (undone ? " (the steps done were undone)"
+						  : " (some steps done could not be undone: see above)")
+					: "");
+			return DL_EOP;
+		}
+	}
+	r->partial |= npartial != 0;
+	if (p->status == DESIRED_UNMET) {
+		r->result = "unmet";
+		r->failed = p;
+		snprintf(r->error, sizeof(r->error), "%zu entr%s of %s unmet%s", p->nunmet, p->nunmet == 1 ? "y" : "ies",
+			 d->path, dl->json ? "" : " (listed above)");
+		return DL_EOP;
+	}
+	if (dry && npartial) {
+		r->result = "partial";
+		snprintf(r->error, sizeof(r->error), "%zu step%s of %s could not be planned whole", npartial,
+			 npartial == 1 ? "" : "s", d->path);
+		return DL_EPARTIAL;
+	}
+	r->result = dry ? (p->nsteps ? "would" : "nothing") : (r->changed ? "done" : "nothing");
+	return DL_OK;
+}
+
 int cmd_apply(struct dl *dl)
 {
 	const char *path = dl_shift(dl);
-	char why[1024], what[1024];
-	bool dry = false, reload = false;
-	size_t nsteps, npending;
+	bool dry = false, reload = false, atomic = false;
+	struct apply_run r = {.result = "nothing"};
+	struct desired_plan p = {0};
+	char why[1024];
 	struct desired d;
-	struct step *steps;
 	struct dlh_ctx *ctx;
-	int err;
+	int ret = DL_OK, err;
 
 	if (!path || dl_match(path, "help")) {
 		apply_usage(path ? stdout : stderr);
 		return path ? DL_OK : DL_EUSAGE;
 	}
-	for (const char *a; (a = dl_arg(dl)) && (!strcmp(a, "--dry-run") || !strcmp(a, "--reload")); dl_shift(dl))
-		*(!strcmp(a, "--dry-run") ? &dry : &reload) = true;
-	if (dl_arg(dl))
-		return dl_usage_err(apply_usage, "Unexpected argument \"%s\"", dl_arg(dl));
-	if (dry && reload)
-		return dl_usage_err(apply_usage, "--dry-run and --reload: choose one");
+	err = apply_args(dl, &dry, &reload, &atomic);
+	if (err)
+		return err;
 	err = dl_ctx(dl, &ctx);
 	if (err)
 		return err;
@@ -91,39 +279,55 @@ int cmd_apply(struct dl *dl)
 		fprintf(stderr, "Error: %s\n", why);
 		return DL_EOP;
 	}
+	if (dl->json) {
+		out_begin(dl, "apply");
+		jsonw_str(&dl->jw, "file", d.path);
+		jsonw_bool(&dl->jw, "dry_run", dry);
+		jsonw_bool(&dl->jw, "atomic", atomic);
+		jsonw_arr_open(&dl->jw, "steps");
+	}
 	/* With --reload, a second round runs what the reset made possible (the new ports' types). */
 	for (int round = 0; round < (reload ? 2 : 1); round++) {
-		err = desired_steps(&d, ctx, &steps, &nsteps, stderr, &npending);
-		if (err) {
-			fprintf(stderr, "Error: %s: out of memory\n", path);
-			desired_free(&d);
-			return DL_EOP;
-		}
-		if (!nsteps && !npending && !round)
-			printf("nothing to do: the devices are as %s says\n", path);
-		for (size_t i = 0; dry && i < nsteps; i++) {
-			step_describe(&d, &steps[i], what, sizeof(what));
-			printf("would: %s%s\n", what, steps[i].staged ? ", applied at the next reset" : "");
-		}
-		if (!dry && nsteps && desired_apply(&d, ctx, steps, nsteps, stdout, why, sizeof(why))) {
-			fprintf(stderr, "Error: %s\n", why);
-			err = DL_EOP;
-		}
-		free(steps);
-		if (err || !reload || round)
+		bool none;
+
+		ret = apply_round(dl, &d, ctx, dry, atomic, &p, &r);
+		none = !p.nsteps && !p.npending && p.status == DESIRED_OK;
+		for (size_t i = 0; dl->json && i < p.nsteps; i++)
+			step_json(&dl->jw, &p.steps[i], dry);
+		if (ret == DL_OK && none && !round && !dl->json)
+			printf("nothing to do: the devices are as %s says\n", d.path);
+		if (ret != DL_OK || !reload || round) {
+			if (r.failed == &p)
+				break; /* the plan is reported below */
+			desired_plan_free(&p);
 			break;
-		err = reload_pending(ctx);
-		if (err)
+		}
+		desired_plan_free(&p);
+		if (reload_pending(ctx)) {
+			ret = DL_EOP;
+			snprintf(r.error, sizeof(r.error), "a reset failed (see above)");
+			r.result = "refused";
 			break;
+		}
 	}
-	if (!err && !reload && !dry) {
+	if (ret == DL_OK && !reload && !dry) {
 		/* What waits for a reset, said once at the end (each entry was noted on stderr). */
-		err = desired_steps(&d, ctx, &steps, &nsteps, NULL, &npending);
-		free(steps);
-		if (!err && npending)
-			printf("pending until a reset: %zu entr%s of %s (dl apply --reload %s, or dl dev reload)\n",
-			       npending, npending == 1 ? "y" : "ies", path, path);
+		struct desired_plan after;
+
+		if (!desired_plan(&d, ctx, &after, NULL)) {
+			r.npending = after.npending;
+			if (after.npending && !dl->json)
+				printf("pending until a reset: %zu entr%s of %s (dl apply --reload %s, or dl dev "
+				       "reload)\n",
+				       after.npending, after.npending == 1 ? "y" : "ies", d.path, d.path);
+		}
+		desired_plan_free(&after);
 	}
+	if (r.error[0])
+		fprintf(stderr, "Error: %s\n", r.error);
+	if (dl->json)
+		apply_json_end(dl, &d, &r);
+	desired_plan_free(&p);
 	desired_free(&d);
-	return err ? DL_EOP : DL_OK;
+	return ret;
 }

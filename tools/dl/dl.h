@@ -9,8 +9,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Exit codes: as iproute2, 1 for a failed operation, 2 for bad usage. */
-enum { DL_OK = 0, DL_EOP = 1, DL_EUSAGE = 2 };
+/*
+ * Exit codes: as iproute2, 1 for a failed operation, 2 for bad usage; 3 for a
+ * dry run that could not plan everything (the kernel's devlink has no dry
+ * run: its core checks what it knows, the driver decides when it runs).
+ */
+enum { DL_OK = 0, DL_EOP = 1, DL_EUSAGE = 2, DL_EPARTIAL = 3 };
 
 struct dl {
 	/* options */
@@ -59,6 +63,8 @@ void out_reload(struct dl *dl, uint32_t done);
 void out_dev(struct dl *dl, const struct dlh_dev *dev);
 void out_port(struct dl *dl, const struct dlh_port *port);
 void out_sim(struct dl *dl, const char *handle, const char *key, const char *value);
+/* A plan's members: "partial", "del", "new" and, when staged, "staged" and "after". */
+void out_plan_fields(struct jsonw *w, const char *dev, const struct dlh_plan *plan);
 void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count, const char *type,
 	      const struct dlh_plan *plan);
 

@@ -474,18 +474,24 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 	if (type)
 		jsonw_str(w, "type", type);
 	jsonw_bool(w, "accepted", true);
+	out_plan_fields(w, dlh_dev_handle(dev), plan);
+	out_end(dl);
+}
+
+void out_plan_fields(struct jsonw *w, const char *dev, const struct dlh_plan *plan)
+{
 	jsonw_bool(w, "partial", plan->partial);
 	jsonw_arr_open(w, "del");
 	for (unsigned int i = 0; i < plan->ngone; i++) {
 		char h[DLH_HANDLE_MAX];
 
-		snprintf(h, sizeof(h), "%s/%u", dlh_dev_handle(dev), plan->gone[i]);
+		snprintf(h, sizeof(h), "%s/%u", dev, plan->gone[i]);
 		jsonw_str(w, NULL, h);
 	}
 	jsonw_arr_close(w);
 	jsonw_arr_open(w, "new");
 	for (unsigned int i = 0; i < plan->ncome; i++)
-		plan_port_json(w, dlh_dev_handle(dev), &plan->come[i]);
+		plan_port_json(w, dev, &plan->come[i]);
 	jsonw_arr_close(w);
 	if (plan->staged) {
 		jsonw_bool(w, "staged", true);
@@ -494,5 +500,4 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 			plan_port_json(w, plan->after[i].dev, &plan->after[i].port);
 		jsonw_arr_close(w);
 	}
-	out_end(dl);
 }

@@ -15,7 +15,8 @@ void port_usage(FILE *f)
 		   "DEV/PORT_INDEX may also be a netdev name (eth0); \"show\" also takes a DEV (pci/0000:03:00.0)\n"
 		   "to list that device's ports; the split count may be given as \"count COUNT\".\n"
 		   "A last --dry-run on set, split or unsplit prints what it would do (the ports that would go and\n"
-		   "come) and changes nothing: exit 0 if it would be done, 1 with the refusal it would get.\n");
+		   "come) and changes nothing: exit 0 if it would be done, 1 with the refusal it would get, 3 if\n"
+		   "the backend cannot say (the kernel: its core's checks passed, the driver decides).\n");
 }
 
 static int slashes(const char *s)
@@ -120,7 +121,7 @@ static int port_set(struct dl *dl)
 		err = dlh_port_type_set_plan(port, type, &plan, &ext);
 		if (!err)
 			out_plan(dl, "set", port, 0, dlh_port_type_name(type), &plan);
-		return err ? dl_op_err(err, &ext) : DL_OK;
+		return err ? dl_op_err(err, &ext) : plan.partial ? DL_EPARTIAL : DL_OK;
 	}
 	err = dlh_port_type_set(port, type, &ext);
 	return dl_op_done(err, &ext);
@@ -185,7 +186,7 @@ static int port_split(struct dl *dl)
 		err = dlh_port_split_plan(port, count, &plan, &ext);
 		if (!err)
 			out_plan(dl, "split", port, count, NULL, &plan);
-		return err ? dl_op_err(err, &ext) : DL_OK;
+		return err ? dl_op_err(err, &ext) : plan.partial ? DL_EPARTIAL : DL_OK;
 	}
 	err = dlh_port_split(port, count, &ext);
 	return dl_op_done(err, &ext);
@@ -208,7 +209,7 @@ static int port_unsplit(struct dl *dl)
 		err = dlh_port_unsplit_plan(port, &plan, &ext);
 		if (!err)
 			out_plan(dl, "unsplit", port, 0, NULL, &plan);
-		return err ? dl_op_err(err, &ext) : DL_OK;
+		return err ? dl_op_err(err, &ext) : plan.partial ? DL_EPARTIAL : DL_OK;
 	}
 	err = dlh_port_unsplit(port, &ext);
 	return dl_op_done(err, &ext);

@@ -103,32 +103,48 @@ static struct {
 	ev_timer retry;
 	double delay;	    /* 0: not failing */
 	unsigned int tries; /* failed runs since the file was last reached */
-	char failed[1024];  /* the failure logged last */
+	char failed[1400];  /* the failure (or unmet entry) logged last */
 	size_t waiting;	    /* entries pending until a reset, as logged last */
 } want;
 
+/* Logs @msg at @level unless it is what was logged last for the file. */
+static void desired_say_once(int level, const char *msg)
+{
+	if (!strcmp(msg, want.failed))
+		return;
+	dlhald_log(level, "%s", msg);
+	snprintf(want.failed, sizeof(want.failed), "%s", msg);
+}
+
 static void desired_run(struct server *srv)
 {
-	char why[1024], what[1024];
-	struct step *steps;
-	size_t n, npending;
+	char why[1200], what[1024], msg[1300];
+	struct desired_plan p;
 	int err = 0;
 
 	want.pending = false;
-	if (desired_steps(&want.d, srv->ctx, &steps, &n, NULL, &npending))
+	if (desired_plan(&want.d, srv->ctx, &p, NULL))
 		return;
+	/*
+	 * Entries that conflict, or a step the driver's rules refuse now: nothing
+	 * of the file is applied, said once, and tried again as a failure is
+	 * (another client may free the way: unsplit the neighbour in the way).
+	 */
+	if (p.status == DESIRED_CONFLICT || p.status == DESIRED_REFUSED) {
+		snprintf(why, sizeof(why), "%s: nothing of %s applied", p.why, want.d.path);
+		err = -EINVAL;
+	}
 	/* Staged changes wait for a reset, which dlhald never does on its own: said once. */
-	if (npending != want.waiting && npending)
+	if (p.npending != want.waiting && p.npending)
 		dlhald_log(LOG_INFO, "desired: %zu entr%s pending until a reset (dl dev reload, or dl apply --reload)",
-			   npending, npending == 1 ? "y" : "ies");
-	want.waiting = npending;
-	for (size_t i = 0; i < n && !want.tries; i++) {
-		step_describe(&want.d, &steps[i], what, sizeof(what));
+			   p.npending, p.npending == 1 ? "y" : "ies");
+	want.waiting = p.npending;
+	for (size_t i = 0; i < p.nsteps && !want.tries && !err; i++) {
+		step_describe(&want.d, &p.steps[i], what, sizeof(what));
 		dlhald_log(LOG_INFO, "desired: %s", what);
 	}
-	if (n)
-		err = desired_apply(&want.d, srv->ctx, steps, n, NULL, why, sizeof(why));
-	free(steps);
+	if (!err && p.nsteps)
+		err = desired_apply(&want.d, srv->ctx, &p, false, NULL, why, sizeof(why));
 	if (!err) {
 		if (want.tries)
 			dlhald_log(LOG_INFO, "desired: reached after %u failed attempts", want.tries);
@@ -136,17 +152,23 @@ static void desired_run(struct server *srv)
 		want.delay = 0;
 		want.failed[0] = '\0';
 		ev_timer_stop(srv->loop, &want.retry);
+		/* an entry whose device or port is not there (yet): said once, and it is met when it comes */
+		if (p.status == DESIRED_UNMET) {
+			snprintf(msg, sizeof(msg), "desired: unmet: %s%s (applied when it appears)", p.why,
+				 p.nunmet > 1 ? " and more" : "");
+			desired_say_once(LOG_INFO, msg);
+		}
+		desired_plan_free(&p);
 		return;
 	}
+	desired_plan_free(&p);
 	want.tries++;
 	want.delay = want.delay ? want.delay * 2 : DESIRED_RETRY_MIN;
 	if (want.delay > DESIRED_RETRY_MAX)
 		want.delay = DESIRED_RETRY_MAX;
-	if (strcmp(why, want.failed)) {
-		dlhald_log(LOG_WARNING, "desired: cannot reach: %s (trying again, every %g s at most)", why,
-			   DESIRED_RETRY_MAX);
-		snprintf(want.failed, sizeof(want.failed), "%s", why);
-	}
+	snprintf(msg, sizeof(msg), "desired: cannot reach: %s (trying again, every %g s at most)", why,
+		 DESIRED_RETRY_MAX);
+	desired_say_once(LOG_WARNING, msg);
 	ev_timer_stop(srv->loop, &want.retry);
 	ev_timer_set(&want.retry, want.delay, 0);
 	ev_timer_start(srv->loop, &want.retry);

@@ -106,6 +106,30 @@ describe("dlhal", function()
       assert.error_matches(function() both:apply { { netdev = "eth0" } } end, "says nothing")
     end)
 
+    it("plans the entries whole: conflicts refused with nothing changed, unmet entries named, atomic undo", function()
+      local sw <close> = assert(dlhal.open { sim = "sn2700" })
+      local both = { { device = SW, number = 17, split = 4 }, { device = SW, number = 1, split = 2 } }
+      assert.same({ nil, "entry:2 conflicts with entry:1: split " .. SW .. " port 17 into 4 (entry:1) would remove "
+        .. SW .. "/3, port 1", "EINVAL" }, { sw:apply(both) })
+      assert.equal(SW .. "/1: type eth netdev eth0", tostring(sw:port(SW .. "/1")), "nothing was split")
+      -- an unsplit frees the lanes a split by 4 needs: each step is planned on what the ones before leave
+      assert(sw:port("eth0"):split(2))
+      assert.same({ "unsplit " .. SW .. "/1 (entry:1)", "split " .. SW .. " port 17 into 4 (entry:1)" },
+        assert(sw:apply({ both[1] }, { dry_run = true })))
+      assert.equal(2, #assert(sw:apply { both[1] }))
+      -- port 1 went with that split: an entry naming it is unmet, never "nothing to do"
+      assert.same({ nil, "entry:1: matches no port", "ENODEV" }, { sw:apply { both[2] } })
+      -- a step the hardware fails half way: with atomic, the one done before it is undone
+      local two = { { device = SW, number = 18, split = 2 }, { device = SW, number = 2, split = 2 } }
+      sw:dev(SW):sim("fail_nth", "10")
+      local ok, msg = sw:apply(two, { atomic = true })
+      assert.is_nil(ok)
+      assert.matches("port 2 into 2 %(entry:2%).*%(the steps done were undone%)", msg)
+      assert.equal(1, #(function() local n = {} for p in sw:dev(SW):ports() do
+        if p.port == 18 then n[#n + 1] = p end end return n end)(), "port 18 is whole again")
+      assert.error_matches(function() sw:apply(two, { atomic = "yes" }) end, "option atomic: boolean expected")
+    end)
+
     it("reads every field, named as dl -j -d names them", function()
       local p = ctx:port("eth0")
       assert.equal(SW .. "/1", p.handle)
@@ -421,14 +445,21 @@ describe("dlhal", function()
       return out, code
     end
 
-    it("breakout.lua applies a plan idempotently and stops at a refusal", function()
+    it("breakout.lua plans the whole breakout first and refuses it, changing nothing", function()
       local out, code = run(dir .. "breakout.lua sim=sn2700 eth0=4 eth2=2 eth4=1")
       assert.equal(0, code)
       assert.equal("eth0: split into 4: eth0 eth1 eth32 eth33\neth2: split into 2: eth2 eth34\neth4: already 1\n", out)
+      -- a refusal of the third argument's driver: the first is not split either
       out, code = run(dir .. "breakout.lua sim=sn2700 eth0=2 eth2=3 eth4=2")
       assert.equal(1, code)
-      assert.equal("eth0: split into 2: eth0 eth32\n"
-        .. "eth2: split 3 refused: pci/0000:03:00.0/5: Port can only be split into 2 or 4 ports\n", out)
+      assert.equal("refused, nothing changed: split pci/0000:03:00.0 port 18 into 3 (eth2=3): "
+        .. "pci/0000:03:00.0/5: Port can only be split into 2 or 4 ports\n", out)
+      -- eth0 by 4 takes the lanes of eth1's cage (port 1): before, eth1 was a new port of eth0's split
+      -- by then, and splitting it undid the first split; now the conflict is named, with both arguments
+      out, code = run(dir .. "breakout.lua sim=sn2700 eth0=4 eth1=2")
+      assert.equal(1, code)
+      assert.equal("refused, nothing changed: eth1=2 conflicts with eth0=4: split pci/0000:03:00.0 port 17 into 4 "
+        .. "(eth0=4) would remove pci/0000:03:00.0/3, port 1\n", out)
       out, code = run(dir .. "breakout.lua sim=sn2700 eth0=two")
       assert.equal(2, code)
     end)
