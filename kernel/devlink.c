@@ -39,6 +39,13 @@ struct kdl {
 	char *sim_value; /* where a SIM_GET reply's value goes */
 	size_t sim_len;
 	uint32_t *reload_done; /* where a RELOAD reply's actions performed go */
+	/* A dlhald's devices' firmware options (DLHAL_ATTR_FW_OPTION), by device handle. */
+	struct kopts {
+		char dev[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1];
+		struct dlh_fw_option o[16];
+		size_t n;
+	} *opts;
+	size_t nopts;
 	/* A dry run's reply (DLHAL_CMD_PLAN) goes into @plan; the first error in filling it, into @plan_ext. */
 	struct dlh_sdk_plan *plan;
 	struct dlh_extack *plan_ext;
@@ -361,6 +368,97 @@ static void plan_of(struct kdl *k, struct nlmsghdr *nlh)
 		k->plan_err = dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan is malformed");
 }
 
+static const struct dlh__attr_rule opt_rules[] = {
+    {DLHAL_ATTR_FW_OPTION_SPLIT, DLH__ATTR_U32, 0, "option split"},
+    {DLHAL_ATTR_FW_OPTION_SPEED, DLH__ATTR_RECS, sizeof(uint32_t), "option speeds"},
+    {DLHAL_ATTR_FW_OPTION_ACTIVE, DLH__ATTR_U8, 0, "option active"},
+    {DLHAL_ATTR_FW_OPTION_PENDING, DLH__ATTR_U8, 0, "option pending"},
+};
+
+/*
+ * A dlhald's device message: its firmware options, kept by handle for
+ * dev_fw_options (each checked here; core checks the set as a driver's). A
+ * message without them says the device has none.
+ */
+static void fw_options_of(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr *nlh)
+{
+	struct kopts *o = NULL;
+	const struct nlattr *a;
+	size_t i;
+	int rem;
+
+	for (i = 0; i < k->nopts && !o; i++)
+		if (!strcmp(k->opts[i].dev, dlh_dev_handle(dev)))
+			o = &k->opts[i];
+	if (!o) {
+		struct kopts *no = realloc(k->opts, (k->nopts + 1) * sizeof(*no));
+
+		if (!no)
+			return;
+		k->opts = no;
+		o = &no[k->nopts++];
+		snprintf(o->dev, sizeof(o->dev), "%s", dlh_dev_handle(dev));
+	}
+	o->n = 0;
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
+	{
+		struct nlattr *tb[4];
+		struct dlh_fw_option *f;
+		char why[128];
+
+		if (nla_type(a) != DLHAL_ATTR_FW_OPTION || o->n == 16 ||
+		    dlh__attrs_parse(nla_data(a), nla_len(a), opt_rules, 4, tb, false, why, sizeof(why)) || !tb[0] ||
+		    (tb[1] && nla_len(tb[1]) > (int)sizeof(f->speed)))
+			continue;
+		f = &o->o[o->n++];
+		memset(f, 0, sizeof(*f));
+		f->split = nla_get_u32(tb[0]);
+		if (tb[1])
+			memcpy(f->speed, nla_data(tb[1]), (size_t)nla_len(tb[1]));
+		f->active = tb[2] && nla_get_u8(tb[2]);
+		f->pending = tb[3] && nla_get_u8(tb[3]);
+	}
+}
+
+static struct nl_msg *msg_new(struct kdl *k, uint8_t cmd, int flags);
+static int request(struct kdl *k, struct nl_msg *msg, struct dlh_extack *ext);
+
+static const struct kopts *kopts_find(const struct kdl *k, const struct dlh_dev *dev)
+{
+	for (size_t i = 0; i < k->nopts; i++)
+		if (!strcmp(k->opts[i].dev, dlh_dev_handle(dev)))
+			return &k->opts[i];
+	return NULL;
+}
+
+/*
+ * What the daemon's device messages said; a device known from port messages
+ * only (a lazy lookup by netdev) is asked for once with a get.
+ */
+static int daemon_dev_fw_options(struct dlh_dev *dev, struct dlh_fw_option *opts, size_t max, size_t *n,
+				 struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
+	const struct kopts *o = kopts_find(k, dev);
+
+	if (!o) {
+		struct nl_msg *msg = msg_new(k, DEVLINK_CMD_GET, 0);
+
+		if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
+		    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev))) {
+			nlmsg_free(msg);
+			return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+		}
+		if (request(k, msg, NULL) == 0)
+			o = kopts_find(k, dev);
+	}
+	if (!o || !o->n)
+		return dlh_sdk_extack(ext, -EOPNOTSUPP, "Device has no firmware options");
+	*n = o->n;
+	memcpy(opts, o->o, (max < *n ? max : *n) * sizeof(*opts));
+	return 0;
+}
+
 /* Devices and ports, from a dump or a notification. */
 static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 {
@@ -404,6 +502,8 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 
 		dev = dev_of(k, tb, true);
 		pending_of(tb, &p);
+		if (dev && k->uds)
+			fw_options_of(k, dev, nlh);
 		if (dev)
 			dlh_sdk_dev_pending_set(dev, &p);
 		break;
@@ -1217,6 +1317,7 @@ static void daemon_bus_detach(struct dlh_sdk_bus *bus)
 	close(k->ufd[1]);
 	close(k->ufd[0]);
 	free(k->seen);
+	free(k->opts);
 }
 
 static struct nl_msg *sim_msg(struct dlh_dev *dev, struct dlh_port *port, uint8_t cmd, const char *key,
@@ -1339,6 +1440,7 @@ static const struct dlh_sdk_ops daemon_ops = {
     .port_split_plan = daemon_port_split_plan,
     .port_unsplit_plan = daemon_port_unsplit_plan,
     .port_type_set_plan = daemon_port_type_set_plan,
+    .dev_fw_options = daemon_dev_fw_options,
     /* the daemon plans on its own view of what the sequence planned before (DLHAL_ATTR_PLAN_BEFORE) */
     .flags = DLH_SDK_F_PLAN_VIEW,
 };

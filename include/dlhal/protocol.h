@@ -52,6 +52,12 @@ enum dlhal_attr {
 	DLHAL_ATTR_PLAN_NEW,
 	/** nested, one per port: a port after the reset (staged), with its bus and device names */
 	DLHAL_ATTR_PLAN_AFTER,
+	/** nested, repeated, on a device message: a firmware option (dlh_dev_fw_options()) */
+	DLHAL_ATTR_FW_OPTION,
+	DLHAL_ATTR_FW_OPTION_SPLIT,   /**< u32, in DLHAL_ATTR_FW_OPTION: the ports (PFs) it gives */
+	DLHAL_ATTR_FW_OPTION_SPEED,   /**< binary, up to 8 u32 in host order: each lane's maximum speed, Mb/s */
+	DLHAL_ATTR_FW_OPTION_ACTIVE,  /**< u8 1: the option the hardware runs */
+	DLHAL_ATTR_FW_OPTION_PENDING, /**< u8 1: the option it runs after its next reset */
 };
 
 /** Changes one dry run may plan before its own (DLHAL_ATTR_PLAN_BEFORE). */

@@ -111,11 +111,34 @@ static int put_dev_name(struct nl_msg *msg, const struct dlh_dev *dev)
 	       nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev));
 }
 
+/* The firmware options a reset chooses between (ice), in dlhal's attributes (docs/protocol.md). */
+static int put_fw_options(struct nl_msg *msg, const struct dlh_dev *dev)
+{
+	struct dlh_fw_option opts[16];
+	size_t n = 0;
+	int err = 0;
+
+	if (dlh_dev_fw_options((struct dlh_dev *)dev, opts, 16, &n, NULL))
+		return 0;
+	for (size_t i = 0; i < n && i < 16 && !err; i++) {
+		struct nlattr *nest = nla_nest_start(msg, DLHAL_ATTR_FW_OPTION);
+
+		err = !nest || nla_put_u32(msg, DLHAL_ATTR_FW_OPTION_SPLIT, opts[i].split) ||
+		      nla_put(msg, DLHAL_ATTR_FW_OPTION_SPEED, sizeof(opts[i].speed), opts[i].speed) ||
+		      (opts[i].active && nla_put_u8(msg, DLHAL_ATTR_FW_OPTION_ACTIVE, 1)) ||
+		      (opts[i].pending && nla_put_u8(msg, DLHAL_ATTR_FW_OPTION_PENDING, 1));
+		if (!err)
+			nla_nest_end(msg, nest);
+	}
+	return err;
+}
+
 static int put_dev(struct nl_msg *msg, const struct dlh_dev *dev)
 {
 	struct dlh_pending p;
 
-	return put_dev_name(msg, dev) || (dlh_dev_pending(dev, &p) && put_pending(msg, &p));
+	return put_dev_name(msg, dev) || (dlh_dev_pending(dev, &p) && put_pending(msg, &p)) ||
+	       put_fw_options(msg, dev);
 }
 
 static int put_port(struct nl_msg *msg, const struct dlh_port *p)
