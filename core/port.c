@@ -745,7 +745,8 @@ int dlh__port_plan(struct dlh_port *port, const struct dlh_change_req *req, stru
 	case DLH_CHANGE_SPLIT:
 		if (!DLH__OP(drv, port_split))
 			return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port splitting is not supported");
-		err = split_check(port, req->count, false, ext);
+		/* a relay that plans (a dlhald) leaves the checks to the core it asks, as its op does */
+		err = split_check(port, req->count, DLH__OP(drv, port_split_plan) != NULL, ext);
 		if (err)
 			return err;
 		break;

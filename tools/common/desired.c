@@ -404,6 +404,7 @@ static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct step *s, b
 	if (!err && keep)
 		err = plan_keep(s, &plan);
 	s->partial |= !err && plan.partial;
+	s->staged |= !err && plan.staged; /* a relay's device may stage what it plans */
 	return err;
 }
 

@@ -26,7 +26,7 @@ void apply_usage(FILE *f)
  * activation, where its driver has one. The handles are taken first: a reset
  * replaces a card's devices.
  */
-static int reload_pending(struct dlh_ctx *ctx)
+static int reload_pending(struct dlh_ctx *ctx, bool quiet, size_t *nreloaded)
 {
 	char(*handles)[DLH_HANDLE_MAX] = NULL;
 	size_t n = 0, cap = 0;
@@ -63,7 +63,9 @@ static int reload_pending(struct dlh_ctx *ctx)
 			ret = DL_EOP;
 			continue;
 		}
-		printf("done: reload %s (fw_activate)\n", handles[i]);
+		(*nreloaded)++;
+		if (!quiet)
+			printf("done: reload %s (fw_activate)\n", handles[i]);
 	}
 	free(handles);
 	return ret;
@@ -122,6 +124,7 @@ struct apply_run {
 	const struct desired_plan *failed; /* the plan that refused, conflicted or left an entry unmet */
 	char error[1200];
 	size_t npending;
+	size_t reloaded; /* devices reset (--reload) */
 };
 
 static void apply_json_end(struct dl *dl, const struct desired *d, const struct apply_run *r)
@@ -134,6 +137,7 @@ static void apply_json_end(struct dl *dl, const struct desired *d, const struct 
 	jsonw_bool(w, "changed", r->changed);
 	jsonw_bool(w, "partial", r->partial);
 	jsonw_uint(w, "pending", r->npending);
+	jsonw_uint(w, "reloaded", r->reloaded);
 	jsonw_arr_open(w, "unmet");
 	for (size_t i = 0; p && p->status == DESIRED_UNMET && i < p->nunmet; i++) {
 		jsonw_obj_open(w, NULL);
@@ -303,12 +307,17 @@ int cmd_apply(struct dl *dl)
 			break;
 		}
 		desired_plan_free(&p);
-		if (reload_pending(ctx)) {
+		if (reload_pending(ctx, dl->json, &r.reloaded)) {
 			ret = DL_EOP;
 			snprintf(r.error, sizeof(r.error), "a reset failed (see above)");
 			r.result = "refused";
 			break;
 		}
+	}
+	if (r.reloaded) {
+		r.changed = true;
+		if (ret == DL_OK)
+			r.result = "done";
 	}
 	if (ret == DL_OK && !reload && !dry) {
 		/* What waits for a reset, said once at the end (each entry was noted on stderr). */

@@ -1,0 +1,156 @@
+# -*- coding: utf-8 -*-
+# Copyright: dlhal developers
+# MIT License (see https://opensource.org/licenses/MIT)
+"""Unit tests of the ports module's code: entries to a desired-state file, dl's report to the task's."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+import pytest
+
+from ansible.module_utils import basic
+from ansible.module_utils.common.text.converters import to_bytes
+from ansible_collections.dlhal.devlink.plugins.modules import ports
+
+
+def set_module_args(args):
+    basic._ANSIBLE_ARGS = to_bytes(json.dumps({'ANSIBLE_MODULE_ARGS': args}))
+
+
+class Exit(Exception):
+    pass
+
+
+class Fail(Exception):
+    pass
+
+
+def exit_json(*args, **kwargs):
+    raise Exit(kwargs)
+
+
+def fail_json(*args, **kwargs):
+    kwargs['failed'] = True
+    raise Fail(kwargs)
+
+
+@pytest.fixture(autouse=True)
+def module_exits(monkeypatch):
+    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
+    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
+    monkeypatch.setattr(basic.AnsibleModule, 'get_bin_path', lambda self, name, required=False: '/usr/bin/' + name)
+
+
+SW = 'pci/0000:03:00.0'
+
+
+def test_entries_become_a_desired_state_file_with_each_line_owned_by_its_entry():
+    text, owner = ports.entries_to_ini([
+        {'device': SW, 'number': 17, 'netdev': None, 'split': 4, 'type': None},
+        {'device': None, 'number': None, 'netdev': 'ens4', 'split': None, 'type': 'auto'},
+    ])
+    assert text == ('[Match]\nDevice=%s\nNumber=17\n[Port]\nSplit=4\n\n'
+                    '[Match]\nNetdev=ens4\n[Port]\nType=auto\n\n' % SW)
+    assert owner[5] == 0 and owner[8] == 1 and owner[10] == 1
+
+
+@pytest.mark.parametrize('entry,why', [
+    ({'device': SW}, 'ports[0]: give device and number, or netdev'),
+    ({'netdev': 'eth0', 'device': SW, 'number': 1, 'split': 2}, 'not both'),
+    ({'device': SW, 'number': 17}, 'ports[0]: says nothing'),
+    ({'device': SW, 'number': 0, 'split': 2}, 'ports[0].number: 0 is not a front-panel port number'),
+    ({'device': SW, 'number': 17, 'split': 65}, 'ports[0].split: 65: expected 1 (whole) to 64'),
+    ({'device': 'pci', 'number': 17, 'split': 2}, 'ports[0].device: "pci": expected BUS/DEV'),
+    ({'netdev': 'a/b', 'split': 2}, 'ports[0].netdev: "a/b" is not a netdev name'),
+])
+def test_malformed_entries_are_named_with_the_field(entry, why):
+    full = dict(device=None, number=None, netdev=None, split=None, type=None)
+    full.update(entry)
+    assert why in ports.check_entries([full])
+
+
+def test_file_lines_in_dls_messages_become_the_entries():
+    owner = {5: 0, 11: 1}
+    msg = '/tmp/x.conf:11 conflicts with /tmp/x.conf:5: split (/tmp/x.conf:5): 1 entry of /tmp/x.conf'
+    assert ports.name_entries(msg, '/tmp/x.conf', owner) == \
+        'ports[1] conflicts with ports[0]: split (ports[0]): 1 entry of ports'
+
+
+def test_check_mode_predicts_the_ports_from_the_plans():
+    before = {SW + '/1': {'type': 'eth', 'netdev': 'eth0'}, SW + '/3': {'type': 'eth', 'netdev': 'eth1'},
+              SW + '/5': {'type': 'eth', 'netdev': 'eth2'}}
+    steps = [{'plans': [{'del': [SW + '/1'], 'new': [
+        {'port': SW + '/1', 'type': 'eth', 'netdev': 'eth0', 'lanes': 2, 'split': True, 'split_group': 16},
+        {'port': SW + '/2', 'type': 'eth', 'netdev': 'eth32', 'lanes': 2, 'split': True, 'split_group': 16}]}]}]
+    after = ports.after_plan(before, steps)
+    assert ports.ports_text(after, {SW}) == (
+        SW + '/1: type eth netdev eth0 split_group 16\n' + SW + '/2: type eth netdev eth32 split_group 16\n'
+        + SW + '/3: type eth netdev eth1\n' + SW + '/5: type eth netdev eth2\n')
+    assert before[SW + '/1'] == {'type': 'eth', 'netdev': 'eth0'}, 'the listing read is not changed'
+
+
+def dl_answers(monkeypatch, apply_doc, rc=0, seen=None):
+    """dl's batch answers: the ports before, the apply report, the ports after, the devices."""
+    def run_command(self, argv, data=None, binary_data=False):
+        if seen is not None:
+            seen.append((argv, data))
+        lines = [{'port': {SW + '/1': {'type': 'eth', 'netdev': 'eth0'}}}, {'apply': apply_doc},
+                 {'port': {SW + '/1': {'type': 'eth', 'netdev': 'eth0', 'split_group': 16}}},
+                 {'dev': {SW: {'dlhal': {'driver': 'mlxsw'}}}}]
+        return rc, '\n'.join(json.dumps(x) for x in lines) + '\n', ''
+    monkeypatch.setattr(basic.AnsibleModule, 'run_command', run_command)
+
+
+def test_the_module_runs_one_dl_batch_with_an_argument_list_and_reports_changes(monkeypatch):
+    seen = []
+    dl_answers(monkeypatch, {'result': 'done', 'changed': True, 'partial': False, 'steps': [
+        {'change': 'split', 'device': SW, 'number': 17, 'count': 2, 'entry': 0, 'result': 'done', 'plans': []}]},
+        seen=seen)
+    set_module_args({'socket': '/run/d.sock', 'atomic': True, 'ports': [{'device': SW, 'number': 17, 'split': 2}]})
+    with pytest.raises(Exit) as e:
+        ports.main()
+    res = e.value.args[0]
+    assert res['changed'] is True and res['result'] == 'done' and res['reboot_required'] is False
+    argv, data = seen[0]
+    assert argv == ['/usr/bin/dl', '-s', '/run/d.sock', '-j', '-f', '-d', '-b', '-']
+    cmds = data.splitlines()
+    assert cmds[0] == 'port show' and cmds[2] == 'port show' and cmds[3] == 'dev show'
+    assert cmds[1].startswith('apply ') and cmds[1].endswith(' --atomic') and '--dry-run' not in cmds[1]
+
+
+def test_nothing_to_do_is_not_a_change(monkeypatch):
+    dl_answers(monkeypatch, {'result': 'nothing', 'changed': False, 'steps': []})
+    set_module_args({'sim': 'sn2700', 'ports': [{'device': SW, 'number': 17, 'split': 1}]})
+    with pytest.raises(Exit) as e:
+        ports.main()
+    assert e.value.args[0]['changed'] is False
+
+
+def test_a_conflict_fails_the_task_naming_the_entries(monkeypatch):
+    dl_answers(monkeypatch, {'result': 'conflict', 'changed': False, 'steps': [],
+                             'conflict': {'entries': [1, 0], 'lines': [11, 5]},
+                             'error': 'X:11 conflicts with X:5: nope (nothing was changed)'})
+    set_module_args({'sim': 'sn2700', 'ports': [{'device': SW, 'number': 17, 'split': 4},
+                                                {'device': SW, 'number': 1, 'split': 2}]})
+    with pytest.raises(Fail) as e:
+        ports.main()
+    res = e.value.args[0]
+    assert res['conflict'] == [1, 0] and res['result'] == 'conflict' and res['changed'] is False
+
+
+def test_backends_are_exclusive_and_fields_are_checked(monkeypatch):
+    set_module_args({'sim': 'sn2700', 'kernel': True, 'ports': [{'device': SW, 'number': 17, 'split': 2}]})
+    with pytest.raises(Fail) as e:
+        ports.main()
+    assert 'mutually exclusive' in e.value.args[0]['msg']
+    set_module_args({'ports': [{'device': SW, 'number': 17, 'split': 'two'}]})
+    with pytest.raises(Fail) as e:
+        ports.main()
+    assert 'split' in e.value.args[0]['msg']
+    set_module_args({'ports': [{'device': SW, 'number': 17, 'type': 'fc'}]})
+    with pytest.raises(Fail) as e:
+        ports.main()
+    assert 'type' in e.value.args[0]['msg'] and 'eth' in e.value.args[0]['msg']
