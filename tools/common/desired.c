@@ -6,6 +6,7 @@
 #include <ini.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
@@ -830,8 +831,12 @@ int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 
 	for (i = 0; i < p->nsteps; i++) {
 		struct step *s = &p->steps[i];
+		struct timespec t0, t1;
 
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		err = step_run(ctx, s, &ext);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		s->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 		step_describe(d, s, what, sizeof(what));
 		if (err) {
 			s->result = STEP_REFUSED;

@@ -62,6 +62,7 @@ struct step {
 	size_t nplans;
 	/* from running it (desired_apply) */
 	enum step_result result;
+	double seconds; /* how long it ran */
 	char msg[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 8]; /* the refusal, or a staged op's word */
 	unsigned int was_count;				   /* the split count before it */
 	struct step_was *was;				   /* the types before it (a type step) */

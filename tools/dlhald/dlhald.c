@@ -46,6 +46,9 @@ static void usage(FILE *f)
 		   "      --client-queue SIZE notification bytes queued for a client that does not read,\n"
 		   "                          then ENOBUFS (default 256K)\n"
 		   "      --queue-total SIZE  bytes queued for all clients (default 32M)\n"
+		   "      --metrics-file PATH Prometheus metrics for node_exporter's textfile collector, written\n"
+		   "                          atomically after each change and every --metrics-interval\n"
+		   "      --metrics-interval SECONDS  (default 15, 1 to 3600)\n"
 		   "  -f, --foreground    stay in the foreground and log to stderr (default: daemon, syslog)\n"
 		   "  -v, --verbose       log each client and driver detail\n"
 		   "  -V, --version       print the version\n"
@@ -143,20 +146,29 @@ static void desired_run(struct server *srv)
 		step_describe(&want.d, &p.steps[i], what, sizeof(what));
 		dlhald_log(LOG_INFO, "desired: %s", what);
 	}
-	if (!err && p.nsteps)
+	if (!err && p.nsteps) {
+		static const enum metrics_op ops[] = {[STEP_UNSPLIT] = METRICS_OP_UNSPLIT, [STEP_SPLIT] = METRICS_OP_SPLIT,
+						      [STEP_TYPE] = METRICS_OP_TYPE};
+
 		err = desired_apply(&want.d, srv->ctx, &p, false, NULL, why, sizeof(why));
+		for (size_t i = 0; i < p.nsteps; i++)
+			if (p.steps[i].result != STEP_NOT_RUN)
+				metrics_op(ops[p.steps[i].kind], METRICS_SOURCE_DESIRED,
+					   p.steps[i].result == STEP_REFUSED, p.steps[i].seconds);
+	}
 	if (!err) {
 		if (want.tries)
 			dlhald_log(LOG_INFO, "desired: reached after %u failed attempts", want.tries);
 		want.tries = 0;
 		want.delay = 0;
-		want.failed[0] = '\0';
 		ev_timer_stop(srv->loop, &want.retry);
 		/* an entry whose device or port is not there (yet): said once, and it is met when it comes */
 		if (p.status == DESIRED_UNMET) {
 			snprintf(msg, sizeof(msg), "desired: unmet: %s%s (applied when it appears)", p.why,
 				 p.nunmet > 1 ? " and more" : "");
 			desired_say_once(LOG_INFO, msg);
+		} else {
+			want.failed[0] = '\0';
 		}
 		desired_plan_free(&p);
 		return;
@@ -172,6 +184,11 @@ static void desired_run(struct server *srv)
 	ev_timer_stop(srv->loop, &want.retry);
 	ev_timer_set(&want.retry, want.delay, 0);
 	ev_timer_start(srv->loop, &want.retry);
+}
+
+const struct desired *dlhald_desired(void)
+{
+	return want.path && want.d.n ? &want.d : NULL;
 }
 
 static void on_retry(struct ev_loop *loop, ev_timer *w, int revents)
@@ -338,7 +355,9 @@ int main(int argc, char **argv)
 		OPT_MAX_CLIENTS,
 		OPT_MAX_PER_USER,
 		OPT_CLIENT_QUEUE,
-		OPT_QUEUE_TOTAL
+		OPT_QUEUE_TOTAL,
+		OPT_METRICS_FILE,
+		OPT_METRICS_INTERVAL
 	};
 	static const struct option opts[] = {
 	    {"socket", required_argument, NULL, 's'},
@@ -358,9 +377,12 @@ int main(int argc, char **argv)
 	    {"max-per-user", required_argument, NULL, OPT_MAX_PER_USER},
 	    {"client-queue", required_argument, NULL, OPT_CLIENT_QUEUE},
 	    {"queue-total", required_argument, NULL, OPT_QUEUE_TOTAL},
+	    {"metrics-file", required_argument, NULL, OPT_METRICS_FILE},
+	    {"metrics-interval", required_argument, NULL, OPT_METRICS_INTERVAL},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *path = DLHAL_SOCKET_DEFAULT, *sim = NULL, *group = NULL, *state = NULL;
+	const char *path = DLHAL_SOCKET_DEFAULT, *sim = NULL, *group = NULL, *state = NULL, *metrics = NULL;
+	double metrics_interval = 15;
 	char *states = NULL, why[512];
 	ev_prepare save;
 	mode_t mode = 0666;
@@ -397,6 +419,20 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			*(opt == OPT_CLIENT_QUEUE ? &srv.client_queue : &srv.queue_total) = (size_t)v;
+			break;
+		case OPT_METRICS_FILE:
+			if (!*optarg) {
+				fprintf(stderr, "dlhald: --metrics-file: expected a path\n");
+				return 2;
+			}
+			metrics = optarg;
+			break;
+		case OPT_METRICS_INTERVAL:
+			if (bound_parse(optarg, false, 1, 3600, &v)) {
+				fprintf(stderr, "dlhald: --metrics-interval \"%s\": expected seconds, 1 to 3600\n", optarg);
+				return 2;
+			}
+			metrics_interval = (double)v;
 			break;
 		case 's':
 			path = optarg;
@@ -550,13 +586,17 @@ int main(int argc, char **argv)
 		ev_prepare_start(srv.loop, &save);
 		dlh_ctx_subscribe(srv.ctx, on_change, &srv, NULL);
 	}
+	if (metrics && metrics_start(&srv, metrics, metrics_interval))
+		goto out_host;
 	if (srv.path)
 		dlhald_log(LOG_INFO, "serving on %s", path);
 	ev_run(srv.loop, 0);
+	metrics_stop();
+	ret = 0;
+out_host:
 	bridge_close(&bridge);
 	evhost_stop(&host);
 	dlh_ctx_unsubscribe(srv.sub);
-	ret = 0;
 out_server:
 	server_close(&srv);
 out_ctx:

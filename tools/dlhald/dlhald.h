@@ -63,6 +63,8 @@ struct server {
 	uid_t refused_uid; /* the uid whose refusal was logged last */
 	const char *state; /* --state FILE, or NULL */
 	bool state_dirty;  /* the model changed since FILE was written */
+	/* Notifications to subscribers, each counted once a subscriber (--metrics-file). */
+	unsigned long long events_delivered, events_dropped;
 };
 
 /* A device in the kernel through /dev/dlhal, and the ports the kernel holds for it. */
@@ -131,6 +133,22 @@ int state_commit(struct server *srv, char *why, size_t whylen);
 /* bridge.c: --kernel-bridge */
 int bridge_open(struct bridge *b, struct server *srv, const char *path, char *why, size_t whylen);
 void bridge_close(struct bridge *b);
+
+/* metrics.c: --metrics-file (docs/fleet.md) */
+enum metrics_op { METRICS_OP_SPLIT, METRICS_OP_UNSPLIT, METRICS_OP_TYPE, METRICS_OP_RELOAD, METRICS_OP_COUNT };
+enum metrics_source { METRICS_SOURCE_CLIENT, METRICS_SOURCE_DESIRED, METRICS_SOURCE_COUNT };
+/* Writes PATH now (0, or a negative errno: logged), then after each change and every @interval seconds. */
+int metrics_start(struct server *srv, const char *path, double interval);
+void metrics_stop(void);
+/* An operation done (@err 0) or refused, and how long it took; nothing without --metrics-file. */
+void metrics_op(enum metrics_op op, enum metrics_source source, int err, double seconds);
+/* Something counted changed (a client came or went): written before the loop next waits. */
+void metrics_dirty(void);
+double metrics_now(void);
+
+/* dlhald.c: the desired-state file in force (--desired), or NULL */
+struct desired;
+const struct desired *dlhald_desired(void);
 
 /* log.c */
 void log_init(bool foreground, int verbosity);

@@ -394,6 +394,7 @@ static void cmd_reload(struct client *c, const struct nlmsghdr *req, struct nlat
 	struct dlh_extack ext = {0};
 	struct dlh_dev *dev;
 	struct nl_msg *msg;
+	double t0;
 	int err;
 
 	if (!may_write(c, req) || find_dev(c, req, tb, &dev))
@@ -414,7 +415,9 @@ static void cmd_reload(struct client *c, const struct nlmsghdr *req, struct nlat
 	/* The device may be gone after the reset: its names are kept for the reply. */
 	snprintf(bus, sizeof(bus), "%s", dlh_dev_bus(dev));
 	snprintf(name, sizeof(name), "%s", dlh_dev_name(dev));
+	t0 = metrics_now();
 	err = dlh_dev_reload(dev, action, limit, &done.value, &ext);
+	metrics_op(METRICS_OP_RELOAD, METRICS_SOURCE_CLIENT, err, metrics_now() - t0);
 	done.selector = done.value;
 	if (!err && (tb[A_ACTION] || tb[A_LIMITS])) {
 		msg = reply_new(req, DEVLINK_CMD_RELOAD, 0);
@@ -598,6 +601,7 @@ static void handle_one(struct client *c, const struct nlmsghdr *req)
 	struct dlh_extack ext;
 	char text[128];
 	uint8_t cmd;
+	double t0;
 	int err;
 
 	if (req->nlmsg_type != DLHAL_FAMILY) {
@@ -649,20 +653,24 @@ static void handle_one(struct client *c, const struct nlmsghdr *req)
 	if (!may_write(c, req) || find_port(c, req, tb, &port))
 		return;
 	memset(&ext, 0, sizeof(ext));
+	t0 = metrics_now();
 	if (cmd == DEVLINK_CMD_PORT_SET) {
 		if (!tb[A_TYPE]) {
 			reply_err(c, req, -EINVAL, "Port type is required");
 			return;
 		}
 		err = dlh_port_type_set(port, (enum dlh_port_type)nla_get_u16(tb[A_TYPE]), &ext);
+		metrics_op(METRICS_OP_TYPE, METRICS_SOURCE_CLIENT, err, metrics_now() - t0);
 	} else if (cmd == DEVLINK_CMD_PORT_SPLIT) {
 		if (!tb[A_COUNT]) {
 			reply_err(c, req, -EINVAL, "Split count is required");
 			return;
 		}
 		err = dlh_port_split(port, nla_get_u32(tb[A_COUNT]), &ext);
+		metrics_op(METRICS_OP_SPLIT, METRICS_SOURCE_CLIENT, err, metrics_now() - t0);
 	} else {
 		err = dlh_port_unsplit(port, &ext);
+		metrics_op(METRICS_OP_UNSPLIT, METRICS_SOURCE_CLIENT, err, metrics_now() - t0);
 	}
 	reply_change(c, req, err, &ext);
 }

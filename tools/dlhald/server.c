@@ -30,6 +30,7 @@ static void client_free(struct client *c)
 	struct server *srv = c->srv;
 
 	srv->nclients--;
+	metrics_dirty();
 	srv->queued_total -= c->queued;
 	if (c->uid == srv->refused_uid)
 		srv->refused_uid = (uid_t)-1;
@@ -172,6 +173,18 @@ static void client_drop(struct client *c)
 	ev_io_start(c->srv->loop, &c->wio);
 }
 
+/* The notifications in a record (each is one netlink message). */
+static unsigned long long record_msgs(const void *data, size_t len)
+{
+	const struct nlmsghdr *h = data;
+	int rem = (int)len;
+	unsigned long long n = 0;
+
+	for (; NLMSG_OK(h, rem); h = NLMSG_NEXT(h, rem))
+		n++;
+	return n;
+}
+
 static void record_send(struct client *c, const void *data, size_t len, bool reply)
 {
 	struct server *srv = c->srv;
@@ -180,8 +193,12 @@ static void record_send(struct client *c, const void *data, size_t len, bool rep
 	if (c->dropped)
 		return;
 	/* After an overflow, notifications wait for the ENOBUFS notice: the client reads the state then. */
-	if (!reply && c->lost)
+	if (!reply && c->lost) {
+		srv->events_dropped += record_msgs(data, len);
 		return;
+	}
+	if (!reply)
+		srv->events_delivered += record_msgs(data, len);
 	/* Nothing queued: write now. Notifications an operation causes are then
 	 * in the subscriber's socket before the operation's ack is in the
 	 * requester's, as the kernel delivers them. */
@@ -203,6 +220,8 @@ static void record_send(struct client *c, const void *data, size_t len, bool rep
 		return;
 	}
 	if (!reply && (c->queued + len > srv->client_queue || srv->queued_total + len > srv->queue_total)) {
+		srv->events_delivered -= record_msgs(data, len);
+		srv->events_dropped += record_msgs(data, len);
 		c->lost = true;
 		srv->overflows++;
 		if (!c->warned)
@@ -318,6 +337,7 @@ struct client *server_client_add(struct server *srv, int fd, uid_t uid, bool may
 	c->next = srv->clients;
 	srv->clients = c;
 	srv->nclients++;
+	metrics_dirty();
 	return c;
 }
 
