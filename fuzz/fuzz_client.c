@@ -167,9 +167,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dlh_port_lookup(ctx, "eth0", &port, &ext);
 		sum += list(ctx);
 
+		/* A dry run (the daemon's plan, hostile here), one planned after another, firmware options. */
 		port = dlh_port_first_all(ctx);
-		if (port)
+		if (port) {
+			struct dlh_plan plan;
+			struct dlh_seq *seq;
+			struct dlh_fw_option o[16];
+			size_t n;
+
+			if (!dlh_port_split_plan(port, 2, &plan, &ext))
+				for (unsigned int i = 0; i < plan.ncome; i++)
+					sum += strlen(plan.come[i].netdev) + strlen(plan.come[i].ibdev) + plan.nafter;
+			if (!dlh_seq_new(ctx, &seq)) {
+				struct dlh_port *v = dlh_seq_port_first(seq, dlh_port_dev(port));
+
+				if (v && !dlh_seq_split(seq, v, 2, &plan, &ext)) {
+					for (v = dlh_seq_port_first(seq, dlh_port_dev(port)); v; v = dlh_seq_port_next(v))
+						sum += strlen(dlh_port_handle(v)) + strlen(dlh_port_netdev(v));
+					v = dlh_seq_port_first(seq, dlh_port_dev(port));
+					if (v)
+						dlh_seq_unsplit(seq, v, &plan, &ext);
+				}
+				dlh_seq_free(seq);
+			}
+			if (!dlh_dev_fw_options(dlh_port_dev(port), o, 16, &n, &ext))
+				sum += n;
 			dlh_port_split(port, 2, &ext);
+		}
 		if (list(ctx) + sum == 1)
 			fprintf(stderr, "(checksum)\n"); /* keeps the reads */
 	}

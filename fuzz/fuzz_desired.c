@@ -70,10 +70,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *path = input_file_write(data, size);
 	struct dlh_extack ext;
 	struct dlh_ctx *ctx;
+	struct desired_plan p;
 	struct desired d;
-	struct step *steps;
-	char why[1024];
-	size_t n;
+	char why[1200];
 	int err;
 
 	err = desired_load(&d, path, why, sizeof(why));
@@ -86,9 +85,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    dlh_ctx_sim_load(ctx, "sn2700", &ext) || dlh_ctx_sim_load(ctx, "cx3-vpi", &ext) ||
 	    dlh_ctx_sim_load(ctx, "e810-cqda2", &ext))
 		abort();
-	if (!desired_steps(&d, ctx, &steps, &n, NULL, NULL)) {
-		desired_apply(&d, ctx, steps, n, NULL, why, sizeof(why));
-		free(steps);
+	/*
+	 * The plan tells the truth about the whole file: a file planned without
+	 * refusal, conflict or unmet entry runs without a refusal (the emulators
+	 * inject no fault here), and then is met: planned again, nothing to do.
+	 */
+	if (!desired_plan(&d, ctx, &p, NULL)) {
+		bool clean = p.status == DESIRED_OK && !p.partial;
+
+		for (size_t i = 0; i < p.nsteps; i++)
+			clean &= !p.steps[i].staged; /* met only after a reset */
+		err = p.status == DESIRED_CONFLICT || p.status == DESIRED_REFUSED
+			  ? 0
+			  : desired_apply(&d, ctx, &p, false, NULL, why, sizeof(why));
+		if (clean && err) {
+			fprintf(stderr, "planned clean, refused while running: %s\n", why);
+			abort();
+		}
+		desired_plan_free(&p);
+		if (clean && !desired_plan(&d, ctx, &p, NULL)) {
+			if (p.nsteps || p.status != DESIRED_OK) {
+				fprintf(stderr, "applied as planned, not met: %zu steps, status %d: %s\n", p.nsteps,
+					(int)p.status, p.why);
+				abort();
+			}
+			desired_plan_free(&p);
+		}
 	}
 	dlh_ctx_free(ctx);
 	desired_free(&d);

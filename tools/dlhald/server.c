@@ -176,11 +176,11 @@ static void client_drop(struct client *c)
 /* The notifications in a record (each is one netlink message). */
 static unsigned long long record_msgs(const void *data, size_t len)
 {
-	const struct nlmsghdr *h = data;
+	struct nlmsghdr *h = (struct nlmsghdr *)data;
 	int rem = (int)len;
 	unsigned long long n = 0;
 
-	for (; NLMSG_OK(h, rem); h = NLMSG_NEXT(h, rem))
+	for (; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem))
 		n++;
 	return n;
 }
