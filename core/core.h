@@ -189,7 +189,7 @@ struct dlh_dev {
 	struct dlh__htab port_by_index;
 	size_t nports;
 	struct dlh__list timers;
-	bool early; /* came with a port found by netdev (bus_fill_netdev): placed by the full fill */
+	bool early;		     /* came with a port found by netdev (bus_fill_netdev): placed by the full fill */
 	struct dlh_pending *pending; /* until the next reset; NULL when nothing is */
 	char bus[DLH_BUS_NAME_MAX];
 	char name[DLH_DEV_NAME_MAX];
@@ -207,7 +207,7 @@ enum dlh__port_life {
 	DLH__PORT_LIVE,
 	DLH__PORT_DEAD,
 	DLH__PORT_QUARANTINED,
-	DLH__PORT_WALKED, /* a streamed port on the stack (walk.c) */
+	DLH__PORT_WALKED,  /* a streamed port on the stack (walk.c) */
 	DLH__PORT_PHANTOM, /* a port of a sequence's view, as planned changes leave it (seq.c) */
 };
 
@@ -226,7 +226,7 @@ struct dlh_port {
 	struct dlh_sdk_port_attrs attrs;
 	char netdev[DLH_NETDEV_NAME_MAX];
 	char ibdev[DLH_IBDEV_NAME_MAX];
-	char *handle; /* in the same allocation, after priv: its own length, not DLH_HANDLE_MAX */
+	char *handle;		/* in the same allocation, after priv: its own length, not DLH_HANDLE_MAX */
 	struct dlh__view *view; /* a phantom's view; NULL for a port of the model */
 	alignas(max_align_t) unsigned char priv[];
 };
@@ -336,6 +336,6 @@ void dlh__timers_free_dev(struct dlh_dev *dev);
 #define DLH__STAGED(drv, what) ((DLH__OPVAL(drv, staged) & (what)) != 0)
 /* A data field of the ops table, 0 past what the driver's table holds. */
 #define DLH__OPVAL(drv, f) ((drv)->ops && offsetof(struct dlh_sdk_ops, f) < (drv)->ops_size ? (drv)->ops->f : 0)
-#define DLH__OP(drv, op) ((drv)->ops && offsetof(struct dlh_sdk_ops, op) < (drv)->ops_size ? (drv)->ops->op : NULL)
+#define DLH__OP(drv, op)   ((drv)->ops && offsetof(struct dlh_sdk_ops, op) < (drv)->ops_size ? (drv)->ops->op : NULL)
 
 #endif /* DLHAL_CORE_H */

@@ -671,7 +671,7 @@ static int plan_run(struct dlh_port *port, const struct dlh_change_req *req, str
 	bool has;
 	int err;
 
-	has = req->kind == DLH_CHANGE_SPLIT	 ? DLH__OP(drv, port_split_plan) != NULL
+	has = req->kind == DLH_CHANGE_SPLIT	? DLH__OP(drv, port_split_plan) != NULL
 	      : req->kind == DLH_CHANGE_UNSPLIT ? DLH__OP(drv, port_unsplit_plan) != NULL
 						: DLH__OP(drv, port_type_set_plan) != NULL;
 	if (!has && DLH__RELAY(drv)) {
@@ -706,9 +706,10 @@ static int plan_run(struct dlh_port *port, const struct dlh_change_req *req, str
 		plan->staged = false;
 	}
 	/* A staged op's plan says what the reset brings up and nothing now; any other's, the ports now. */
-	if (!err && !DLH__RELAY(drv) && (DLH__STAGED(drv, req->kind == DLH_CHANGE_TYPE ? DLH_SDK_STAGED_TYPE : DLH_SDK_STAGED_SPLIT)
-			 ? !plan->staged || plan->ngone || plan->ncome
-			 : plan->staged)) {
+	if (!err && !DLH__RELAY(drv) &&
+	    (DLH__STAGED(drv, req->kind == DLH_CHANGE_TYPE ? DLH_SDK_STAGED_TYPE : DLH_SDK_STAGED_SPLIT)
+		 ? !plan->staged || plan->ngone || plan->ncome
+		 : plan->staged)) {
 		dlh__log(ctx, DLH_LOG_ERR, port->dev, "driver %s: %s on %s does not plan what the op does (driver bug)",
 			 drv->name, names[req->kind], handle);
 		memset(plan, 0, sizeof(*plan));
@@ -771,8 +772,7 @@ int dlh__port_plan(struct dlh_port *port, const struct dlh_change_req *req, stru
 DLH_EXPORT int dlh_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_plan *plan,
 				   struct dlh_extack *ext)
 {
-	return dlh__port_plan(port, &(struct dlh_change_req){DLH_CHANGE_SPLIT, port->index, count, 0}, plan, NULL,
-			      ext);
+	return dlh__port_plan(port, &(struct dlh_change_req){DLH_CHANGE_SPLIT, port->index, count, 0}, plan, NULL, ext);
 }
 
 DLH_EXPORT int dlh_port_unsplit_plan(struct dlh_port *port, struct dlh_plan *plan, struct dlh_extack *ext)

@@ -249,8 +249,8 @@ static int view_take(struct dlh__view *v, const struct dlh_change_req *req, cons
 	return 0;
 }
 
-static int seq_plan(struct dlh_seq *seq, struct dlh_port *port, const struct dlh_change_req *req,
-		    struct dlh_plan *plan, struct dlh_extack *ext)
+static int seq_plan(struct dlh_seq *seq, struct dlh_port *port, const struct dlh_change_req *req, struct dlh_plan *plan,
+		    struct dlh_extack *ext)
 {
 	struct dlh_sdk_port_attrs come_attrs[DLH_PLAN_PORTS_MAX];
 	int err;

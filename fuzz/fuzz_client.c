@@ -182,7 +182,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				struct dlh_port *v = dlh_seq_port_first(seq, dlh_port_dev(port));
 
 				if (v && !dlh_seq_split(seq, v, 2, &plan, &ext)) {
-					for (v = dlh_seq_port_first(seq, dlh_port_dev(port)); v; v = dlh_seq_port_next(v))
+					for (v = dlh_seq_port_first(seq, dlh_port_dev(port)); v;
+					     v = dlh_seq_port_next(v))
 						sum += strlen(dlh_port_handle(v)) + strlen(dlh_port_netdev(v));
 					v = dlh_seq_port_first(seq, dlh_port_dev(port));
 					if (v)

@@ -44,7 +44,7 @@ struct kdl {
 		char dev[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1];
 		struct dlh_fw_option o[16];
 		size_t n;
-	} *opts;
+	} * opts;
 	size_t nopts;
 	/* A dry run's reply (DLHAL_CMD_PLAN) goes into @plan; the first error in filling it, into @plan_ext. */
 	struct dlh_sdk_plan *plan;
@@ -324,7 +324,7 @@ static int plan_port_of(struct kdl *k, const struct nlattr *nest, bool after)
 		return dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan names a malformed port");
 	attrs_of(tb, &attrs);
 	attr_u16(tb[A_TYPE], &type);
-	name = type == DEVLINK_PORT_TYPE_ETH ? dlh__attr_str(tb[A_NETDEV])
+	name = type == DEVLINK_PORT_TYPE_ETH  ? dlh__attr_str(tb[A_NETDEV])
 	       : type == DEVLINK_PORT_TYPE_IB ? dlh__attr_str(tb[A_IBDEV])
 					      : NULL;
 	if (!after)
@@ -840,8 +840,8 @@ static int kernel_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
  * sequence planned before on the device, which the daemon plans first with
  * its driver. A daemon from before dry runs refuses the attribute: partial.
  */
-static int daemon_plan(struct dlh_port *port, uint8_t cmd, int attr, uint32_t val, int width,
-		       struct dlh_sdk_plan *plan, struct dlh_extack *ext)
+static int daemon_plan(struct dlh_port *port, uint8_t cmd, int attr, uint32_t val, int width, struct dlh_sdk_plan *plan,
+		       struct dlh_extack *ext)
 {
 	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dlh_port_dev(port)));
 	struct nl_msg *msg = port_msg(k, port, cmd);

@@ -8,16 +8,15 @@
 
 static int attr_check(const struct nlattr *a, const struct dlh__attr_rule *r, char *why, size_t whylen)
 {
-	static const int width[] = {[DLH__ATTR_U8] = 1, [DLH__ATTR_U16] = 2, [DLH__ATTR_U32] = 4, [DLH__ATTR_BF32] = 8,
-				    [DLH__ATTR_FLAG] = 0};
+	static const int width[] = {
+	    [DLH__ATTR_U8] = 1, [DLH__ATTR_U16] = 2, [DLH__ATTR_U32] = 4, [DLH__ATTR_BF32] = 8, [DLH__ATTR_FLAG] = 0};
 	int len = a->nla_len - NLA_HDRLEN;
 	const char *s = (const char *)a + NLA_HDRLEN;
 
 	if (r->kind == DLH__ATTR_RECS) {
 		if (r->max && len > 0 && len % r->max == 0)
 			return 0;
-		snprintf(why, whylen, "Malformed attribute %s: %d bytes, expected records of %u", r->name, len,
-			 r->max);
+		snprintf(why, whylen, "Malformed attribute %s: %d bytes, expected records of %u", r->name, len, r->max);
 		return -EINVAL;
 	}
 	if (r->kind != DLH__ATTR_STR) {

@@ -574,7 +574,8 @@ Test(daemon, a_dry_run_asks_the_daemons_driver)
 	/* a whole file, each step planned after the ones before by the daemon, as in-process */
 	snprintf(path, sizeof(path), "/tmp/dlhald-plan-%d.conf", (int)getpid());
 	f = fopen(path, "w");
-	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n\n[Match]\nDevice=" SW "\nNumber=1\n[Port]\nSplit=2\n",
+	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n\n[Match]\nDevice=" SW
+	      "\nNumber=1\n[Port]\nSplit=2\n",
 	      f);
 	fclose(f);
 	snprintf(text, sizeof(text), "port split eth0 4\napply %s --dry-run\n", path);
@@ -589,7 +590,8 @@ Test(daemon, a_dry_run_asks_the_daemons_driver)
 	run_free(&local);
 	/* a conflicting file: refused, naming both lines, nothing changed */
 	f = fopen(path, "w");
-	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=1\n\n[Match]\nDevice=" SW "\nNumber=1\n[Port]\nSplit=4\n",
+	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=1\n\n[Match]\nDevice=" SW
+	      "\nNumber=1\n[Port]\nSplit=4\n",
 	      f);
 	fclose(f);
 	dl(&r, "apply %s", path);
@@ -1438,7 +1440,8 @@ Test(daemon, staged_changes_through_the_protocol_and_across_sigkill)
 	/* the devices' lines, and the firmware options the daemon relays (the table under each) */
 	dl(&r, "-d dev show");
 	cr_expect(!strncmp(r.out, "pci/0000:16:00.0: driver daemon pending split 4\n", 48) &&
-		      strstr(r.out, "\npci/0000:16:00.1: driver daemon\n") && strstr(r.out, "  Pending 4      25  25  25  25"),
+		      strstr(r.out, "\npci/0000:16:00.1: driver daemon\n") &&
+		      strstr(r.out, "  Pending 4      25  25  25  25"),
 		  "pending after SIGKILL, nothing applied: %s", r.out);
 	run_free(&r);
 	dl(&r, "-j dev reload pci/0000:16:00.1 action fw_activate");

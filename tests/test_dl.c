@@ -781,9 +781,10 @@ Test(apply, entries_that_conflict_are_refused_before_anything_runs_naming_both_l
 	snprintf(cmd, sizeof(cmd), "--sim sn2700 -j apply %s --dry-run", a);
 	run_dl(&r, cmd, NULL);
 	cr_expect_eq(r.status, 1);
-	cr_expect_not_null(strstr(r.out, "\"result\":\"conflict\",\"changed\":false,\"partial\":false,\"pending\":0,"
-					 "\"reloaded\":0,\"unmet\":[],\"conflict\":{\"entries\":[1,0],\"lines\":[11,5]},\"error\":"),
-			   "%s", r.out);
+	cr_expect_not_null(
+	    strstr(r.out, "\"result\":\"conflict\",\"changed\":false,\"partial\":false,\"pending\":0,"
+			  "\"reloaded\":0,\"unmet\":[],\"conflict\":{\"entries\":[1,0],\"lines\":[11,5]},\"error\":"),
+	    "%s", r.out);
 	cr_expect_not_null(strstr(r.out, "\"del\":[\"" SW "/1\",\"" SW "/3\"]"), "%s", r.out);
 	run_free(&r);
 	unlink(a);

@@ -131,7 +131,8 @@ undo_hw:
  * plan takes the type the last sense found; the rest is the same rules.
  */
 static int type_decide(struct mlx4_priv *priv, const enum mlx4_port_type *cur, int port, enum mlx4_port_type port_type,
-		       bool sense, enum mlx4_port_type *possible, enum mlx4_port_type *new_types, struct dlh_extack *ext)
+		       bool sense, enum mlx4_port_type *possible, enum mlx4_port_type *new_types,
+		       struct dlh_extack *ext)
 {
 	enum mlx4_port_type types[MLX4_MAX_PORTS];
 	int n = priv->caps.num_ports;
@@ -212,8 +213,9 @@ static int mlx4_devlink_port_type_set_plan(struct dlh_port *port, enum dlh_port_
 		const struct dlh_port *p = dlh_sdk_plan_port(plan, (uint32_t)i);
 		enum mlx4_port_type t = p ? mlx4_type_of(dlh_port_type(p)) : MLX4_PORT_TYPE_NONE;
 
-		cur[i] = t == MLX4_PORT_TYPE_ETH || t == MLX4_PORT_TYPE_IB ? t
-									 : (enum mlx4_port_type)priv->caps.port_type[i];
+		cur[i] = t == MLX4_PORT_TYPE_ETH || t == MLX4_PORT_TYPE_IB
+			     ? t
+			     : (enum mlx4_port_type)priv->caps.port_type[i];
 		t = p ? mlx4_type_of(dlh_port_desired_type(p)) : MLX4_PORT_TYPE_NONE;
 		if (t != MLX4_PORT_TYPE_NONE)
 			possible[i] = t;

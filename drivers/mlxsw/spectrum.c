@@ -342,7 +342,8 @@ static int collect_old(const struct ports_view *v, uint8_t base, unsigned int co
  * to these, which check the seed's rules and list the ports to go and come.
  */
 static int split_decide(const struct ports_view *v, uint8_t local_port, unsigned int count, uint8_t module,
-			uint8_t cur_width, struct port_spec *old, int *nold, struct port_spec *new, struct dlh_extack *ext)
+			uint8_t cur_width, struct port_spec *old, int *nold, struct port_spec *new,
+			struct dlh_extack *ext)
 {
 	struct mlxsw_sp *sp = v->sp;
 	uint8_t base_port, width;
@@ -477,8 +478,8 @@ static int unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_
 	return 0;
 }
 
-static int unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uint8_t *local_port,
-			   struct port_spec *ps, struct dlh_extack *ext)
+static int unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uint8_t *local_port, struct port_spec *ps,
+			   struct dlh_extack *ext)
 {
 	uint32_t index = dlh_port_index(port);
 

@@ -89,8 +89,8 @@ extern "C" {
 	X(FW_ACTIVATE, "fw_activate", 2)
 
 /** Reload limits: X(SUFFIX, name, value), Linux's `enum devlink_reload_limit` values. */
-#define DLH_RELOAD_LIMIT_MAP(X)  \
-	X(UNSPEC, "unspec", 0)   \
+#define DLH_RELOAD_LIMIT_MAP(X) \
+	X(UNSPEC, "unspec", 0)  \
 	X(NO_RESET, "no_reset", 1)
 
 /** Port type (devlink's `enum devlink_port_type`). */
@@ -385,8 +385,8 @@ DLH_EXPORT int dlh_dev_sim_reset(struct dlh_dev *dev, struct dlh_extack *ext);
  *        on a port.
  */
 struct dlh_pending {
-	unsigned int split;		       /**< Ports a split will give (1: unsplit); 0 if none pending. */
-	enum dlh_port_type type;	       /**< A type change, ::DLH_PORT_TYPE_NOTSET if none pending. */
+	unsigned int split;		  /**< Ports a split will give (1: unsplit); 0 if none pending. */
+	enum dlh_port_type type;	  /**< A type change, ::DLH_PORT_TYPE_NOTSET if none pending. */
 	char message[DLH_EXTACK_MSG_MAX]; /**< The driver's word for it ("Reboot required to finish port split"). */
 };
 
@@ -419,10 +419,10 @@ DLH_EXPORT int dlh_dev_reload(struct dlh_dev *dev, enum dlh_reload_action action
 
 /** @brief One firmware option of a device whose ports are chosen by option (Intel E810). */
 struct dlh_fw_option {
-	unsigned int split;   /**< Ports (PFs) the option gives. */
-	uint32_t speed[8];    /**< Maximum speed of each lane in Mb/s, 0 for a lane not used. */
-	bool active;	      /**< The option the hardware runs. */
-	bool pending;	      /**< The option it will run after its next reset. */
+	unsigned int split; /**< Ports (PFs) the option gives. */
+	uint32_t speed[8];  /**< Maximum speed of each lane in Mb/s, 0 for a lane not used. */
+	bool active;	    /**< The option the hardware runs. */
+	bool pending;	    /**< The option it will run after its next reset. */
 };
 
 /**

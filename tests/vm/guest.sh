@@ -595,6 +595,47 @@ case $r:$after:$k in
 0:*"type eth netdev"*:*"type eth netdev"*) ok "devlink port set type eth runs mlx4's type set in dlhald ($after)" ;;
 *) nok "type set through dlhald" "rc=$r $(cat $T/bs) before: $before after: $after kernel: $k" ;;
 esac
+# The Ansible modules on the kernel backend (docs/fleet.md), as Ansible runs them on a managed host:
+# info lists a netdevsim device and the bridged Spectrum; ports plans (check mode: partial, the kernel
+# has no dry run), splits port 20 of the latter through the kernel's devlink, finds nothing to do the
+# second time, and puts it back.
+if command -v python3 > /dev/null; then
+	module() { # NAME ARGS-JSON: the module's JSON answer in $T/m.out
+		printf '{"ANSIBLE_MODULE_ARGS": %s}' "$2" > $T/m.args
+		python3 -m "ansible_collections.dlhal.devlink.plugins.modules.$1" $T/m.args > $T/m.out 2>&1
+	}
+	echo "14 1" > /sys/bus/netdevsim/new_device
+	i=0; until devlink port show 2> /dev/null | grep -q '^netdevsim/netdevsim14/'; do i=$((i + 1)); [ $i -gt 50 ] && break; sleep 0.1; done
+	module info '{"kernel": true, "dl_path": "/usr/bin/dl"}'
+	if grep -q '"netdevsim/netdevsim14": {' $T/m.out && grep -q '"dlhal/0000:03:00.0": {' $T/m.out &&
+		grep -q '"dlhal/0000:03:00.0/39": {' $T/m.out && grep -q '"dlhal_ports": {' $T/m.out &&
+		grep -q '"netdevsim/netdevsim14/0": {' $T/m.out; then
+		ok "Ansible's dlhal.devlink.info on the kernel: a netdevsim device and the bridged Spectrum, as facts"
+	else
+		nok "dlhal.devlink.info on the kernel" "$(head -c 600 $T/m.out)"
+	fi
+	echo 14 > /sys/bus/netdevsim/del_device
+	want='"kernel": true, "dl_path": "/usr/bin/dl", "ports": [{"device": "dlhal/0000:03:00.0", "number": 20, "split": 2}]'
+	module ports "{$want, \"_ansible_check_mode\": true}"
+	c1=$(cat $T/m.out)
+	module ports "{$want}"
+	c2=$(cat $T/m.out)
+	module ports "{$want}"
+	c3=$(cat $T/m.out)
+	n=$(dl --kernel -j port show | grep -o '"port":20,' | wc -l)
+	case "$c1" in *'"changed": true'*'"partial": true'*'"result": "partial"'*"no dry run"*) r1=ok ;; *) r1=no ;; esac
+	case "$c2" in *'"changed": true'*'"result": "done"'*) r2=ok ;; *) r2=no ;; esac
+	case "$c3" in *'"changed": false'*'"result": "nothing"'*) r3=ok ;; *) r3=no ;; esac
+	if [ $r1 = ok ] && [ $r2 = ok ] && [ $r3 = ok ] && [ "$n" = 2 ]; then
+		ok "Ansible's dlhal.devlink.ports on the kernel: check mode partial (warned), splits the bridged Spectrum's port 20, then changed=0"
+	else
+		nok "dlhal.devlink.ports on the kernel" "$n / $(echo "$c1" | head -c 400) / $(echo "$c2" | head -c 400) / $(echo "$c3" | head -c 300)"
+	fi
+	module ports '{"kernel": true, "dl_path": "/usr/bin/dl", "ports": [{"device": "dlhal/0000:03:00.0", "number": 20, "split": 1}]}'
+	case "$(cat $T/m.out)" in *'"changed": true'*) ;; *) nok "port 20 whole again" "$(head -c 400 $T/m.out)" ;; esac
+else
+	nok "python3 in the VM (tests/vm/run.sh copies Debian's with ansible's module_utils)"
+fi
 # A netdev name the kernel has: netdevsim takes eth32, the name Spectrum gives port 2 on a split.
 echo "13 1" > /sys/bus/netdevsim/new_device
 i=0; until ip link show eth32 > /dev/null 2>&1; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done

@@ -103,6 +103,29 @@ if [ -f "$luamod" ] && command -v lua5.4 >/dev/null && [ -f /usr/share/lua/5.4/d
 	cp /usr/share/lua/5.4/dkjson.lua "$root/usr/share/lua/5.4/"
 	cp "$src/tests/vm/lua.lua" "$root/"
 fi
+# The Ansible collection's modules, run as Ansible runs them on a managed host (python3 MODULE ARGS):
+# Debian's python3 with its standard library (less what no module imports), ansible's module_utils
+# and the collection's plugins.
+py=/usr/bin/python3.11
+if [ -x $py ] && [ -d /usr/lib/python3/dist-packages/ansible/module_utils ]; then
+	copy_bin $py /usr/bin/python3
+	mkdir -p "$root/usr/lib/python3.11" "$root/usr/lib/python3/dist-packages/ansible/_vendor"
+	(cd /usr/lib/python3.11 && tar -cf - --exclude='./config-*' --exclude=./test --exclude=./idlelib \
+		--exclude=./tkinter --exclude=./lib2to3 --exclude=./pydoc_data --exclude=./ensurepip \
+		--exclude=./turtledemo --exclude=./distutils --exclude=./site-packages .) | tar -xf - -C "$root/usr/lib/python3.11"
+	for so in /usr/lib/python3.11/lib-dynload/*.so; do
+		ldd "$so" | awk '/=> \//{ print $3 }' | while read -r lib; do
+			[ -f "$root/usr/lib/$(basename "$lib")" ] || cp -L "$lib" "$root/usr/lib/"
+		done
+	done
+	a=/usr/lib/python3/dist-packages/ansible
+	cp $a/__init__.py $a/release.py "$root$a/"
+	cp $a/_vendor/__init__.py "$root$a/_vendor/"
+	cp -r $a/module_utils "$root$a/"
+	mkdir -p "$root/usr/lib/python3/dist-packages/ansible_collections/dlhal/devlink"
+	cp -r "$src/ansible/ansible_collections/dlhal/devlink/plugins" \
+		"$root/usr/lib/python3/dist-packages/ansible_collections/dlhal/devlink/"
+fi
 cp "$psample" "$nsim/netdevsim.ko" "$bridge/dlhal_bridge.ko" "$root/modules/"
 copy_bin "$build/tests/bridge_client" /usr/bin/bridge_client
 copy_bin "$build/tests/bridge_fuzz" /usr/bin/bridge_fuzz

@@ -330,6 +330,18 @@ static struct dlh_dev *step_dev(struct dlh_ctx *ctx, const struct step *s, unsig
 	return dlh_dev_find(ctx, handle);
 }
 
+/* As step_dev(), with @ext cleared, or saying the device is gone. */
+static struct dlh_dev *step_target(struct dlh_ctx *ctx, const struct step *s, unsigned int *number, uint32_t *index,
+				   struct dlh_extack *ext)
+{
+	struct dlh_dev *dev = step_dev(ctx, s, number, index);
+
+	memset(ext, 0, sizeof(*ext));
+	if (!dev)
+		snprintf(ext->msg, sizeof(ext->msg), "Device is gone");
+	return dev;
+}
+
 static int plan_keep(struct step *s, const struct dlh_plan *plan)
 {
 	struct dlh_plan *np = realloc(s->plans, (s->nplans + 1) * sizeof(*np));
@@ -359,14 +371,11 @@ static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct step *s, b
 	struct dlh_port *first, *p;
 	struct dlh_plan plan;
 	uint32_t index;
-	struct dlh_dev *dev = step_dev(ctx, s, &number, &index);
+	struct dlh_dev *dev = step_target(ctx, s, &number, &index, ext);
 	int err = 0;
 
-	memset(ext, 0, sizeof(*ext));
-	if (!dev) {
-		snprintf(ext->msg, sizeof(ext->msg), "Device is gone");
+	if (!dev)
 		return -ENODEV;
-	}
 	if (!dlh_seq_known(seq, dev)) {
 		s->partial = true;
 		return 0;
@@ -745,12 +754,9 @@ static int step_run(struct dlh_ctx *ctx, struct step *s, struct dlh_extack *ext)
 	uint32_t index;
 	int err;
 
-	memset(ext, 0, sizeof(*ext));
-	dev = step_dev(ctx, s, &number, &index);
-	if (!dev) {
-		snprintf(ext->msg, sizeof(ext->msg), "Device is gone");
+	dev = step_target(ctx, s, &number, &index, ext);
+	if (!dev)
 		return -ENODEV;
-	}
 	if (s->kind == STEP_UNSPLIT) {
 		err = dlh_port_lookup(ctx, s->port, &p, ext);
 		if (err)
@@ -795,12 +801,9 @@ static int step_undo(struct dlh_ctx *ctx, const struct step *s, struct dlh_extac
 	uint32_t index;
 	int err;
 
-	memset(ext, 0, sizeof(*ext));
-	dev = step_dev(ctx, s, &number, &index);
-	if (!dev) {
-		snprintf(ext->msg, sizeof(ext->msg), "Device is gone");
+	dev = step_target(ctx, s, &number, &index, ext);
+	if (!dev)
 		return -ENODEV;
-	}
 	if (s->kind == STEP_TYPE)
 		return types_set(dev, number, DLH_PORT_TYPE_NOTSET, s->was, s->nwas, ext);
 	if (s->kind == STEP_UNSPLIT) {

@@ -20,7 +20,7 @@ struct desired_entry {
 	char device[DLH_HANDLE_MAX]; /* "" when matched by netdev */
 	unsigned int number;	     /* front-panel port number, with device */
 	char netdev[DLH_NETDEV_NAME_MAX];
-	unsigned int split; /* 0: not said; 1: whole; 2, 4...: split into */
+	unsigned int split;	 /* 0: not said; 1: whole; 2, 4...: split into */
 	enum dlh_port_type type; /* NOTSET: not said */
 	int match_line, split_line, type_line;
 	int port_line;		 /* of its [Port] header; 0: none */
@@ -62,7 +62,7 @@ struct step {
 	size_t nplans;
 	/* from running it (desired_apply) */
 	enum step_result result;
-	double seconds; /* how long it ran */
+	double seconds;					   /* how long it ran */
 	char msg[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 8]; /* the refusal, or a staged op's word */
 	unsigned int was_count;				   /* the split count before it */
 	struct step_was *was;				   /* the types before it (a type step) */
@@ -85,11 +85,11 @@ struct desired_plan {
 	enum desired_status status;
 	size_t entry, other; /* the entry at fault; with a conflict, the other entry */
 	int line, other_line;
-	char why[1024];	    /* "FILE:LINE: ..." naming the entry (both, for a conflict) and the reason */
+	char why[1024]; /* "FILE:LINE: ..." naming the entry (both, for a conflict) and the reason */
 	struct desired_unmet {
 		size_t entry;
 		char why[160]; /* "matches no port", "would not be met by the steps" */
-	} *unmet;	       /* entries unmet (DESIRED_UNMET), each also noted */
+	} * unmet;	       /* entries unmet (DESIRED_UNMET), each also noted */
 	size_t nunmet;
 };
 

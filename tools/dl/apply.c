@@ -71,7 +71,6 @@ static int reload_pending(struct dlh_ctx *ctx, bool quiet, size_t *nreloaded)
 	return ret;
 }
 
-
 static const char *const step_results[] = {
     [STEP_NOT_RUN] = "not_run", [STEP_DONE] = "done",	  [STEP_PENDING] = "pending",
     [STEP_REFUSED] = "refused", [STEP_UNDONE] = "undone", [STEP_UNDO_FAILED] = "undo_failed",
@@ -244,8 +243,8 @@ static int apply_round(struct dl *dl, const struct desired *d, struct dlh_ctx *c
 	if (p->status == DESIRED_UNMET) {
 		r->result = "unmet";
 		r->failed = p;
-		snprintf(r->error, sizeof(r->error), "%zu entr%s of %s unmet%s", p->nunmet, p->nunmet == 1 ? "y" : "ies",
-			 d->path, dl->json ? "" : " (listed above)");
+		snprintf(r->error, sizeof(r->error), "%zu entr%s of %s unmet%s", p->nunmet,
+			 p->nunmet == 1 ? "y" : "ies", d->path, dl->json ? "" : " (listed above)");
 		return DL_EOP;
 	}
 	if (dry && npartial) {

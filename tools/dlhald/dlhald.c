@@ -147,7 +147,8 @@ static void desired_run(struct server *srv)
 		dlhald_log(LOG_INFO, "desired: %s", what);
 	}
 	if (!err && p.nsteps) {
-		static const enum metrics_op ops[] = {[STEP_UNSPLIT] = METRICS_OP_UNSPLIT, [STEP_SPLIT] = METRICS_OP_SPLIT,
+		static const enum metrics_op ops[] = {[STEP_UNSPLIT] = METRICS_OP_UNSPLIT,
+						      [STEP_SPLIT] = METRICS_OP_SPLIT,
 						      [STEP_TYPE] = METRICS_OP_TYPE};
 
 		err = desired_apply(&want.d, srv->ctx, &p, false, NULL, why, sizeof(why));
@@ -429,7 +430,8 @@ int main(int argc, char **argv)
 			break;
 		case OPT_METRICS_INTERVAL:
 			if (bound_parse(optarg, false, 1, 3600, &v)) {
-				fprintf(stderr, "dlhald: --metrics-interval \"%s\": expected seconds, 1 to 3600\n", optarg);
+				fprintf(stderr, "dlhald: --metrics-interval \"%s\": expected seconds, 1 to 3600\n",
+					optarg);
 				return 2;
 			}
 			metrics_interval = (double)v;

@@ -30,7 +30,8 @@ static const char *const source_names[METRICS_SOURCE_COUNT] = {
 };
 
 /* Operation latency buckets, seconds: an emulated op takes tens of microseconds, a kernel relay milliseconds. */
-static const double buckets[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};
+static const double buckets[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+				 0.05,	 0.1,	  0.25,	  0.5,	 1,	 2.5,	5};
 #define NBUCKETS (sizeof(buckets) / sizeof(buckets[0]))
 
 static struct {
@@ -106,8 +107,8 @@ static void ports_write(FILE *f, struct dlh_ctx *ctx)
 		label(f, "netdev", dlh_port_netdev(p), false);
 		label(f, "ibdev", dlh_port_ibdev(p), false);
 		label(f, "type", dlh_port_type_name(dlh_port_type(p)), false);
-		label(f, "desired_type",
-		      dlh_port_desired_type(p) ? dlh_port_type_name(dlh_port_desired_type(p)) : "", false);
+		label(f, "desired_type", dlh_port_desired_type(p) ? dlh_port_type_name(dlh_port_desired_type(p)) : "",
+		      false);
 		label(f, "flavour", dlh_port_flavour_name(dlh_port_flavour(p)), false);
 		snprintf(num, sizeof(num), "%u", dlh_port_split_group(p));
 		label(f, "split_group", dlh_port_is_split(p) ? num : "", false);

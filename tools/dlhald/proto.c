@@ -137,8 +137,7 @@ static int put_dev(struct nl_msg *msg, const struct dlh_dev *dev)
 {
 	struct dlh_pending p;
 
-	return put_dev_name(msg, dev) || (dlh_dev_pending(dev, &p) && put_pending(msg, &p)) ||
-	       put_fw_options(msg, dev);
+	return put_dev_name(msg, dev) || (dlh_dev_pending(dev, &p) && put_pending(msg, &p)) || put_fw_options(msg, dev);
 }
 
 static int put_port(struct nl_msg *msg, const struct dlh_port *p)
@@ -542,9 +541,9 @@ static void cmd_plan(struct client *c, const struct nlmsghdr *req, struct nlattr
 	if (!tb[A_INDEX] || (want.kind == DLH_CHANGE_SPLIT && !tb[A_COUNT]) ||
 	    (want.kind == DLH_CHANGE_TYPE && !tb[A_TYPE])) {
 		reply_err(c, req, -EINVAL,
-			  !tb[A_INDEX]			     ? "Port index is required"
+			  !tb[A_INDEX]			  ? "Port index is required"
 			  : want.kind == DLH_CHANGE_SPLIT ? "Split count is required"
-							 : "Port type is required");
+							  : "Port type is required");
 		return;
 	}
 	if (nbefore > DLHAL_PLAN_BEFORE_MAX) {

@@ -21,24 +21,9 @@ description:
     C(dlhal.split_counts) the split counts its driver accepts now.
 author:
   - dlhal developers
-requirements:
-  - dlhal's C(dl) on the managed host
-options:
-  socket:
-    description: Talk to the dlhald listening on this UNIX socket (C(dl -s)).
-    type: path
-  kernel:
-    description: Use the kernel's devlink (C(dl --kernel)).
-    type: bool
-  sim:
-    description: Emulated boards of these profiles, comma-separated (C(dl --sim)); for tests.
-    type: str
-  dl_path:
-    description: The dl program, a path or a name looked up on the PATH.
-    type: path
-    default: dl
-notes:
-  - Without I(socket), I(kernel) or I(sim), dl chooses as it does on the command line.
+extends_documentation_fragment:
+  - dlhal.devlink.backend
+options: {}
 attributes:
   check_mode:
     support: full

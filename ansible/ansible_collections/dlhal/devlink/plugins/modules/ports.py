@@ -27,8 +27,8 @@ description:
     driver can.
 author:
   - dlhal developers
-requirements:
-  - dlhal's C(dl) on the managed host
+extends_documentation_fragment:
+  - dlhal.devlink.backend
 options:
   ports:
     description:
@@ -68,21 +68,7 @@ options:
         what the reset made possible.
     type: bool
     default: false
-  socket:
-    description: Talk to the dlhald listening on this UNIX socket (C(dl -s)).
-    type: path
-  kernel:
-    description: Use the kernel's devlink (C(dl --kernel)).
-    type: bool
-  sim:
-    description: Emulated boards of these profiles, comma-separated (C(dl --sim)); for tests.
-    type: str
-  dl_path:
-    description: The dl program, a path or a name looked up on the PATH.
-    type: path
-    default: dl
 notes:
-  - Without I(socket), I(kernel) or I(sim), dl chooses as it does on the command line.
   - With I(sim) every task starts from fresh emulated boards.
   - In check mode through the kernel, the plan is partial (the kernel's devlink has
     no dry run) and the module warns; through a dlhald the daemon's driver plans.

@@ -12,6 +12,7 @@ __metaclass__ = type
 import pytest
 import yaml
 
+from ansible_collections.dlhal.devlink.plugins.doc_fragments.backend import ModuleDocFragment
 from ansible_collections.dlhal.devlink.plugins.modules import info, ports
 
 
@@ -34,6 +35,9 @@ def compare(doc_options, spec, where):
 @pytest.mark.parametrize('mod', [ports, info], ids=['ports', 'info'])
 def test_documentation_matches_the_argument_spec(mod):
     doc = yaml.safe_load(mod.DOCUMENTATION)
+    # the fragments it names, merged as ansible-doc merges them
+    assert doc['extends_documentation_fragment'] == ['dlhal.devlink.backend']
+    doc['options'].update(yaml.safe_load(ModuleDocFragment.DOCUMENTATION)['options'])
     assert doc['module'] == mod.__name__.rsplit('.', 1)[1]
     assert doc['short_description'] and doc['version_added']
     compare(doc['options'], mod.ARGUMENT_SPEC, doc['module'])
