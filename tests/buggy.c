@@ -106,12 +106,49 @@ static int buggy_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	return err;
 }
 
+/*
+ * Says DLH_SDK_F_PLAN_VIEW but plans from its register file, not from the
+ * plan's ports: right for a change alone, wrong for one planned after another.
+ */
+static int plan_from_registers(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
+			       struct dlh_extack *ext)
+{
+	struct example *ex = dlh_sdk_dev_priv(dlh_port_dev(port));
+	unsigned int base = dlh_port_index(port) / EX_LANES * EX_LANES;
+	unsigned char w[EX_LANES] = {0};
+	struct dlh_sdk_port_attrs a;
+	char name[16];
+	int err = 0;
+
+	for (unsigned int i = 0; i < count; i++)
+		w[i * EX_LANES / count] = (unsigned char)(EX_LANES / count);
+	for (unsigned int i = 0; i < EX_LANES && !err; i++)
+		if (ex->width[base + i])
+			err = dlh_sdk_plan_gone(plan, base + i, ext);
+	for (unsigned int i = 0; i < EX_LANES && !err; i++)
+		if (w[i]) {
+			port_desc(base + i, w[i], &a, name);
+			err = dlh_sdk_plan_come(plan, base + i, &a, DLH_PORT_TYPE_ETH, name, ext);
+		}
+	return err;
+}
+
 static int buggy_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
 				 struct dlh_extack *ext)
 {
 	if (is("plan")) /* plans from other rules than the op's: an unsplit's */
 		return example_cage_set(port, 1, plan, ext);
+	if (is("plan_view"))
+		return plan_from_registers(port, count, plan, ext);
 	return example_cage_set(port, count, plan, ext);
+}
+
+static int buggy_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
+{
+	if (is("plan_view"))
+		return dlh_port_is_split(port) ? plan_from_registers(port, 1, plan, ext)
+					       : dlh_sdk_extack(ext, -EINVAL, "Port was not split");
+	return example_port_unsplit_plan(port, plan, ext);
 }
 
 static int buggy_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
@@ -145,9 +182,10 @@ static const struct dlh_sdk_ops buggy_ops = {
     .port_split = buggy_port_split,
     .port_unsplit = buggy_port_unsplit,
     .port_split_plan = buggy_port_split_plan,
-    .port_unsplit_plan = example_port_unsplit_plan,
+    .port_unsplit_plan = buggy_port_unsplit_plan,
     .sim_set = example_sim_set,
     .sim_get = buggy_sim_get,
+    .flags = DLH_SDK_F_PLAN_VIEW,
 };
 
 static struct dlh_sdk_driver buggy_driver = {

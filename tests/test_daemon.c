@@ -1641,7 +1641,9 @@ Test(daemon, subscribers_that_never_read_are_bounded_and_readers_see_every_event
 			overflows++;
 		for (const char *p = text; (p = strstr(p, "refusing more")); p++)
 			refusals++;
-		cr_expect(overflows >= 1 && overflows <= 300, "overflow logged once per client: %d", overflows);
+		/* the 300 that never read, and the monitor that reads too when a loaded machine holds it back
+		 * (it then gets ENOBUFS, which the check above allows) */
+		cr_expect(overflows >= 1 && overflows <= 301, "overflow logged once per client: %d", overflows);
 		cr_expect_eq(refusals, 1, "the refusals of uid 60010 logged once: %s", text);
 	}
 	unlink(logp);

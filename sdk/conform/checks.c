@@ -761,6 +761,132 @@ static void check_plans(struct kit *k)
 		   planned ? NULL : "the driver plans nothing");
 }
 
+/* Two plans alike: refusal and message, or the ports to go and come, as each would be. */
+static bool plans_alike(int e1, const char *m1, const struct dlh_plan *a, int e2, const char *m2,
+			const struct dlh_plan *b)
+{
+	if (e1 || e2)
+		return e1 == e2 && !strcmp(m1, m2);
+	if (a->partial != b->partial || a->ngone != b->ngone || a->ncome != b->ncome || a->staged != b->staged)
+		return false;
+	for (unsigned int i = 0; i < a->ngone; i++)
+		if (a->gone[i] != b->gone[i])
+			return false;
+	for (unsigned int i = 0; i < a->ncome; i++) {
+		const struct dlh_plan_port *x = &a->come[i], *y = &b->come[i];
+
+		if (x->index != y->index || x->type != y->type || strcmp(x->netdev, y->netdev) ||
+		    strcmp(x->ibdev, y->ibdev) || x->lanes != y->lanes || x->split != y->split ||
+		    x->split_group != y->split_group || x->split_subport != y->split_subport)
+			return false;
+	}
+	return true;
+}
+
+/* A second change planned on a sequence's view: what it is, its result. */
+struct second {
+	uint32_t index;
+	unsigned int count; /* 0: an unsplit */
+	int err;
+	char msg[DLH_EXTACK_MSG_MAX];
+	struct dlh_plan plan;
+};
+
+/* Each port of the view: its unsplit if split, else its smallest split; planned, not taken. */
+static size_t seconds_plan(struct kit *k, struct dlh_seq *seq, struct second *out, size_t max, bool *partial)
+{
+	size_t n = 0;
+
+	for (struct dlh_port *v = dlh_seq_port_first(seq, k->t->dev); v && n < max; v = dlh_seq_port_next(v)) {
+		uint32_t mask = dlh_port_split_counts(v);
+		struct second *s = &out[n];
+
+		memset(s, 0, sizeof(*s));
+		s->index = dlh_port_index(v);
+		for (unsigned int c = 2; c < 32 && !dlh_port_is_split(v); c++)
+			if (mask & (1u << c)) {
+				s->count = c;
+				break;
+			}
+		if (!dlh_port_is_split(v) && !s->count)
+			continue;
+		s->err = s->count ? dlh_port_split_plan(v, s->count, &s->plan, &k->ext)
+				  : dlh_port_unsplit_plan(v, &s->plan, &k->ext);
+		snprintf(s->msg, sizeof(s->msg), "%s", s->err ? k->ext.msg : "");
+		*partial |= !s->err && s->plan.partial;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * A change planned after another (a desired-state file: struct dlh_seq) is
+ * what its plan would be once the first was done: for each split the driver
+ * accepts, every port's next change is planned on the sequence's view, the
+ * split is made, and each is planned again on the real ports. A driver that
+ * plans one change at a time (no DLH_SDK_F_PLAN_VIEW) is said to, not failed.
+ */
+static void check_sequences(struct kit *k)
+{
+	struct second *sec = calloc(128, sizeof(*sec));
+	bool partial = false, planned = false;
+
+	for (size_t i = 0; i < k->nhandles && sec && !partial; i++) {
+		struct dlh_port *p = port(k, k->handles[i]);
+		uint32_t mask = p ? dlh_port_split_counts(p) : 0;
+
+		for (unsigned int c = 2; c < 32 && !partial; c++) {
+			struct dlh_seq *seq;
+			struct dlh_plan first;
+			struct dlh_port *v;
+			size_t n;
+
+			if (!(mask & (1u << c)) || dlh_seq_new(k->t->ctx, &seq))
+				continue;
+			for (v = dlh_seq_port_first(seq, k->t->dev); v && strcmp(dlh_port_handle(v), k->handles[i]);
+			     v = dlh_seq_port_next(v))
+				;
+			if (!v || dlh_seq_split(seq, v, c, &first, &k->ext) || first.partial) {
+				dlh_seq_free(seq);
+				continue;
+			}
+			n = seconds_plan(k, seq, sec, 128, &partial);
+			dlh_seq_free(seq);
+			if (partial || split(k, k->handles[i], c)) {
+				back_to_start(k, "after a planned sequence");
+				continue;
+			}
+			planned = true;
+			for (size_t j = 0; j < n; j++) {
+				struct dlh_plan now;
+				char h[DLH_HANDLE_MAX + 16];
+				int err;
+
+				snprintf(h, sizeof(h), "%s/%u", dlh_dev_handle(k->t->dev), sec[j].index);
+				p = port(k, h);
+				err = !p ? -ENODEV
+				      : sec[j].count ? dlh_port_split_plan(p, sec[j].count, &now, &k->ext)
+						     : dlh_port_unsplit_plan(p, &now, &k->ext);
+				if (!plans_alike(sec[j].err, sec[j].msg, &sec[j].plan, err, err ? k->ext.msg : "", &now))
+					kit_diag(k->run,
+						 "after split %s into %u: %s %s planned on the sequence (%d \"%s\", %u gone, "
+						 "%u new) is not its plan once the split is done (%d \"%s\", %u gone, %u new)",
+						 k->handles[i], c, sec[j].count ? "split of" : "unsplit of", h, sec[j].err,
+						 sec[j].msg, sec[j].plan.ngone, sec[j].plan.ncome, err, err ? k->ext.msg : "",
+						 err ? 0 : now.ngone, err ? 0 : now.ncome);
+			}
+			unsplit(k, k->handles[i]);
+			back_to_start(k, "after a planned sequence");
+		}
+	}
+	free(sec);
+	kit_report(k->run, "a change planned after another is its plan once the first is done",
+		   partial    ? "the driver plans one change at a time (no DLH_SDK_F_PLAN_VIEW): a file's later steps "
+				"on a device are partial"
+		   : !planned ? "no split to plan after"
+			      : NULL);
+}
+
 /* Whether any device of the target has something pending, with the split it says (0 if none). */
 static bool pending_any(struct kit *k, unsigned int *split, char *dev, size_t len)
 {
@@ -916,11 +1042,13 @@ void kit_checks_run(struct kit_run *run, struct kit_target *t)
 	check_types(&k);
 	if (staged) {
 		kit_report(run, "plans", staged_skip);
+		kit_report(run, "a change planned after another is its plan once the first is done", staged_skip);
 		kit_report(run, "faults", staged_skip);
 		kit_report(run, "the hardware state survives a restart", staged_skip);
 		kit_report(run, "split/unsplit cycles", staged_skip);
 	} else {
 		check_plans(&k);
+		check_sequences(&k);
 		check_faults(&k);
 		check_state(&k);
 		check_cycles(&k);
