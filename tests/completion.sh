@@ -31,7 +31,11 @@ expect() { # line, words that must all be offered
 	pass=$((pass + 1))
 }
 
-expect "dl " "dev port monitor help"
+expect "dl " "dev port monitor apply help"
+expect "dl --sim e8" "e810-cqda2"
+expect "dl apply $src/README.m" "$src/README.md"
+expect "dl apply ports.conf --" "--dry-run --reload --atomic"
+expect "dl apply ports.conf --dry-run --a" "--atomic"
 expect "dl p" "port"
 expect "dl port " "show set split unsplit help"
 expect "dl port s" "show set split"
