@@ -1371,6 +1371,48 @@ Test(daemon, desired_retries_with_a_backoff_and_logs_a_failure_once)
 	unlink(logp);
 }
 
+/* A desired-state file whose entries conflict: planned whole, logged once, nothing of it applied,
+ * however often it is tried again. */
+Test(daemon, desired_conflicting_file_is_logged_once_and_nothing_applied)
+{
+	char path[64], logp[64], text[8192];
+	const char *more[] = {"--desired", path, NULL};
+	struct run_result r;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/dlhald-conflict-%d.conf", (int)getpid());
+	snprintf(logp, sizeof(logp), "/tmp/dlhald-conflict-%d.log", (int)getpid());
+	f = fopen(path, "w");
+	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=4\n\n[Match]\nDevice=" SW
+	      "\nNumber=1\n[Port]\nSplit=2\n",
+	      f);
+	fclose(f);
+	daemon_log = logp;
+	daemon_start_with(NULL, more);
+	daemon_log = NULL;
+	usleep(2000000); /* 0.25 + 0.5 + 1 s: three more tries */
+	dl(&r, "port show " SW "/2");
+	cr_expect_neq(r.status, 0, "port 17 was not split: %s", r.out);
+	run_free(&r);
+	dl(&r, "port show " SW "/3");
+	cr_expect_str_eq(r.out, SW "/3: type eth netdev eth1\n", "port 1 is as it was");
+	run_free(&r);
+	daemon_stop();
+	file_read(logp, text, sizeof(text));
+	{
+		const char *first = strstr(text, "desired: cannot reach: ");
+
+		cr_expect(first && strstr(first, ":11 conflicts with ") &&
+			      strstr(first, ":5: split " SW " port 17 into 4"),
+			  "%s", text);
+		cr_expect(first && strstr(first, "nothing of ") && !strstr(first + 1, "desired: cannot reach"),
+			  "logged once: %s", text);
+		cr_expect_null(strstr(text, "desired: split"), "no step ran: %s", text);
+	}
+	unlink(path);
+	unlink(logp);
+}
+
 /* --desired on a staged device (ice): the first pass stores the option; later passes change nothing (no
  * second staging, no cycling to the table's other option of 4) and say once that it waits for a reset,
  * which dlhald never does on its own. */
