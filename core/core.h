@@ -191,6 +191,8 @@ struct dlh_dev {
 	struct dlh__list timers;
 	bool early;		     /* came with a port found by netdev (bus_fill_netdev): placed by the full fill */
 	struct dlh_pending *pending; /* until the next reset; NULL when nothing is */
+	struct dlh_cage *cages;	     /* its faceplate (faceplate.c); NULL when none */
+	size_t ncages;
 	char bus[DLH_BUS_NAME_MAX];
 	char name[DLH_DEV_NAME_MAX];
 	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX];

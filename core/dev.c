@@ -136,6 +136,7 @@ static void dev_free(struct dlh_dev *dev)
 	dlh__htab_remove(&dev->ctx->dev_by_handle, &dev->hnode);
 	dlh__list_del(&dev->node);
 	free(dev->pending);
+	free(dev->cages);
 	free(dev);
 }
 

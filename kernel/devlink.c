@@ -423,6 +423,47 @@ static void fw_options_of(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr *n
 static struct nl_msg *msg_new(struct kdl *k, uint8_t cmd, int flags);
 static int request(struct kdl *k, struct nl_msg *msg, struct dlh_extack *ext);
 
+static const struct dlh__attr_rule cage_rules[] = {
+    {DLHAL_ATTR_CAGE_NUMBER, DLH__ATTR_U32, 0, "cage number"},
+    {DLHAL_ATTR_CAGE_ROW, DLH__ATTR_U32, 0, "cage row"},
+    {DLHAL_ATTR_CAGE_COL, DLH__ATTR_U32, 0, "cage column"},
+    {DLHAL_ATTR_CAGE_FORM, DLH__ATTR_STR, DLH_CAGE_NAME_MAX, "cage form"},
+    {DLHAL_ATTR_CAGE_LABEL, DLH__ATTR_STR, DLH_CAGE_NAME_MAX, "cage label"},
+};
+
+/*
+ * A dlhald's device message: its faceplate (DLHAL_ATTR_CAGE), each cage
+ * checked here and the whole by core (dlh_sdk_dev_cages_set()); a malformed
+ * one is dropped whole, a message without cages says there are none.
+ */
+static void cages_of(struct dlh_dev *dev, struct nlmsghdr *nlh)
+{
+	struct dlh_cage cages[256];
+	const struct nlattr *a;
+	size_t n = 0;
+	int rem;
+
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
+	{
+		struct nlattr *tb[5];
+		char why[128];
+
+		if (nla_type(a) != DLHAL_ATTR_CAGE)
+			continue;
+		if (n == 256 || dlh__attrs_parse(nla_data(a), nla_len(a), cage_rules, 5, tb, false, why, sizeof(why)) ||
+		    !tb[0] || !tb[1] || !tb[2] || !tb[3] || !tb[4])
+			return;
+		memset(&cages[n], 0, sizeof(cages[n]));
+		cages[n].number = nla_get_u32(tb[0]);
+		cages[n].row = nla_get_u32(tb[1]);
+		cages[n].col = nla_get_u32(tb[2]);
+		snprintf(cages[n].form, sizeof(cages[n].form), "%s", dlh__attr_str(tb[3]));
+		snprintf(cages[n].label, sizeof(cages[n].label), "%s", dlh__attr_str(tb[4]));
+		n++;
+	}
+	dlh_sdk_dev_cages_set(dev, cages, n, NULL);
+}
+
 static const struct kopts *kopts_find(const struct kdl *k, const struct dlh_dev *dev)
 {
 	for (size_t i = 0; i < k->nopts; i++)
@@ -502,8 +543,10 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 
 		dev = dev_of(k, tb, true);
 		pending_of(tb, &p);
-		if (dev && k->uds)
+		if (dev && k->uds) {
 			fw_options_of(k, dev, nlh);
+			cages_of(dev, nlh);
+		}
 		if (dev)
 			dlh_sdk_dev_pending_set(dev, &p);
 		break;

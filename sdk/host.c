@@ -164,6 +164,103 @@ parsed:
 	return 0;
 }
 
+/*
+ * "faceplate": {"form": "QSFP28", "cages": [{"number": 1, "row": 0, "col": 0, "form": ..., "label": ...}]}:
+ * each cage's front-panel number and place, its form (the faceplate's by default) and label (its number
+ * by default). Checked whole here; that each number is a port's is checked once the device has probed.
+ */
+static int faceplate_parse(json_t *fp, const char *src, struct dlh_cage **out, size_t *n, struct dlh_extack *ext)
+{
+	json_t *cages = json_object_get(fp, "cages"), *c;
+	const char *form = json_string_value(json_object_get(fp, "form"));
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (!json_is_object(fp) || !json_is_array(cages) || !json_array_size(cages) || json_array_size(cages) > 1024)
+		return dlh__extack_set(
+		    ext, -EINVAL, NULL,
+		    "%s: field \"faceplate\": expected {\"form\": ..., \"cages\": [1 to 1024 cages]}", src);
+	json_object_foreach(fp, key, v)
+	{
+		if (strcmp(key, "form") && strcmp(key, "cages"))
+			return dlh__extack_set(ext, -EINVAL, NULL, "%s: field \"faceplate.%s\": unknown", src,
+					       DLH__QUOTE(key, strlen(key)));
+	}
+	if (json_object_get(fp, "form") && (!form || !*form || strlen(form) >= DLH_CAGE_NAME_MAX))
+		return dlh__extack_set(ext, -EINVAL, NULL, "%s: field \"faceplate.form\": expected 1 to %d characters",
+				       src, DLH_CAGE_NAME_MAX - 1);
+	*out = calloc(json_array_size(cages), sizeof(**out));
+	if (!*out)
+		return dlh__extack_set(ext, -ENOMEM, NULL, "Out of memory");
+	json_array_foreach(cages, i, c)
+	{
+		struct dlh_cage *g = &(*out)[i];
+		json_int_t num, row, col;
+		const char *f = form, *label = NULL;
+
+		if (json_unpack(c, "{s:I,s:I,s:I,s?s,s?s!}", "number", &num, "row", &row, "col", &col, "form", &f,
+				"label", &label) ||
+		    num < 0 || num > UINT32_MAX || row < 0 || row > 63 || col < 0 || col > 63) {
+			free(*out);
+			*out = NULL;
+			return dlh__extack_set(
+			    ext, -EINVAL, NULL,
+			    "%s: field \"faceplate.cages[%zu]\": expected {\"number\": 0 to 4294967295, "
+			    "\"row\": 0 to 63, \"col\": 0 to 63, \"form\" and \"label\" optional}",
+			    src, i);
+		}
+		g->number = (uint32_t)num;
+		g->row = (unsigned int)row;
+		g->col = (unsigned int)col;
+		if (!f || !*f || strlen(f) >= DLH_CAGE_NAME_MAX ||
+		    (label && (!*label || strlen(label) >= DLH_CAGE_NAME_MAX))) {
+			free(*out);
+			*out = NULL;
+			return dlh__extack_set(
+			    ext, -EINVAL, NULL,
+			    "%s: field \"faceplate.cages[%zu]\": form and label are 1 to %d characters%s", src, i,
+			    DLH_CAGE_NAME_MAX - 1, f ? "" : " (no form, and none for the faceplate)");
+		}
+		snprintf(g->form, sizeof(g->form), "%s", f);
+		if (label)
+			snprintf(g->label, sizeof(g->label), "%s", label);
+		else
+			snprintf(g->label, sizeof(g->label), "%u", g->number);
+	}
+	*n = json_array_size(cages);
+	return 0;
+}
+
+/* The faceplate on the device it was written for: every cage's number is one of its ports'. */
+static int faceplate_apply(struct dlh_ctx *ctx, const char *handle, const struct dlh_cage *cages, size_t n,
+			   const char *src, struct dlh_extack *ext)
+{
+	struct dlh_dev *dev = dlh__dev_find(ctx, handle);
+
+	if (!dev)
+		return dlh__extack_set(ext, -ENODEV, NULL, "%s: field \"faceplate\": no device %s", src, handle);
+	for (size_t i = 0; i < n; i++) {
+		bool found = false;
+
+		for (struct dlh_port *p = dlh_port_first(dev); p && !found; p = dlh_port_next(p))
+			found = p->attrs.number == cages[i].number;
+		if (!found)
+			return dlh__extack_set(ext, -EINVAL, NULL,
+					       "%s: field \"faceplate.cages[%zu].number\": no port of %s has number %u",
+					       src, i, handle, cages[i].number);
+	}
+	if (dlh_sdk_dev_cages_set(dev, cages, n, ext)) {
+		char why[DLH_EXTACK_MSG_MAX];
+
+		snprintf(why, sizeof(why), "%s", ext->msg);
+		return dlh__extack_set(ext, -EINVAL, NULL, "%s: field \"faceplate\": %s", src, why);
+	}
+	return 0;
+}
+
 DLH_EXPORT int dlh_ctx_sim_load(struct dlh_ctx *ctx, const char *profile, struct dlh_extack *ext)
 {
 	return dlh_ctx_sim_load_state(ctx, profile, NULL, ext);
@@ -175,7 +272,9 @@ DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, 
 	char src[4352], msg[DLH_EXTACK_MSG_MAX + 64];
 	const struct dlh_sdk_driver *drv;
 	const char *driver, *handle;
-	json_t *root = NULL, *hw;
+	json_t *root = NULL, *hw, *fp;
+	struct dlh_cage *cages = NULL;
+	size_t ncages = 0;
 	char *config = NULL;
 	int err;
 
@@ -204,6 +303,12 @@ DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, 
 	if (hw && !json_is_object(hw)) {
 		err = dlh__extack_set(ext, -EINVAL, NULL, "%s: field \"hw\": expected an object", src);
 		goto out_root;
+	}
+	fp = json_object_get(root, "faceplate");
+	if (fp) {
+		err = faceplate_parse(fp, src, &cages, &ncages, ext);
+		if (err)
+			goto out_root;
 	}
 	if (states) {
 		json_t *all = json_loads(states, 0, NULL), *st;
@@ -240,10 +345,19 @@ DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, 
 	if (DLH__OP(drv, bus_attach)) {
 		err = DLH__OPVAL(drv, flags) & DLH_SDK_F_BUS_LOCAL
 			  ? dlh__bus_attach(ctx, drv, config, ext)
-			  : dlh__extack_set(ext, -EINVAL, NULL, "Driver %s relays a kernel or a daemon: no profile", driver);
+			  : dlh__extack_set(ext, -EINVAL, NULL, "Driver %s relays a kernel or a daemon: no profile",
+					    driver);
 		goto out_prefix;
 	}
 	err = dlh__dev_add(ctx, handle, drv, config, ext);
+	/* A faceplate that does not fit the device is refused, and the device with it. */
+	if (!err && ncages) {
+		err = faceplate_apply(ctx, handle, cages, ncages, src, ext);
+		if (err) {
+			dlh__dev_remove(dlh__dev_find(ctx, handle));
+			goto out_config;
+		}
+	}
 out_prefix:
 	if (err && ext) {
 		/* Say which profile the failure came from. */
@@ -254,8 +368,10 @@ out_prefix:
 		snprintf(msg, sizeof(msg), "%s: %s", tail, ext->msg);
 		snprintf(ext->msg, sizeof(ext->msg), "%s", msg);
 	}
+out_config:
 	free(config);
 out_root:
+	free(cages);
 	json_decref(root);
 	return err;
 }

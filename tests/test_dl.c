@@ -1205,3 +1205,128 @@ Test(staged, dry_run_says_after_a_reset_and_lists_what_it_brings_up)
 	cr_expect_not_null(strstr(r.err, "Error: " ICE0 "/0: Requested split count is already set.\n"), "%s", r.err);
 	run_free(&r);
 }
+
+/* ---- panel: the front panel as a picture ---------------------------------------------------------- */
+
+static char *golden(const char *name)
+{
+	char path[512];
+	FILE *f;
+	char *text;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/tests/panel/%s", getenv("SRCDIR"), name);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)n + 1);
+	cr_assert_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return text;
+}
+
+/*
+ * The seed's states as pictures (the files in tests/panel, read and checked by eye once): the SN2700 as it
+ * starts, after a split by 2 (port 17's halves), by 4 (port 1's cage taken: its lanes are port 17's),
+ * back after the unsplit; the ConnectX-3 in ib, eth and auto (sensed from the cable); with colour
+ * and in ASCII.
+ */
+Test(panel, the_seed_states_drawn_as_the_golden_pictures)
+{
+	static const struct {
+		const char *name, *sim, *batch;
+	} cases[] = {
+	    {"sn2700.txt", "sn2700", "panel\n"},
+	    {"sn2700-split2.txt", "sn2700", "port split eth0 2\npanel\n"},
+	    {"sn2700-split4.txt", "sn2700", "port split eth0 4\npanel\n"},
+	    {"sn2700-unsplit.txt", "sn2700", "port split eth0 4\nport unsplit eth33\npanel\n"},
+	    {"sn2700-split4-ascii.txt", "sn2700", "port split eth0 4\npanel --ascii\n"},
+	    {"sn2700-split4-color.txt", "sn2700", "port split eth0 4\npanel --color=always\n"},
+	    {"cx3-ib.txt", "cx3-vpi", "panel\n"},
+	    {"cx3-eth.txt", "cx3-vpi",
+	     "port set pci/0000:01:00.0/1 type eth\nport set pci/0000:01:00.0/2 type eth\npanel\n"},
+	    {"cx3-auto.txt", "cx3-vpi",
+	     "port set pci/0000:01:00.0/1 type auto\nport set pci/0000:01:00.0/2 type auto\npanel\n"},
+	    {"cx3-auto-color.txt", "cx3-vpi",
+	     "port set pci/0000:01:00.0/1 type auto\nport set pci/0000:01:00.0/2 type auto\npanel --color=always\n"},
+	    {"cx3-auto-ascii.txt", "cx3-vpi",
+	     "port set pci/0000:01:00.0/1 type auto\nport set pci/0000:01:00.0/2 type auto\npanel --ascii\n"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char args[64], *want = golden(cases[i].name);
+		struct run_result r;
+
+		snprintf(args, sizeof(args), "--sim %s -b -", cases[i].sim);
+		run_dl(&r, args, cases[i].batch);
+		cr_expect_eq(r.status, 0, "%s: %s", cases[i].name, r.err);
+		cr_expect_str_eq(r.out, want, "%s", cases[i].name);
+		/* 80 columns, counted in characters (the box-drawing ones are 3 bytes), colour codes aside */
+		for (const char *l = r.out; *l;) {
+			const char *e = strchr(l, '\n');
+			size_t cols = 0;
+
+			for (const char *c = l; c < e; c++) {
+				if (*c == '\033') {
+					while (c < e && *c != 'm')
+						c++;
+					continue;
+				}
+				cols += ((unsigned char)*c & 0xc0) != 0x80;
+			}
+			cr_expect_leq(cols, 80, "%s: a line of %zu columns", cases[i].name, cols);
+			l = e + 1;
+		}
+		run_free(&r);
+		free(want);
+	}
+}
+
+Test(panel, colour_only_on_a_terminal_no_color_honoured_and_the_layout_in_json)
+{
+	struct run_result r;
+	char *plain = golden("sn2700-split4.txt");
+
+	/* a pipe is no terminal: no colour in auto; --color=never and NO_COLOR have none either */
+	run_dl(&r, "--sim sn2700 -b -", "port split eth0 4\npanel --color=auto\npanel --color=never\n");
+	cr_expect(strstr(r.out, "\033[") == NULL, "%s", r.out);
+	run_free(&r);
+	setenv("NO_COLOR", "1", 1);
+	run_dl(&r, "--sim sn2700 -b -", "port split eth0 4\npanel\n");
+	unsetenv("NO_COLOR");
+	cr_expect_str_eq(r.out, plain);
+	run_free(&r);
+	free(plain);
+	run_dl(&r, "--sim sn2700 -j -b -", "port split eth0 4\npanel pci/0000:03:00.0\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_not_null(strstr(r.out,
+				  "{\"panel\":{\"pci/0000:03:00.0\":{\"driver\":\"mlxsw\",\"faceplate\":\"profile\","
+				  "\"cages\":[{\"number\":1,\"label\":\"1\",\"form\":\"QSFP28\",\"row\":0,\"col\":0,"
+				  "\"taken\":true,\"ports\":[]},"),
+			   "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "{\"number\":17,\"label\":\"17\",\"form\":\"QSFP28\",\"row\":0,\"col\":8,"
+					 "\"taken\":false,\"ports\":[{\"port\":\"pci/0000:03:00.0/1\",\"type\":\"eth\","
+					 "\"netdev\":\"eth0\",\"lanes\":1,\"subport\":0},"),
+			   "%s", r.out);
+	run_free(&r);
+	/* a device without a faceplate (here the E810's): laid out from its port numbers, what waits marked */
+	run_dl(&r, "--sim e810-cqda2 -b -", "port split ens16f0 4\npanel pci/0000:16:00.0\n");
+	cr_expect_not_null(strstr(r.out, "pci/0000:16:00.0: ice, 1 cage (laid out from the port numbers)\n"
+					 "┌#0*─────┐\n│E ens16~│\n"),
+			   "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "│reset:4 │\n"), "%s", r.out);
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 panel --svg --follow", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "--svg and --follow: choose one"), "%s", r.err);
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 panel --color=blue", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "--color=blue: expected auto, always or never"), "%s", r.err);
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 panel pci/0000:09:00.0", NULL);
+	cr_expect_eq(r.status, 2, "%s", r.err);
+	run_free(&r);
+}

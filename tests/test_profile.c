@@ -19,6 +19,11 @@ struct bad {
 #define P(lp, m, w)    "{\"local_port\": " #lp ", \"module\": " #m ", \"width\": " #w "}"
 #define HCA(hw)	       "{\"driver\": \"mlx4\", \"handle\": \"pci/0000:01:00.0\", \"hw\": " hw "}"
 #define HP(sup, t, nd) "{\"supported\": " sup ", \"type\": \"" t "\", \"netdev\": \"" nd "\"}"
+/* a Spectrum of two ports (numbers 17 and 1: modules 16 and 0) with faceplate @fp */
+#define FP(fp)                                                                                               \
+	"{\"driver\": \"mlxsw\", \"handle\": \"pci/0000:03:00.0\", \"hw\": {\"ports\": [" P(1, 16, 4) "," P( \
+	    3, 0, 4) "]}, \"faceplate\": " fp "}"
+#define CAGE(n, r, c) "{\"number\": " #n ", \"row\": " #r ", \"col\": " #c "}"
 
 static const struct bad cases[] = {
     {"{\"driver\": ", -EINVAL, ":1:"},
@@ -57,6 +62,22 @@ static const struct bad cases[] = {
     {HCA("{\"ibdev\": \"m\", \"ports\": [{\"supported\": [\"ib\"], \"type\": \"ib\", \"netdev\": \"a\", \"cable\": "
 	 "\"fc\"}]}"),
      -EINVAL, "field \"hw.ports[0].cable\": expected \"eth\", \"ib\" or \"none\""},
+    /* faceplates (dl panel): refused whole, and the device with them */
+    {FP("{\"form\": \"QSFP28\", \"cages\": [" CAGE(17, 0, 0) "," CAGE(1, 0, 0) "]}"), -EINVAL,
+     "field \"faceplate\": Faceplate: cages 17 and 1 at the same place (row 0, column 0)"},
+    {FP("{\"form\": \"QSFP28\", \"cages\": [" CAGE(17, 0, 0) "," CAGE(2, 0, 1) "]}"), -EINVAL,
+     "field \"faceplate.cages[1].number\": no port of pci/0000:03:00.0 has number 2"},
+    {FP("{\"form\": \"QSFP28\", \"cages\": [" CAGE(17, 0, 0) "," CAGE(17, 1, 0) "]}"), -EINVAL,
+     "Faceplate: cage 17 twice"},
+    {FP("{\"form\": \"QSFP28\", \"cages\": [" CAGE(17, -1, 0) "]}"), -EINVAL,
+     "field \"faceplate.cages[0]\": expected {\"number\": 0 to 4294967295, \"row\": 0 to 63"},
+    {FP("{\"form\": \"QSFP28\", \"cages\": [{\"number\": 17, \"row\": 0, \"col\": 0, \"colour\": 1}]}"), -EINVAL,
+     "field \"faceplate.cages[0]\": expected"},
+    {FP("{\"cages\": [" CAGE(17, 0, 0) "]}"), -EINVAL,
+     "field \"faceplate.cages[0]\": form and label are 1 to 15 characters (no form, and none for the faceplate)"},
+    {FP("{\"form\": \"QSFP28\", \"cages\": []}"), -EINVAL, "field \"faceplate\": expected {\"form\": ..."},
+    {FP("{\"form\": \"QSFP28\", \"rows\": 2, \"cages\": [" CAGE(17, 0, 0) "]}"), -EINVAL,
+     "field \"faceplate.rows\": unknown"},
 };
 
 Test(profile, malformed_profiles_name_file_field_and_reason)

@@ -346,6 +346,30 @@ DLH_EXPORT const char *dlh_dev_driver(const struct dlh_dev *dev);
 /** @brief Number of ports. */
 DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev);
 
+/** Longest form factor or label of a cage, NUL included. */
+#define DLH_CAGE_NAME_MAX 16
+
+/**
+ * @brief A cage of a device's front panel: where a port's cable plugs in
+ *        (the faceplate of its profile, docs/profiles.md).
+ */
+struct dlh_cage {
+	uint32_t number;		/**< Front-panel number: the devlink port number of the ports it carries. */
+	unsigned int row;		/**< Its row on the panel, from the top, from 0. */
+	unsigned int col;		/**< Its column, from the left, from 0. */
+	char form[DLH_CAGE_NAME_MAX];	/**< Form factor: "QSFP28", "QSFP+", "SFP28"... */
+	char label[DLH_CAGE_NAME_MAX];	/**< What the panel prints by it. */
+};
+
+/**
+ * @brief The device's faceplate: its cages, as its profile (or a relayed
+ *        daemon) says them; none for a device without one (a kernel device:
+ *        dl panel then lays its ports out from their numbers).
+ * @param[out] cages the cages, valid until the device goes; NULL when none.
+ * @return how many.
+ */
+DLH_EXPORT size_t dlh_dev_cages(const struct dlh_dev *dev, const struct dlh_cage **cages);
+
 /**
  * @brief Set an emulator control of an emulated device (as netdevsim offers
  *        through debugfs): for example "fail_nth" = "5" makes the device's 5th

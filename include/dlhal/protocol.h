@@ -58,6 +58,13 @@ enum dlhal_attr {
 	DLHAL_ATTR_FW_OPTION_SPEED,   /**< binary, up to 8 u32 in host order: each lane's maximum speed, Mb/s */
 	DLHAL_ATTR_FW_OPTION_ACTIVE,  /**< u8 1: the option the hardware runs */
 	DLHAL_ATTR_FW_OPTION_PENDING, /**< u8 1: the option it runs after its next reset */
+	/** nested, repeated, on a device message: a cage of its faceplate (dlh_dev_cages()) */
+	DLHAL_ATTR_CAGE,
+	DLHAL_ATTR_CAGE_NUMBER, /**< u32, in DLHAL_ATTR_CAGE: its front-panel number */
+	DLHAL_ATTR_CAGE_ROW,	/**< u32: its row */
+	DLHAL_ATTR_CAGE_COL,	/**< u32: its column */
+	DLHAL_ATTR_CAGE_FORM,	/**< string: its form factor */
+	DLHAL_ATTR_CAGE_LABEL,	/**< string: its label */
 };
 
 /** Changes one dry run may plan before its own (DLHAL_ATTR_PLAN_BEFORE). */

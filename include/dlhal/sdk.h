@@ -382,6 +382,17 @@ DLH_EXPORT bool dlh_sdk_netdev_name_valid(const char *name);
 DLH_EXPORT struct dlh_ctx *dlh_sdk_dev_ctx(const struct dlh_dev *dev);
 
 /**
+ * @brief Give the device its faceplate (a relay: what the other side says;
+ *        profiles get theirs from the host). Replaces what it had; @p n 0
+ *        removes it. Core copies the cages.
+ * @return 0; -EINVAL for two cages of one number or at one place, a place
+ *         past 63, an empty or unterminated form or label (named in @p ext);
+ *         -E2BIG past 1024 cages; -ENOMEM.
+ */
+DLH_EXPORT int dlh_sdk_dev_cages_set(struct dlh_dev *dev, const struct dlh_cage *cages, size_t n,
+				     struct dlh_extack *ext);
+
+/**
  * @brief In a plan op: the port at @p index would go (its names would be free).
  * @return 0; -ENOENT if the device has no such port; -E2BIG past DLH_PLAN_PORTS_MAX.
  */

@@ -30,7 +30,8 @@ static void usage(FILE *f)
 		"       OPTIONS := { -v/--verbose }\n"
 		"\n"
 		"       dl [ OPTIONS ] sim { cable | fail | set | show } ...   (emulated devices)\n"
-		"       dl [ OPTIONS ] apply FILE [ --dry-run ]   (desired state: splits and types)\n"
+		"       dl [ OPTIONS ] apply FILE [ --dry-run | --reload ] [ --atomic ]   (desired state)\n"
+		"       dl [ OPTIONS ] panel [ DEV ] [ --ascii | --svg | --follow ]   (the front panel)\n"
 		"       dl [ OPTIONS ] -b/--batch FILE\n"
 		"All options: -v/--verbose  echo batch commands, show driver log lines\n"
 		"             -d/--details  more port attributes    -j/--json  JSON output\n"
@@ -259,6 +260,8 @@ static int dl_cmd(struct dl *dl)
 		return cmd_sim(dl);
 	if (dl_match(obj, "apply"))
 		return cmd_apply(dl);
+	if (dl_match(obj, "panel"))
+		return cmd_panel(dl);
 	return dl_usage_err(NULL, "Object \"%s\" not found, try \"dl help\"", obj);
 }
 

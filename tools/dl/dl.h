@@ -51,6 +51,8 @@ int cmd_monitor(struct dl *dl);
 void monitor_usage(FILE *f);
 int cmd_sim(struct dl *dl);
 int cmd_apply(struct dl *dl);
+int cmd_panel(struct dl *dl);
+void panel_usage(FILE *f);
 void apply_usage(FILE *f);
 void sim_usage(FILE *f);
 

@@ -133,11 +133,33 @@ static int put_fw_options(struct nl_msg *msg, const struct dlh_dev *dev)
 	return err;
 }
 
+/* The device's faceplate (its profile's), for dl panel through the daemon. */
+static int put_cages(struct nl_msg *msg, const struct dlh_dev *dev)
+{
+	const struct dlh_cage *c;
+	size_t n = dlh_dev_cages(dev, &c);
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err; i++) {
+		struct nlattr *nest = nla_nest_start(msg, DLHAL_ATTR_CAGE);
+
+		err = !nest || nla_put_u32(msg, DLHAL_ATTR_CAGE_NUMBER, c[i].number) ||
+		      nla_put_u32(msg, DLHAL_ATTR_CAGE_ROW, c[i].row) ||
+		      nla_put_u32(msg, DLHAL_ATTR_CAGE_COL, c[i].col) ||
+		      nla_put_string(msg, DLHAL_ATTR_CAGE_FORM, c[i].form) ||
+		      nla_put_string(msg, DLHAL_ATTR_CAGE_LABEL, c[i].label);
+		if (!err)
+			nla_nest_end(msg, nest);
+	}
+	return err;
+}
+
 static int put_dev(struct nl_msg *msg, const struct dlh_dev *dev)
 {
 	struct dlh_pending p;
 
-	return put_dev_name(msg, dev) || (dlh_dev_pending(dev, &p) && put_pending(msg, &p)) || put_fw_options(msg, dev);
+	return put_dev_name(msg, dev) || (dlh_dev_pending(dev, &p) && put_pending(msg, &p)) ||
+	       put_fw_options(msg, dev) || put_cages(msg, dev);
 }
 
 static int put_port(struct nl_msg *msg, const struct dlh_port *p)

@@ -1,0 +1,776 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dl panel: each device's front panel as a picture (docs/panel.md): its
+ * cages where the faceplate puts them (the profile's, or one laid out from
+ * the port numbers), inside each the ports a split made, their types and
+ * netdevs; cages whose lanes a neighbour's split took; what waits for a
+ * reset; the emulated cable. As text (80 columns, colour on a terminal,
+ * --ascii), SVG (--svg), JSON (-j), and redrawn on each change (--follow).
+ */
+#include "dl.h"
+#include "evhost.h"
+
+#include <ev.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CELLS	   4 /* lines inside a cage: a split by 4 shows each port */
+#define INNER	   8 /* characters inside a cage */
+#define BOX	   (INNER + 2)
+#define COLS	   80 /* the width the picture fits */
+#define PORTS_MAX  8  /* ports of one cage kept (a split by 8: the first four shown, "+4") */
+#define CAGES_SOFT 1024
+
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct cage {
+	struct dlh_cage c;
+	bool by_index; /* a port without a number: a cage of its own, by index */
+	uint32_t index;
+	struct dlh_port *ports[PORTS_MAX];
+	size_t nports, more;
+	char cable[16]; /* the emulated cable of its first port, or "" */
+};
+
+struct panel {
+	struct dl *dl;
+	const char *dev; /* DEV, or NULL for all */
+	bool ascii, svg, follow, color;
+	int svg_y;  /* where the next device goes in the SVG */
+	char *last; /* --follow: the picture drawn last */
+	size_t last_lines;
+	struct ev_loop *loop;
+};
+
+void panel_usage(FILE *f)
+{
+	fprintf(f, "Usage: dl panel [ DEV ] [ --ascii ] [ --color={auto|always|never} ] [ --svg | --follow ]\n"
+		   "Draws each device's front panel: cages where its faceplate puts them, the ports a split made in\n"
+		   "each (type: E eth, I ib, e/i auto sensed as eth/ib), cages whose lanes a neighbour's split took,\n"
+		   "what waits for a reset, the emulated cable. -j: the layout with places and states. --svg: an SVG\n"
+		   "of it. --follow: redrawn in place on every change until interrupted. Colour only on a terminal\n"
+		   "(NO_COLOR honoured).\n");
+}
+
+static int cage_cmp(const void *a, const void *b)
+{
+	const struct cage *x = a, *y = b;
+
+	if (x->c.row != y->c.row)
+		return x->c.row < y->c.row ? -1 : 1;
+	return x->c.col < y->c.col ? -1 : x->c.col > y->c.col;
+}
+
+static int port_cmp(const void *a, const void *b)
+{
+	uint32_t x = dlh_port_index(*(struct dlh_port *const *)a), y = dlh_port_index(*(struct dlh_port *const *)b);
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The device's cages, each with its ports: the faceplate's, or one laid out
+ * from the port numbers (one row of up to 16, else two, as switches number
+ * them: odd on top). A port without a number gets a cage of its own.
+ */
+static struct cage *cages_of(struct dlh_dev *dev, size_t *n, bool *generic)
+{
+	const struct dlh_cage *fc;
+	size_t nf = dlh_dev_cages(dev, &fc), cap = nf ? nf : 16;
+	struct cage *v = calloc(cap, sizeof(*v));
+
+	*n = 0;
+	*generic = !nf;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < nf; i++)
+		v[(*n)++].c = fc[i];
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+		uint32_t num = dlh_port_number(p);
+		size_t i;
+
+		for (i = 0; i < *n; i++)
+			if (v[i].by_index ? !num && v[i].index == dlh_port_index(p) : num && v[i].c.number == num)
+				break;
+		if (i == *n) {
+			struct cage *nv;
+
+			if (!*generic || *n == CAGES_SOFT)
+				continue; /* a port the faceplate has no cage for */
+			if (*n == cap) {
+				nv = realloc(v, (cap *= 2) * sizeof(*v));
+				if (!nv) {
+					free(v);
+					return NULL;
+				}
+				v = nv;
+			}
+			memset(&v[i], 0, sizeof(v[i]));
+			v[i].c.number = num;
+			v[i].by_index = !num;
+			v[i].index = dlh_port_index(p);
+			snprintf(v[i].c.form, sizeof(v[i].c.form), "port");
+			if (num)
+				snprintf(v[i].c.label, sizeof(v[i].c.label), "%u", num);
+			else
+				snprintf(v[i].c.label, sizeof(v[i].c.label), "#%u", dlh_port_index(p));
+			(*n)++;
+		}
+		if (v[i].nports < PORTS_MAX)
+			v[i].ports[v[i].nports++] = p;
+		else
+			v[i].more++;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		qsort(v[i].ports, v[i].nports, sizeof(v[i].ports[0]), port_cmp);
+		if (v[i].nports && dlh_dev_sim_get(dev, v[i].ports[0], "cable", v[i].cable, sizeof(v[i].cable), NULL))
+			v[i].cable[0] = '\0';
+	}
+	if (*generic) {
+		/* by number, then the numberless by index */
+		for (size_t i = 0; i < *n; i++)
+			for (size_t j = i + 1; j < *n; j++) {
+				bool swap =
+				    v[j].by_index != v[i].by_index
+					? v[i].by_index
+					: (v[j].by_index ? v[j].index < v[i].index : v[j].c.number < v[i].c.number);
+				if (swap) {
+					struct cage t = v[i];
+
+					v[i] = v[j];
+					v[j] = t;
+				}
+			}
+		for (size_t i = 0; i < *n; i++) {
+			v[i].c.row = *n <= 16 ? 0 : (unsigned int)(i % 2);
+			v[i].c.col = *n <= 16 ? (unsigned int)i : (unsigned int)(i / 2);
+		}
+	}
+	qsort(v, *n, sizeof(*v), cage_cmp);
+	return v;
+}
+
+/* A port's type as the panel shows it: E, I, e/i (auto, sensed), - (none). */
+static char type_letter(const struct dlh_port *p)
+{
+	enum dlh_port_type t = dlh_port_type(p);
+	bool autot = dlh_port_desired_type(p) == DLH_PORT_TYPE_AUTO;
+
+	if (t == DLH_PORT_TYPE_ETH)
+		return autot ? 'e' : 'E';
+	if (t == DLH_PORT_TYPE_IB)
+		return autot ? 'i' : 'I';
+	return '-';
+}
+
+static const char *type_color(char letter)
+{
+	switch (letter) {
+	case 'E':
+		return "\033[1;32m";
+	case 'e':
+		return "\033[32m";
+	case 'I':
+		return "\033[1;34m";
+	case 'i':
+		return "\033[34m";
+	default:
+		return "";
+	}
+}
+
+/* A text buffer that grows. */
+struct text {
+	char *s;
+	size_t len, cap;
+	size_t lines;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if (t->s && t->len + (size_t)n < t->cap)
+			break;
+		{
+			size_t cap = t->cap ? t->cap * 2 : 4096;
+			char *ns;
+
+			while (cap <= t->len + (size_t)n)
+				cap *= 2;
+			ns = realloc(t->s, cap);
+			if (!ns)
+				return;
+			t->s = ns;
+			t->cap = cap;
+		}
+	}
+	for (const char *c = t->s + t->len; *c; c++)
+		t->lines += *c == '\n';
+	t->len += (size_t)n;
+}
+
+/* The device's pending split or type, "reset:4" (what waits for the next reset), or "". */
+static void pending_word(struct dlh_dev *dev, const struct cage *cg, char *buf, size_t len)
+{
+	struct dlh_pending p;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < cg->nports; i++)
+		if (dlh_port_pending(cg->ports[i], &p) && p.type) {
+			snprintf(buf, len, "reset:%c", dlh_port_type_name(p.type)[0]);
+			return;
+		}
+	if (cg->nports && dlh_port_splittable(cg->ports[0]) && dlh_dev_pending(dev, &p) && p.split)
+		snprintf(buf, len, "reset:%u", p.split);
+}
+
+/* One of the 4 lines inside a cage, @line from 0, INNER characters wide (colour codes aside). */
+static void cage_line(struct panel *pn, struct text *t, struct dlh_dev *dev, const struct cage *cg, int line)
+{
+	char cell[64], pend[16]; /* UTF-8: a hatch character is 3 bytes */
+	const char *col = "", *reset = pn->color ? "\033[0m" : "";
+
+	pending_word(dev, cg, pend, sizeof(pend));
+	if (!cg->nports) {
+		/* lanes taken by a neighbour's split: hatched, "taken" in the middle */
+		snprintf(cell, sizeof(cell), line == 1 ? " taken  " : "%s", pn->ascii ? "////////" : "░░░░░░░░");
+		put(t, "%s%s%s", pn->color ? "\033[2m" : "", cell, pn->color ? reset : "");
+		return;
+	}
+	if ((size_t)line < cg->nports && (line < CELLS - 1 || cg->nports + cg->more <= CELLS)) {
+		const struct dlh_port *p = cg->ports[line];
+		const char *name = dlh_port_netdev(p) ? dlh_port_netdev(p) : dlh_port_ibdev(p) ? dlh_port_ibdev(p) : "";
+		char letter = type_letter(p);
+		size_t nl = strlen(name);
+
+		if (nl > INNER - 2)
+			snprintf(cell, sizeof(cell), "%.*s~", INNER - 3, name);
+		else
+			snprintf(cell, sizeof(cell), "%s", name);
+		if (pn->color)
+			col = type_color(letter);
+		put(t, "%s%c%s %-*s", col, letter, *col ? reset : "", INNER - 2, cell);
+		return;
+	}
+	if (line == CELLS - 1 && cg->nports + cg->more > CELLS) {
+		put(t, "+%-*zu", INNER - 1, cg->nports + cg->more - (CELLS - 1));
+		return;
+	}
+	/* the last free line: what waits for a reset, else the cable */
+	if (line == CELLS - 1 && pend[0]) {
+		put(t, "%s%-*s%s", pn->color ? "\033[33m" : "", INNER, pend, pn->color ? reset : "");
+		return;
+	}
+	if (line == CELLS - 1 && cg->cable[0]) {
+		snprintf(cell, sizeof(cell), "~%s", cg->cable);
+		put(t, "%-*s", INNER, cell);
+		return;
+	}
+	put(t, "%*s", INNER, "");
+}
+
+/* A box edge: ┌17──────┐ with the cage's label (and '*' when something waits for a reset). */
+static void cage_edge(struct panel *pn, struct text *t, struct dlh_dev *dev, const struct cage *cg, bool top)
+{
+	const char *h = pn->ascii ? "-" : "─";
+	char pend[16];
+	int used = 0;
+
+	pending_word(dev, cg, pend, sizeof(pend));
+	put(t, "%s", top ? (pn->ascii ? "+" : "┌") : (pn->ascii ? "+" : "└"));
+	if (top) {
+		put(t, "%s", cg->c.label);
+		used = (int)strlen(cg->c.label);
+		if (pend[0]) {
+			put(t, "%s*%s", pn->color ? "\033[33m" : "", pn->color ? "\033[0m" : "");
+			used++;
+		}
+	}
+	for (int i = used; i < INNER; i++)
+		put(t, "%s", h);
+	put(t, "%s", top ? (pn->ascii ? "+" : "┐") : (pn->ascii ? "+" : "┘"));
+}
+
+/* A device: a header line, then each faceplate row, wrapped to fit COLS. */
+static void device_text(struct panel *pn, struct text *t, struct dlh_dev *dev)
+{
+	bool generic;
+	size_t n, per = COLS / BOX;
+	struct cage *cg = cages_of(dev, &n, &generic);
+	const char *v = pn->ascii ? "|" : "│";
+
+	put(t, "%s: %s, %zu cage%s%s\n", dlh_dev_handle(dev), dlh_dev_driver(dev), n, n == 1 ? "" : "s",
+	    generic ? " (laid out from the port numbers)" : "");
+	for (size_t i = 0; cg && i < n;) {
+		size_t j = i;
+		unsigned int row = cg[i].c.row;
+
+		while (j < n && cg[j].c.row == row)
+			j++;
+		/* cages i..j-1 are this row, by column: lines of at most @per boxes, gaps kept */
+		for (size_t k = i; k < j;) {
+			unsigned int first_col = cg[k].c.col;
+			size_t end = k;
+
+			while (end < j && cg[end].c.col < first_col + per)
+				end++;
+			for (int line = -1; line <= CELLS; line++) {
+				unsigned int col = first_col;
+
+				for (size_t c = k; c < end; c++, col++) {
+					for (; col < cg[c].c.col; col++)
+						put(t, "%*s", BOX, "");
+					if (line < 0 || line == CELLS) {
+						cage_edge(pn, t, dev, &cg[c], line < 0);
+					} else {
+						put(t, "%s", v);
+						cage_line(pn, t, dev, &cg[c], line);
+						put(t, "%s", v);
+					}
+				}
+				put(t, "\n");
+			}
+			k = end;
+		}
+		i = j;
+	}
+	free(cg);
+}
+
+static void legend_text(struct panel *pn, struct text *t)
+{
+	/* one line, within COLS */
+	put(t, "E eth  I ib  e/i auto: sensed eth/ib  %s lanes taken  *reset:N pending  ~cable\n",
+	    pn->ascii ? "//" : "░░");
+}
+
+static char *picture(struct panel *pn, size_t *lines)
+{
+	struct text t = {0};
+
+	for (struct dlh_dev *dev = dlh_dev_first(pn->dl->ctx); dev; dev = dlh_dev_next(dev))
+		if (!pn->dev || !strcmp(pn->dev, dlh_dev_handle(dev)))
+			device_text(pn, &t, dev);
+	legend_text(pn, &t);
+	*lines = t.lines;
+	return t.s;
+}
+
+/* ---- JSON: the layout, for programs that draw it themselves ------------------------------------ */
+
+static void device_json(struct panel *pn, struct dlh_dev *dev)
+{
+	struct jsonw *w = &pn->dl->jw;
+	struct dlh_pending pd;
+	bool generic;
+	size_t n;
+	struct cage *cg = cages_of(dev, &n, &generic);
+	char pend[16];
+
+	jsonw_obj_open(w, dlh_dev_handle(dev));
+	jsonw_str(w, "driver", dlh_dev_driver(dev));
+	jsonw_str(w, "faceplate", generic ? "generic" : "profile");
+	if (dlh_dev_pending(dev, &pd)) {
+		jsonw_obj_open(w, "pending");
+		if (pd.split)
+			jsonw_uint(w, "split", pd.split);
+		if (pd.type)
+			jsonw_str(w, "type", dlh_port_type_name(pd.type));
+		jsonw_obj_close(w);
+	}
+	jsonw_arr_open(w, "cages");
+	for (size_t i = 0; cg && i < n; i++) {
+		jsonw_obj_open(w, NULL);
+		if (cg[i].by_index)
+			jsonw_uint(w, "index", cg[i].index);
+		else
+			jsonw_uint(w, "number", cg[i].c.number);
+		jsonw_str(w, "label", cg[i].c.label);
+		jsonw_str(w, "form", cg[i].c.form);
+		jsonw_uint(w, "row", cg[i].c.row);
+		jsonw_uint(w, "col", cg[i].c.col);
+		jsonw_bool(w, "taken", !cg[i].nports);
+		pending_word(dev, &cg[i], pend, sizeof(pend));
+		if (pend[0])
+			jsonw_str(w, "pending", pend + strlen("reset:"));
+		if (cg[i].cable[0])
+			jsonw_str(w, "cable", cg[i].cable);
+		jsonw_arr_open(w, "ports");
+		for (size_t j = 0; j < cg[i].nports; j++) {
+			const struct dlh_port *p = cg[i].ports[j];
+
+			jsonw_obj_open(w, NULL);
+			jsonw_str(w, "port", dlh_port_handle(p));
+			jsonw_str(w, "type", dlh_port_type_name(dlh_port_type(p)));
+			if (dlh_port_desired_type(p))
+				jsonw_str(w, "desired_type", dlh_port_type_name(dlh_port_desired_type(p)));
+			if (dlh_port_netdev(p))
+				jsonw_str(w, "netdev", dlh_port_netdev(p));
+			if (dlh_port_ibdev(p))
+				jsonw_str(w, "ibdev", dlh_port_ibdev(p));
+			if (dlh_port_lanes(p))
+				jsonw_uint(w, "lanes", dlh_port_lanes(p));
+			if (dlh_port_is_split(p))
+				jsonw_uint(w, "subport", dlh_port_split_subport(p));
+			jsonw_obj_close(w);
+		}
+		jsonw_arr_close(w);
+		jsonw_obj_close(w);
+	}
+	jsonw_arr_close(w);
+	jsonw_obj_close(w);
+	free(cg);
+}
+
+/* ---- SVG: the same picture for reports and docs ------------------------------------------------ */
+
+#define SVG_CAGE_W 92
+#define SVG_CAGE_H 84
+#define SVG_GAP	   6
+#define SVG_MARGIN 10
+
+/* XML text: &, <, > and quotes escaped. */
+static void xml(const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", stdout);
+			break;
+		case '<':
+			fputs("&lt;", stdout);
+			break;
+		case '>':
+			fputs("&gt;", stdout);
+			break;
+		case '"':
+			fputs("&quot;", stdout);
+			break;
+		default:
+			putchar(*s);
+		}
+	}
+}
+
+static const char *svg_fill(char letter)
+{
+	switch (letter) {
+	case 'E':
+		return "#2e7d32";
+	case 'e':
+		return "#66bb6a";
+	case 'I':
+		return "#1565c0";
+	case 'i':
+		return "#42a5f5";
+	default:
+		return "#9e9e9e";
+	}
+}
+
+/* A port's dl port show line, for the cage's <title>. */
+static void svg_port_line(const struct dlh_port *p)
+{
+	enum dlh_port_type t = dlh_port_type(p), d = dlh_port_desired_type(p);
+
+	xml(dlh_port_handle(p));
+	printf(": type %s", dlh_port_type_name(t));
+	if (d != DLH_PORT_TYPE_NOTSET && d != t)
+		printf("(%s)", dlh_port_type_name(d));
+	if (dlh_port_netdev(p)) {
+		fputs(" netdev ", stdout);
+		xml(dlh_port_netdev(p));
+	}
+	if (dlh_port_ibdev(p)) {
+		fputs(" ibdev ", stdout);
+		xml(dlh_port_ibdev(p));
+	}
+	if (dlh_port_is_split(p))
+		printf(" split_group %u", dlh_port_split_group(p));
+}
+
+static int svg_device(struct panel *pn, struct dlh_dev *dev, int di, int *width)
+{
+	bool generic;
+	size_t n;
+	struct cage *cg = cages_of(dev, &n, &generic);
+	unsigned int rows = 0, cols = 0;
+	int y0 = pn->svg_y;
+	char pend[16];
+
+	for (size_t i = 0; cg && i < n; i++) {
+		rows = cg[i].c.row + 1 > rows ? cg[i].c.row + 1 : rows;
+		cols = cg[i].c.col + 1 > cols ? cg[i].c.col + 1 : cols;
+	}
+	printf("<text x=\"%d\" y=\"%d\" class=\"dev\">", SVG_MARGIN, y0 + 16);
+	xml(dlh_dev_handle(dev));
+	printf(": %s, %zu cage%s%s</text>\n", dlh_dev_driver(dev), n, n == 1 ? "" : "s",
+	       generic ? " (laid out from the port numbers)" : "");
+	y0 += 24;
+	for (size_t i = 0; cg && i < n; i++) {
+		int x = SVG_MARGIN + (int)cg[i].c.col * (SVG_CAGE_W + SVG_GAP);
+		int y = y0 + (int)cg[i].c.row * (SVG_CAGE_H + SVG_GAP);
+		size_t k = cg[i].nports ? (cg[i].nports < CELLS ? cg[i].nports : CELLS) : 0;
+
+		printf("<g id=\"d%d-cage-", di);
+		if (cg[i].by_index)
+			printf("i%u", cg[i].index);
+		else
+			printf("%u", cg[i].c.number);
+		printf("\" class=\"cage%s\">\n<title>cage ", cg[i].nports ? "" : " taken");
+		xml(cg[i].c.label);
+		printf(" (");
+		xml(cg[i].c.form);
+		printf(")");
+		for (size_t j = 0; j < cg[i].nports; j++) {
+			printf("\n");
+			svg_port_line(cg[i].ports[j]);
+		}
+		if (!cg[i].nports)
+			printf("\nlanes taken by a neighbour's split");
+		printf("</title>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\" fill=\"%s\" "
+		       "stroke=\"#212121\"/>\n",
+		       x, y, SVG_CAGE_W, SVG_CAGE_H, cg[i].nports ? "#fafafa" : "#bdbdbd");
+		printf("<text x=\"%d\" y=\"%d\" class=\"label\">", x + 4, y + 13);
+		xml(cg[i].c.label);
+		pending_word(dev, &cg[i], pend, sizeof(pend));
+		if (pend[0])
+			printf(" * %s", pend);
+		else if (cg[i].cable[0])
+			printf(" ~%s", cg[i].cable);
+		printf("</text>\n");
+		for (size_t j = 0; j < k; j++) {
+			const struct dlh_port *p = cg[i].ports[j];
+			int ch = (SVG_CAGE_H - 22) / (int)k, cy = y + 18 + (int)j * ch;
+			const char *name = dlh_port_netdev(p)  ? dlh_port_netdev(p)
+					   : dlh_port_ibdev(p) ? dlh_port_ibdev(p)
+							       : "";
+
+			printf("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", x + 4, cy,
+			       SVG_CAGE_W - 8, ch - 2, svg_fill(type_letter(p)));
+			printf("<text x=\"%d\" y=\"%d\" class=\"cell\">%c ", x + 8, cy + ch / 2 + 3, type_letter(p));
+			xml(name);
+			printf("</text>\n");
+		}
+		if (!cg[i].nports)
+			printf("<text x=\"%d\" y=\"%d\" class=\"cell\">taken</text>\n", x + 8, y + SVG_CAGE_H / 2 + 6);
+		printf("</g>\n");
+	}
+	pn->svg_y = y0 + (int)rows * (SVG_CAGE_H + SVG_GAP) + 10;
+	if (SVG_MARGIN * 2 + (int)cols * (SVG_CAGE_W + SVG_GAP) > *width)
+		*width = SVG_MARGIN * 2 + (int)cols * (SVG_CAGE_W + SVG_GAP);
+	free(cg);
+	return 0;
+}
+
+static int svg_write(struct panel *pn)
+{
+	int width = 520, di = 0, height;
+	char *body = NULL;
+	size_t blen = 0;
+	FILE *mem = open_memstream(&body, &blen), *out = stdout;
+
+	if (!mem) {
+		fprintf(stderr, "Error: out of memory\n");
+		return DL_EOP;
+	}
+	/* the body first (the size depends on it), then the document around it */
+	stdout = mem;
+	for (struct dlh_dev *dev = dlh_dev_first(pn->dl->ctx); dev; dev = dlh_dev_next(dev))
+		if (!pn->dev || !strcmp(pn->dev, dlh_dev_handle(dev)))
+			svg_device(pn, dev, di++, &width);
+	fclose(mem);
+	stdout = out;
+	height = pn->svg_y + 44;
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+	       "font-family=\"DejaVu Sans Mono, monospace\">\n"
+	       "<title>dl panel</title>\n"
+	       "<style>.dev{font-size:14px;font-weight:bold}.label{font-size:11px;fill:#212121}"
+	       ".cell{font-size:11px;fill:#ffffff}.legend{font-size:11px;fill:#212121}</style>\n"
+	       "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
+	       width, height, width, height);
+	fwrite(body, 1, blen, stdout);
+	free(body);
+	/* the legend: a swatch and a word each */
+	{
+		static const struct {
+			char letter;
+			const char *word;
+		} keys[] = {{'E', "eth"}, {'I', "ib"}, {'e', "auto: eth"}, {'i', "auto: ib"}, {'-', "taken"}};
+		int x = SVG_MARGIN, y = pn->svg_y + 8;
+
+		printf("<g id=\"legend\">\n");
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			printf("<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\" stroke=\"#212121\"/>"
+			       "<text x=\"%d\" y=\"%d\" class=\"legend\">%s</text>\n",
+			       x, y, keys[i].letter == '-' ? "#bdbdbd" : svg_fill(keys[i].letter), x + 18, y + 11,
+			       keys[i].word);
+			x += 100;
+		}
+		printf("<text x=\"%d\" y=\"%d\" class=\"legend\">* waits for a reset   ~ cable</text>\n</g>\n",
+		       SVG_MARGIN, y + 30);
+	}
+	printf("</svg>\n");
+	return DL_OK;
+}
+
+/* ---- --follow: redrawn in place on each change ------------------------------------------------- */
+
+static void redraw(struct panel *pn)
+{
+	size_t lines;
+	char *pic = picture(pn, &lines);
+
+	if (!pic || (pn->last && !strcmp(pic, pn->last))) {
+		free(pic);
+		return;
+	}
+	/* back to where the last picture began, and clear below */
+	if (pn->last)
+		printf("\033[%zuA\r\033[J", pn->last_lines);
+	fputs(pic, stdout);
+	fflush(stdout);
+	free(pn->last);
+	pn->last = pic;
+	pn->last_lines = lines;
+}
+
+static void on_event(const struct dlh_event *ev, void *arg)
+{
+	(void)ev;
+	redraw(arg);
+}
+
+static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	(void)w;
+	(void)revents;
+	ev_break(loop, EVBREAK_ALL);
+}
+
+static int follow(struct panel *pn)
+{
+	ev_signal sigint, sigterm;
+	struct evhost host;
+	struct dlh_sub *sub;
+	struct dlh_extack ext;
+
+	pn->loop = ev_default_loop(EVFLAG_AUTO);
+	if (!pn->loop) {
+		fprintf(stderr, "dl panel: cannot start an event loop\n");
+		return DL_EOP;
+	}
+	if (dlh_ctx_subscribe(pn->dl->ctx, on_event, pn, &sub)) {
+		fprintf(stderr, "dl panel: out of memory\n");
+		return DL_EOP;
+	}
+	(void)ext;
+	signal(SIGPIPE, SIG_IGN);
+	ev_signal_init(&sigint, on_signal, SIGINT);
+	ev_signal_init(&sigterm, on_signal, SIGTERM);
+	ev_signal_start(pn->loop, &sigint);
+	ev_signal_start(pn->loop, &sigterm);
+	/* the cursor hidden while drawing, shown again on the way out */
+	if (isatty(STDOUT_FILENO))
+		fputs("\033[?25l", stdout);
+	redraw(pn);
+	evhost_start(&host, pn->loop, pn->dl->ctx);
+	ev_run(pn->loop, 0);
+	evhost_stop(&host);
+	dlh_ctx_unsubscribe(sub);
+	if (isatty(STDOUT_FILENO))
+		fputs("\033[?25h", stdout);
+	fflush(stdout);
+	free(pn->last);
+	return DL_OK;
+}
+
+int cmd_panel(struct dl *dl)
+{
+	struct panel pn = {.dl = dl};
+	enum color_mode mode = COLOR_AUTO;
+	struct dlh_ctx *ctx;
+	const char *a;
+	int err;
+
+	for (; (a = dl_arg(dl)); dl_shift(dl)) {
+		if (dl_match(a, "help")) {
+			panel_usage(stdout);
+			return DL_OK;
+		} else if (!strcmp(a, "--ascii")) {
+			pn.ascii = true;
+		} else if (!strcmp(a, "--svg")) {
+			pn.svg = true;
+		} else if (!strcmp(a, "--follow")) {
+			pn.follow = true;
+		} else if (!strncmp(a, "--color=", 8) || !strcmp(a, "--color")) {
+			const char *m = a[7] ? a + 8 : "always";
+
+			if (!strcmp(m, "auto"))
+				mode = COLOR_AUTO;
+			else if (!strcmp(m, "always"))
+				mode = COLOR_ALWAYS;
+			else if (!strcmp(m, "never"))
+				mode = COLOR_NEVER;
+			else
+				return dl_usage_err(panel_usage, "--color=%s: expected auto, always or never", m);
+		} else if (*a == '-') {
+			return dl_usage_err(panel_usage, "Unknown option \"%s\"", a);
+		} else if (!pn.dev) {
+			pn.dev = a;
+		} else {
+			return dl_usage_err(panel_usage, "Unexpected argument \"%s\"", a);
+		}
+	}
+	if (pn.svg && pn.follow)
+		return dl_usage_err(panel_usage, "--svg and --follow: choose one");
+	if (dl->json && (pn.svg || pn.follow))
+		return dl_usage_err(panel_usage, "-j draws nothing: it prints the layout, without --svg or --follow");
+	err = dl_ctx(dl, &ctx);
+	if (err)
+		return err;
+	if (pn.dev) {
+		struct dlh_dev *dev;
+		struct dlh_extack ext;
+
+		err = dlh_dev_lookup(ctx, pn.dev, &dev, &ext);
+		if (err)
+			return dl_lookup_err(err, &ext, panel_usage);
+		pn.dev = dlh_dev_handle(dev);
+	}
+	pn.color = mode == COLOR_ALWAYS ||
+		   (mode == COLOR_AUTO && isatty(STDOUT_FILENO) && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
+	if (pn.svg)
+		return svg_write(&pn);
+	if (dl->json) {
+		out_begin(dl, "panel");
+		for (struct dlh_dev *dev = dlh_dev_first(ctx); dev; dev = dlh_dev_next(dev))
+			if (!pn.dev || !strcmp(pn.dev, dlh_dev_handle(dev)))
+				device_json(&pn, dev);
+		out_end(dl);
+		return DL_OK;
+	}
+	if (pn.follow)
+		return follow(&pn);
+	{
+		size_t lines;
+		char *pic = picture(&pn, &lines);
+
+		if (pic)
+			fputs(pic, stdout);
+		free(pic);
+		return pic ? DL_OK : DL_EOP;
+	}
+}
