@@ -236,13 +236,15 @@ static int faceplate_parse(json_t *fp, const char *src, struct dlh_cage **out, s
 
 /* The faceplate on the device it was written for: every cage's number is one of its ports'. */
 static int faceplate_apply(struct dlh_ctx *ctx, const char *handle, const struct dlh_cage *cages, size_t n,
-			   const char *src, struct dlh_extack *ext)
+			   bool restored, const char *src, struct dlh_extack *ext)
 {
 	struct dlh_dev *dev = dlh__dev_find(ctx, handle);
 
 	if (!dev)
 		return dlh__extack_set(ext, -ENODEV, NULL, "%s: field \"faceplate\": no device %s", src, handle);
-	for (size_t i = 0; i < n; i++) {
+	/* a device brought back from saved state may have split ports over a cage's lanes: its ports as
+	 * the profile starts them are what the numbers are checked against, on a load without state */
+	for (size_t i = 0; i < n && !restored; i++) {
 		bool found = false;
 
 		for (struct dlh_port *p = dlh_port_first(dev); p && !found; p = dlh_port_next(p))
@@ -274,6 +276,7 @@ DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, 
 	const char *driver, *handle;
 	json_t *root = NULL, *hw, *fp;
 	struct dlh_cage *cages = NULL;
+	bool restored = false;
 	size_t ncages = 0;
 	char *config = NULL;
 	int err;
@@ -322,6 +325,7 @@ DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, 
 		/* The driver reads its saved hardware from hw.state. */
 		if (st && hw)
 			json_object_set(hw, "state", st);
+		restored = st != NULL;
 		json_decref(all);
 	}
 	drv = dlh__driver_find(ctx, driver);
@@ -352,7 +356,7 @@ DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, 
 	err = dlh__dev_add(ctx, handle, drv, config, ext);
 	/* A faceplate that does not fit the device is refused, and the device with it. */
 	if (!err && ncages) {
-		err = faceplate_apply(ctx, handle, cages, ncages, src, ext);
+		err = faceplate_apply(ctx, handle, cages, ncages, restored, src, ext);
 		if (err) {
 			dlh__dev_remove(dlh__dev_find(ctx, handle));
 			goto out_config;

@@ -614,6 +614,15 @@ if command -v python3 > /dev/null; then
 	else
 		nok "dlhal.devlink.info on the kernel" "$(head -c 600 $T/m.out)"
 	fi
+	# dl panel on the kernel: both devices laid out from their port numbers (no faceplate there)
+	dl --kernel panel --ascii > $T/panel 2>&1; r=$?
+	if [ $r = 0 ] && grep -q '^netdevsim/netdevsim14: netdevsim, 1 cage (laid out from the port numbers)$' $T/panel &&
+		grep -q '^dlhal/0000:03:00.0: mlxsw, 32 cages (laid out from the port numbers)$' $T/panel &&
+		grep -q '^+17------+' $T/panel && ! awk 'length($0) > 80 { exit 1 }' $T/panel > /dev/null; then
+		ok "dl --kernel panel: netdevsim and the bridged Spectrum, laid out from their port numbers, in 80 columns"
+	else
+		nok "dl --kernel panel" "rc=$r $(head -n 12 $T/panel)"
+	fi
 	echo 14 > /sys/bus/netdevsim/del_device
 	want='"kernel": true, "dl_path": "/usr/bin/dl", "ports": [{"device": "dlhal/0000:03:00.0", "number": 20, "split": 2}]'
 	module ports "{$want, \"_ansible_check_mode\": true}"

@@ -41,6 +41,7 @@ struct panel {
 	int svg_y;  /* where the next device goes in the SVG */
 	char *last; /* --follow: the picture drawn last */
 	size_t last_lines;
+	bool drawing, again; /* an event while drawing (a lazy fill's) asks for another picture after */
 	struct ev_loop *loop;
 };
 
@@ -628,11 +629,14 @@ static int svg_write(struct panel *pn)
 
 /* ---- --follow: redrawn in place on each change ------------------------------------------------- */
 
-static void redraw(struct panel *pn)
+static void redraw_once(struct panel *pn)
 {
 	size_t lines;
-	char *pic = picture(pn, &lines);
+	char *pic;
 
+	pn->drawing = true;
+	pic = picture(pn, &lines);
+	pn->drawing = false;
 	if (!pic || (pn->last && !strcmp(pic, pn->last))) {
 		free(pic);
 		return;
@@ -647,10 +651,25 @@ static void redraw(struct panel *pn)
 	pn->last_lines = lines;
 }
 
+/* Drawn again until no event came while drawing: the picture is of a model at rest. */
+static void redraw(struct panel *pn)
+{
+	do {
+		pn->again = false;
+		redraw_once(pn);
+	} while (pn->again);
+}
+
 static void on_event(const struct dlh_event *ev, void *arg)
 {
+	struct panel *pn = arg;
+
 	(void)ev;
-	redraw(arg);
+	if (pn->drawing) {
+		pn->again = true;
+		return;
+	}
+	redraw(pn);
 }
 
 static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
@@ -672,6 +691,9 @@ static int follow(struct panel *pn)
 		fprintf(stderr, "dl panel: cannot start an event loop\n");
 		return DL_EOP;
 	}
+	/* the model whole before watching it: its fill is no change to draw */
+	for (struct dlh_dev *dev = dlh_dev_first(pn->dl->ctx); dev; dev = dlh_dev_next(dev))
+		dlh_port_first(dev);
 	if (dlh_ctx_subscribe(pn->dl->ctx, on_event, pn, &sub)) {
 		fprintf(stderr, "dl panel: out of memory\n");
 		return DL_EOP;

@@ -1,0 +1,144 @@
+#!/bin/bash
+# dl panel with Debian's tools: the SVG well-formed (xmllint) and rendered to PNG (rsvg-convert) with
+# the right cages in the right colours; the same picture through a dlhald; --follow driven in tmux (a
+# split from another shell shows, ^C gives the terminal back).
+# Usage: tests/panel.sh BUILD SRC
+set -u
+BUILD=$(cd "$1" && pwd) SRC=$(cd "$2" && pwd)
+DL=$BUILD/tools/dl/dl DLHALD=$BUILD/tools/dlhald/dlhald
+T=$(mktemp -d /tmp/dlhal-panel-XXXXXX)
+pass=0 fail=0 pids=()
+ok() { echo "ok $1"; pass=$((pass + 1)); }
+nok() { echo "not ok $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/#   /' | head -n 30; fail=$((fail + 1)); }
+cleanup() {
+	tmux -L "dlhal-$$" kill-server 2> /dev/null
+	for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done
+	wait 2> /dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$T"
+}
+trap cleanup EXIT
+for p in xmllint rsvg-convert tmux python3; do
+	command -v $p > /dev/null || { echo "not ok $p is not installed (tools/deps.sh test)"; exit 1; }
+done
+export DLHAL_MODULE_DIR=
+
+# The SVG of the seed's split by 4 beside a ConnectX-3 in auto.
+printf 'port split eth0 4\nport set pci/0000:01:00.0/1 type auto\npanel --svg\n' |
+	"$DL" --sim sn2700,cx3-vpi -b - > "$T/p.svg" 2> "$T/err"
+if xmllint --noout "$T/p.svg" 2> "$T/xml" && grep -q '<title>cage 17 (QSFP28)' "$T/p.svg"; then
+	ok "the SVG is well-formed XML (xmllint), with a title on each cage"
+else
+	nok "xmllint" "$(cat "$T/xml" "$T/err")"
+fi
+# Each cage's <title> holds its ports' dl port show lines.
+printf 'port split eth0 4\nport show\n' | "$DL" --sim sn2700 -b - | grep '^pci/0000:03:00.0/[1-4]:' > "$T/show"
+python3 - "$T/p.svg" > "$T/titles" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = {'s': 'http://www.w3.org/2000/svg'}
+for g in ET.parse(sys.argv[1]).getroot().iter('{http://www.w3.org/2000/svg}g'):
+    if g.get('id') == 'd0-cage-17':
+        print('\n'.join(g.find('s:title', ns).text.split('\n')[1:]))
+PY
+if diff -u "$T/show" "$T/titles" > "$T/d"; then
+	ok "cage 17's title is its four ports' dl port show lines"
+else
+	nok "titles" "$(cat "$T/d")"
+fi
+# Rendered: the pixels at each checked cage's cells are its type's colour; port 1's cage is grey.
+if rsvg-convert "$T/p.svg" -o "$T/p.png" 2> "$T/rsvg"; then
+	python3 - "$T/p.svg" "$T/p.png" > "$T/px" <<'PY'
+import struct, sys, zlib, xml.etree.ElementTree as ET
+def png(path):
+    data = open(path, 'rb').read()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n'
+    pos, idat, w, bpp = 8, b'', 0, 4
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b'IHDR':
+            w, h, depth, ctype, _, _, interlace = struct.unpack('>IIBBBBB', body)
+            assert depth == 8 and ctype in (2, 6) and not interlace, (depth, ctype, interlace)
+            bpp = 4 if ctype == 6 else 3
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + n
+    raw, stride = zlib.decompress(idat), w * bpp
+    rows, prev, i = [], bytearray(stride), 0
+    for y in range(h):
+        f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+            if f == 1: line[x] = (line[x] + a) & 255
+            elif f == 2: line[x] = (line[x] + b) & 255
+            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line)); prev = line
+    return lambda x, y: '#%02x%02x%02x' % tuple(rows[y][x * bpp:x * bpp + 3])
+px = png(sys.argv[2])
+svg = '{http://www.w3.org/2000/svg}'
+for g in ET.parse(sys.argv[1]).getroot().iter(svg + 'g'):
+    rects = g.findall(svg + 'rect')
+    if not g.get('id', '').startswith('d'):
+        continue
+    # the cage's outline, then its cells: a point inside each, away from the text
+    for r in rects[1:] or rects[:1]:
+        x, y, w = int(r.get('x')), int(r.get('y')), int(r.get('width'))
+        print(g.get('id'), px(x + w - 6, y + 4))
+PY
+	want="d0-cage-1 #bdbdbd
+d0-cage-17 #2e7d32
+d0-cage-17 #2e7d32
+d0-cage-17 #2e7d32
+d0-cage-17 #2e7d32
+d0-cage-3 #2e7d32
+d1-cage-1 #66bb6a
+d1-cage-2 #1565c0"
+	got=$(grep -E '^d0-cage-(1|17|3) |^d1-' "$T/px" | sort -t' ' -k1,1 -s)
+	if [ "$got" = "$(echo "$want" | sort -t' ' -k1,1 -s)" ]; then
+		ok "rsvg-convert renders it: port 1's cage grey (taken), 17's four cells eth green, the ConnectX-3's auto-eth light green and ib blue"
+	else
+		nok "pixels" "$(printf 'got:\n%s\nwant:\n%s' "$got" "$want")"
+	fi
+else
+	nok "rsvg-convert" "$(cat "$T/rsvg")"
+fi
+
+# Through a dlhald: its faceplate and the same picture as in-process.
+"$DLHALD" -f -s "$T/d.sock" --sim sn2700,cx3-vpi 2> "$T/d.log" &
+pids+=($!)
+for _ in $(seq 100); do [ -S "$T/d.sock" ] && break; sleep 0.05; done
+"$DL" -s "$T/d.sock" port split eth0 4
+"$DL" -s "$T/d.sock" panel pci/0000:03:00.0 | sed 's/: daemon,/: mlxsw,/' > "$T/dpanel"
+printf 'port split eth0 4\npanel pci/0000:03:00.0\n' | "$DL" --sim sn2700 -b - > "$T/lpanel"
+if cmp -s "$T/dpanel" "$T/lpanel"; then
+	ok "through dlhald: its faceplate relayed, the picture as in-process (port 1's cage taken)"
+else
+	nok "panel through dlhald" "$(diff "$T/lpanel" "$T/dpanel" | head -n 10)"
+fi
+
+# --follow in tmux: drawn, redrawn in place when another shell splits, the terminal given back on ^C.
+TM="tmux -L dlhal-$$"
+$TM new-session -d -x 100 -y 50 -s p "$DL -s $T/d.sock panel pci/0000:03:00.0 --follow; echo FOLLOW-ENDED; sleep 30"
+for _ in $(seq 100); do $TM capture-pane -p -t p | grep -q '┌17' && break; sleep 0.1; done
+$TM capture-pane -p -t p > "$T/c1"
+"$DL" -s "$T/d.sock" port unsplit eth0
+for _ in $(seq 100); do ! $TM capture-pane -p -t p | grep -q 'eth33' && break; sleep 0.1; done
+$TM capture-pane -p -t p > "$T/c2"
+"$DL" -s "$T/d.sock" port split eth2 2
+for _ in $(seq 100); do $TM capture-pane -p -t p | grep -q 'eth32' && break; sleep 0.1; done
+$TM capture-pane -p -t p > "$T/c3"
+$TM send-keys -t p C-c
+for _ in $(seq 100); do $TM capture-pane -p -t p | grep -q FOLLOW-ENDED && break; sleep 0.1; done
+$TM capture-pane -p -t p > "$T/c4"
+if grep -q '│E eth33 │' "$T/c1" && ! grep -q 'eth33' "$T/c2" && grep -q '│E eth1  │' "$T/c2" &&
+	grep -q '│E eth32 │' "$T/c3" && [ "$(grep -c 'pci/0000:03:00.0: ' "$T/c3")" = 1 ] &&
+	grep -q FOLLOW-ENDED "$T/c4" && [ "$(grep -c 'pci/0000:03:00.0: ' "$T/c4")" = 1 ]; then
+	ok "--follow in tmux: the split by 4, then the unsplit and another split from a second shell redrawn in place, ^C ends it"
+else
+	nok "--follow" "$(cat "$T/c1" | head -n 8; echo ---; cat "$T/c3" | head -n 20; echo ---; tail -n 5 "$T/c4")"
+fi
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
