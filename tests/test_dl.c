@@ -1322,6 +1322,10 @@ Test(panel, colour_only_on_a_terminal_no_color_honoured_and_the_layout_in_json)
 	cr_expect_eq(r.status, 2);
 	cr_expect_not_null(strstr(r.err, "--svg and --follow: choose one"), "%s", r.err);
 	run_free(&r);
+	run_dl(&r, "--sim sn2700 -b -", "panel --follow\n");
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "--follow runs until interrupted: not in a batch"), "%s", r.err);
+	run_free(&r);
 	run_dl(&r, "--sim sn2700 panel --color=blue", NULL);
 	cr_expect_eq(r.status, 2);
 	cr_expect_not_null(strstr(r.err, "--color=blue: expected auto, always or never"), "%s", r.err);

@@ -758,6 +758,9 @@ int cmd_panel(struct dl *dl)
 	}
 	if (pn.svg && pn.follow)
 		return dl_usage_err(panel_usage, "--svg and --follow: choose one");
+	/* a batch's lines run one after another: one that never ends would stop the rest */
+	if (pn.follow && dl->in_batch)
+		return dl_usage_err(panel_usage, "--follow runs until interrupted: not in a batch");
 	if (dl->json && (pn.svg || pn.follow))
 		return dl_usage_err(panel_usage, "-j draws nothing: it prints the layout, without --svg or --follow");
 	err = dl_ctx(dl, &ctx);
