@@ -31,11 +31,13 @@ expect() { # line, words that must all be offered
 	pass=$((pass + 1))
 }
 
-expect "dl " "dev port monitor apply help"
+expect "dl " "dev port monitor apply panel help"
 expect "dl --sim e8" "e810-cqda2"
 expect "dl apply $src/README.m" "$src/README.md"
 expect "dl apply ports.conf --" "--dry-run --reload --atomic"
 expect "dl apply ports.conf --dry-run --a" "--atomic"
+expect "dl --sim sn2700 panel " "pci/0000:03:00.0"
+expect "dl --sim sn2700 panel pci/0000:03:00.0 --" "--ascii --svg --follow --color=never"
 expect "dl p" "port"
 expect "dl port " "show set split unsplit help"
 expect "dl port s" "show set split"
