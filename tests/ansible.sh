@@ -3,24 +3,14 @@
 # offline sanity, unit tests, ansible-doc, a built and installed tarball, playbooks against real
 # dlhalds (one host, then a fleet of 16 rolled out in batches).
 # Usage: tests/ansible.sh BUILD SRC [--bench N]   (--bench: time the rollout per host, assert nothing)
-set -u
-BUILD=$(cd "$1" && pwd) SRC=$(cd "$2" && pwd)
 BENCH=${4:-}
 [ "${3:-}" = --bench ] || BENCH=
-DL=$BUILD/tools/dl/dl DLHALD=$BUILD/tools/dlhald/dlhald
+lib_name=ansible lib_tools="ansible-playbook ansible-galaxy ansible-doc ansible-test pycodestyle yamllint"
+. "$(dirname "$0")/script-lib.sh"
 COLL=$SRC/ansible/ansible_collections/dlhal/devlink
-T=$(mktemp -d /tmp/dlhal-ansible-XXXXXX)
-pass=0 fail=0 pids=()
-ok() { echo "ok $1"; pass=$((pass + 1)); }
-nok() { echo "not ok $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/#   /' | head -n 40; fail=$((fail + 1)); }
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done; wait 2> /dev/null; [ -n "${KEEP:-}" ] || rm -rf "$T"; }
-trap cleanup EXIT
-for p in ansible-playbook ansible-galaxy ansible-doc ansible-test pycodestyle yamllint; do
-	command -v $p > /dev/null || { echo "not ok $p is not installed (tools/deps.sh test)"; exit 1; }
-done
 export ANSIBLE_COLLECTIONS_PATH=$SRC/ansible ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_HOST_KEY_CHECKING=0
 export ANSIBLE_LOCAL_TEMP=$T/tmp ANSIBLE_REMOTE_TEMP=$T/tmp ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
-export DLHAL_MODULE_DIR= LC_ALL=C.UTF-8
+export LC_ALL=C.UTF-8
 # The emulated boards' drivers, linked in the dl of the build tree.
 daemon() { # NAME PROFILES: a dlhald on $T/NAME.sock
 	rm -f "$T/$1.sock"
@@ -29,7 +19,7 @@ daemon() { # NAME PROFILES: a dlhald on $T/NAME.sock
 }
 wait_socks() {
 	for s in "$@"; do
-		for _ in $(seq 100); do [ -S "$T/$s.sock" ] && break; sleep 0.05; done
+		for _ in $(seq 400); do [ -S "$T/$s.sock" ] && break; sleep 0.05; done
 	done
 }
 # The recap line of each host: "HOST changed=N failed=N".

@@ -4,19 +4,8 @@
 # loopback ports and stopped afterwards; after a split through dlhald, the server's query API shows the
 # new ports and the operation.
 # Usage: tests/metrics.sh BUILD SRC
-set -u
-BUILD=$(cd "$1" && pwd) SRC=$(cd "$2" && pwd)
-DL=$BUILD/tools/dl/dl DLHALD=$BUILD/tools/dlhald/dlhald
-T=$(mktemp -d /tmp/dlhal-metrics-XXXXXX)
-pass=0 fail=0 pids=()
-ok() { echo "ok $1"; pass=$((pass + 1)); }
-nok() { echo "not ok $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/#   /' | head -n 30; fail=$((fail + 1)); }
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done; wait 2> /dev/null; [ -n "${KEEP:-}" ] || rm -rf "$T"; }
-trap cleanup EXIT
-for p in promtool prometheus prometheus-node-exporter python3; do
-	command -v $p > /dev/null || { echo "not ok $p is not installed (tools/deps.sh test)"; exit 1; }
-done
-export DLHAL_MODULE_DIR=
+lib_name=metrics lib_tools="promtool prometheus prometheus-node-exporter python3"
+. "$(dirname "$0")/script-lib.sh"
 # Free loopback ports, from the kernel.
 port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # GET on the server's query API: the result vector as "LABELS VALUE" lines, sorted (python3: no curl needed).
@@ -55,7 +44,7 @@ printf '[Match]\nDevice=pci/0000:03:00.0\nNumber=18\n[Port]\nSplit=2\n\n[Match]\
 "$DLHALD" -f -s "$T/d.sock" --sim "sn2700,e810-cqda2,$T/odd.json" --desired "$T/ports.conf" \
 	--metrics-file "$T/textfile/dlhal.prom" --metrics-interval 1 2> "$T/dlhald.log" &
 pids+=($!)
-for _ in $(seq 100); do [ -S "$T/d.sock" ] && [ -f "$T/textfile/dlhal.prom" ] && break; sleep 0.05; done
+for _ in $(seq 400); do [ -S "$T/d.sock" ] && [ -f "$T/textfile/dlhal.prom" ] && break; sleep 0.05; done
 "$DL" -s "$T/d.sock" port split eth2 3 > /dev/null 2>&1 # refused: an error counted
 sleep 0.2
 if promtool check metrics < "$T/textfile/dlhal.prom" > "$T/pc" 2>&1 && [ ! -s "$T/pc" ] &&

@@ -3,24 +3,9 @@
 # the right cages in the right colours; the same picture through a dlhald; --follow driven in tmux (a
 # split from another shell shows, ^C gives the terminal back).
 # Usage: tests/panel.sh BUILD SRC
-set -u
-BUILD=$(cd "$1" && pwd) SRC=$(cd "$2" && pwd)
-DL=$BUILD/tools/dl/dl DLHALD=$BUILD/tools/dlhald/dlhald
-T=$(mktemp -d /tmp/dlhal-panel-XXXXXX)
-pass=0 fail=0 pids=()
-ok() { echo "ok $1"; pass=$((pass + 1)); }
-nok() { echo "not ok $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/#   /' | head -n 30; fail=$((fail + 1)); }
-cleanup() {
-	tmux -L "dlhal-$$" kill-server 2> /dev/null
-	for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done
-	wait 2> /dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$T"
-}
-trap cleanup EXIT
-for p in xmllint rsvg-convert tmux python3; do
-	command -v $p > /dev/null || { echo "not ok $p is not installed (tools/deps.sh test)"; exit 1; }
-done
-export DLHAL_MODULE_DIR=
+lib_name=panel lib_tools="xmllint rsvg-convert tmux python3"
+. "$(dirname "$0")/script-lib.sh"
+cleanup_more() { tmux -L "dlhal-$$" kill-server 2> /dev/null; }
 
 # The SVG of the seed's split by 4 beside a ConnectX-3 in auto.
 printf 'port split eth0 4\nport set pci/0000:01:00.0/1 type auto\npanel --svg\n' |
@@ -109,7 +94,7 @@ fi
 # Through a dlhald: its faceplate and the same picture as in-process.
 "$DLHALD" -f -s "$T/d.sock" --sim sn2700,cx3-vpi 2> "$T/d.log" &
 pids+=($!)
-for _ in $(seq 100); do [ -S "$T/d.sock" ] && break; sleep 0.05; done
+for _ in $(seq 400); do [ -S "$T/d.sock" ] && break; sleep 0.05; done
 "$DL" -s "$T/d.sock" port split eth0 4
 "$DL" -s "$T/d.sock" panel pci/0000:03:00.0 | sed 's/: daemon,/: mlxsw,/' > "$T/dpanel"
 printf 'port split eth0 4\npanel pci/0000:03:00.0\n' | "$DL" --sim sn2700 -b - > "$T/lpanel"
@@ -122,16 +107,16 @@ fi
 # --follow in tmux: drawn, redrawn in place when another shell splits, the terminal given back on ^C.
 TM="tmux -L dlhal-$$"
 $TM new-session -d -x 100 -y 50 -s p "$DL -s $T/d.sock panel pci/0000:03:00.0 --follow; echo FOLLOW-ENDED; sleep 30"
-for _ in $(seq 100); do $TM capture-pane -p -t p | grep -q '┌17' && break; sleep 0.1; done
+for _ in $(seq 300); do $TM capture-pane -p -t p | grep -q '┌17' && break; sleep 0.1; done
 $TM capture-pane -p -t p > "$T/c1"
 "$DL" -s "$T/d.sock" port unsplit eth0
-for _ in $(seq 100); do ! $TM capture-pane -p -t p | grep -q 'eth33' && break; sleep 0.1; done
+for _ in $(seq 300); do ! $TM capture-pane -p -t p | grep -q 'eth33' && break; sleep 0.1; done
 $TM capture-pane -p -t p > "$T/c2"
 "$DL" -s "$T/d.sock" port split eth2 2
-for _ in $(seq 100); do $TM capture-pane -p -t p | grep -q 'eth32' && break; sleep 0.1; done
+for _ in $(seq 300); do $TM capture-pane -p -t p | grep -q 'eth32' && break; sleep 0.1; done
 $TM capture-pane -p -t p > "$T/c3"
 $TM send-keys -t p C-c
-for _ in $(seq 100); do $TM capture-pane -p -t p | grep -q FOLLOW-ENDED && break; sleep 0.1; done
+for _ in $(seq 300); do $TM capture-pane -p -t p | grep -q FOLLOW-ENDED && break; sleep 0.1; done
 $TM capture-pane -p -t p > "$T/c4"
 if grep -q '│E eth33 │' "$T/c1" && ! grep -q 'eth33' "$T/c2" && grep -q '│E eth1  │' "$T/c2" &&
 	grep -q '│E eth32 │' "$T/c3" && [ "$(grep -c 'pci/0000:03:00.0: ' "$T/c3")" = 1 ] &&
