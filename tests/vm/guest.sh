@@ -616,8 +616,8 @@ if command -v python3 > /dev/null; then
 	fi
 	# dl panel on the kernel: both devices laid out from their port numbers (no faceplate there)
 	dl --kernel panel --ascii > $T/panel 2>&1; r=$?
-	if [ $r = 0 ] && grep -q '^netdevsim/netdevsim14: netdevsim, 1 cage (laid out from the port numbers)$' $T/panel &&
-		grep -q '^dlhal/0000:03:00.0: mlxsw, 32 cages (laid out from the port numbers)$' $T/panel &&
+	if [ $r = 0 ] && grep -q '^netdevsim/netdevsim14: kernel, 1 cage (laid out from the port numbers)$' $T/panel &&
+		grep -q '^dlhal/0000:03:00.0: kernel, 32 cages (laid out from the port numbers)$' $T/panel &&
 		grep -q '^+17------+' $T/panel && ! awk 'length($0) > 80 { exit 1 }' $T/panel > /dev/null; then
 		ok "dl --kernel panel: netdevsim and the bridged Spectrum, laid out from their port numbers, in 80 columns"
 	else
