@@ -627,6 +627,65 @@ Test(daemon, a_dry_run_asks_the_daemons_driver)
 	daemon_stop();
 }
 
+/*
+ * Another client acting while a file is planned and applied: a second process splits and unsplits the
+ * neighbour the file's split by 4 needs, 60 rounds. Each apply either does the file, or is refused
+ * (before anything runs, or while running and undone: --atomic) with an error, never a crash or a
+ * half-done file; once the other client stops, the file is met and a second run has nothing to do.
+ */
+Test(daemon, apply_while_another_client_splits_the_neighbour, .timeout = 120)
+{
+	char path[64], args[256];
+	struct run_result r;
+	int done = 0, refused = 0, st;
+	pid_t other;
+	FILE *f;
+
+	daemon_start(NULL);
+	snprintf(path, sizeof(path), "/tmp/dlhald-race-%d.conf", (int)getpid());
+	f = fopen(path, "w");
+	fputs("[Match]\nDevice=" SW "\nNumber=18\n[Port]\nSplit=4\n", f);
+	fclose(f);
+	other = fork();
+	cr_assert(other >= 0);
+	if (!other) {
+		/* port 2 (local port 7) shares cluster 5..8 with port 18: split, it blocks the split by 4 */
+		char a[128];
+
+		snprintf(a, sizeof(a), "-s %s -f -b -", sock);
+		for (int i = 0; i < 60; i++) {
+			struct run_result o;
+
+			run_dl(&o, a, "port split eth3 2\nport unsplit eth3\n");
+			run_free(&o);
+		}
+		_exit(0);
+	}
+	snprintf(args, sizeof(args), "apply %s --atomic", path);
+	for (int i = 0; i < 60; i++) {
+		dl(&r, "%s", args);
+		cr_expect(r.status == 0 || (r.status == 1 && strstr(r.err, "Error: ")), "round %d: %d %s", i, r.status,
+			  r.err);
+		done += r.status == 0;
+		refused += r.status == 1;
+		if (r.status == 0) {
+			run_free(&r);
+			dl(&r, "port unsplit eth2");
+		}
+		run_free(&r);
+	}
+	waitpid(other, &st, 0);
+	cr_log_info("%d applied, %d refused while the other client acted", done, refused);
+	dl(&r, "%s", args);
+	cr_expect_eq(r.status, 0, "once alone: %s", r.err);
+	run_free(&r);
+	dl(&r, "%s", args);
+	cr_expect(!strncmp(r.out, "nothing to do: the devices are as ", 34), "%s", r.out);
+	run_free(&r);
+	unlink(path);
+	daemon_stop();
+}
+
 Test(daemon, string_attributes_are_checked_before_use)
 {
 	static const struct {
@@ -1210,7 +1269,7 @@ Test(daemon, mlx4_sensing_runs_on_the_daemons_loop)
 Test(daemon, bad_options_are_refused)
 {
 	static const struct {
-		const char *args[6];
+		const char *args[8];
 		int status;
 		const char *err;
 	} cases[] = {
@@ -1228,6 +1287,15 @@ Test(daemon, bad_options_are_refused)
 	    {{"-f", "--sim", "sn2700", "--queue-total", "99999999G"}, 2, "--queue-total \"99999999G\": expected"},
 	    {{"-f", "-s", "/tmp/dlhald-bad.sock", "--sim", "nosuch"}, 1, "Unknown profile \"nosuch\""},
 	    {{"-f", "--kernel", "--kernel-bridge"}, 2, "--kernel-bridge publishes emulated devices"},
+	    {{"-f", "--sim", "sn2700", "--metrics-interval", "0"},
+	     2,
+	     "--metrics-interval \"0\": expected seconds, 1 to 3600"},
+	    {{"-f", "--sim", "sn2700", "--metrics-interval", "2s"}, 2, "--metrics-interval \"2s\": expected seconds"},
+	    {{"-f", "--sim", "sn2700", "--metrics-file", ""}, 2, "--metrics-file: expected a path"},
+	    /* a folder that does not exist: the first write fails, and the start with it */
+	    {{"-f", "-s", "/tmp/dlhald-bad.sock", "--sim", "sn2700", "--metrics-file", "/nonexistent/dlhal.prom"},
+	     1,
+	     "--metrics-file: cannot write /nonexistent/dlhal.prom.tmp: No such file or directory"},
 	    /* this machine has no dlhal_bridge module loaded (tests/vm has) */
 	    {{"-f", "-s", "/tmp/dlhald-bad.sock", "--sim", "sn2700", "--kernel-bridge"},
 	     1,
@@ -1236,9 +1304,9 @@ Test(daemon, bad_options_are_refused)
 	struct run_result r;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const char *argv[8] = {getenv("DLHALD")};
+		const char *argv[10] = {getenv("DLHALD")};
 
-		for (int a = 0; a < 6 && cases[i].args[a]; a++)
+		for (int a = 0; a < 8 && cases[i].args[a]; a++)
 			argv[a + 1] = cases[i].args[a];
 		run_argv(&r, argv, NULL);
 		cr_expect_eq(r.status, cases[i].status, "case %zu: %d %s", i, r.status, r.err);

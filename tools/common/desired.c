@@ -271,7 +271,10 @@ static struct dlh_dev *entry_dev(const struct desired_entry *e, struct dlh_ctx *
 	return dlh_dev_find(ctx, e->device);
 }
 
-/* The ports of front-panel port @number in @seq's view: how many, how many split, and the first. */
+/*
+ * The ports of front-panel port @number: how many, how many split, and the
+ * first; in @seq's view, or (@seq NULL) in the model as it is.
+ */
 static unsigned int group(struct dlh_seq *seq, struct dlh_dev *dev, unsigned int number, unsigned int *nsplit,
 			  struct dlh_port **first)
 {
@@ -279,7 +282,8 @@ static unsigned int group(struct dlh_seq *seq, struct dlh_dev *dev, unsigned int
 
 	*nsplit = 0;
 	*first = NULL;
-	for (struct dlh_port *p = dlh_seq_port_first(seq, dev); p; p = dlh_seq_port_next(p)) {
+	for (struct dlh_port *p = seq ? dlh_seq_port_first(seq, dev) : dlh_port_first(dev); p;
+	     p = seq ? dlh_seq_port_next(p) : dlh_port_next(p)) {
 		if (dlh_port_number(p) != number)
 			continue;
 		if (!n++)
@@ -342,15 +346,28 @@ static struct dlh_dev *step_target(struct dlh_ctx *ctx, const struct step *s, un
 	return dev;
 }
 
+/*
+ * Appends @item (@size bytes) to the array of *@n items whose pointer is at
+ * @parr (a struct step **, ...: read and written with memcpy, not through a
+ * void **); -ENOMEM leaves it as it was.
+ */
+static int append(void *parr, size_t *n, size_t size, const void *item)
+{
+	char *arr, *nv;
+
+	memcpy(&arr, parr, sizeof(arr));
+	nv = realloc(arr, (*n + 1) * size);
+	if (!nv)
+		return -ENOMEM;
+	memcpy(nv + *n * size, item, size);
+	memcpy(parr, &nv, sizeof(nv));
+	(*n)++;
+	return 0;
+}
+
 static int plan_keep(struct step *s, const struct dlh_plan *plan)
 {
-	struct dlh_plan *np = realloc(s->plans, (s->nplans + 1) * sizeof(*np));
-
-	if (!np)
-		return -ENOMEM;
-	s->plans = np;
-	np[s->nplans++] = *plan;
-	return 0;
+	return append(&s->plans, &s->nplans, sizeof(*plan), plan);
 }
 
 static int gone(struct dlh_extack *ext, struct dlh_dev *dev, const char *fmt, unsigned int n)
@@ -420,13 +437,7 @@ static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct step *s, b
 
 static int step_add(struct desired_plan *p, const struct step *s)
 {
-	struct step *nv = realloc(p->steps, (p->nsteps + 1) * sizeof(*nv));
-
-	if (!nv)
-		return -ENOMEM;
-	p->steps = nv;
-	nv[p->nsteps++] = *s;
-	return 0;
+	return append(&p->steps, &p->nsteps, sizeof(*s), s);
 }
 
 void desired_plan_free(struct desired_plan *p)
@@ -493,14 +504,10 @@ static void refusal(const struct desired *d, struct dlh_ctx *ctx, struct desired
 
 static int unmet_add(struct desired_plan *p, size_t entry, const char *why)
 {
-	struct desired_unmet *nu = realloc(p->unmet, (p->nunmet + 1) * sizeof(*nu));
+	struct desired_unmet u = {.entry = entry};
 
-	if (!nu)
-		return -ENOMEM;
-	p->unmet = nu;
-	nu[p->nunmet].entry = entry;
-	snprintf(nu[p->nunmet++].why, sizeof(nu->why), "%s", why);
-	return 0;
+	snprintf(u.why, sizeof(u.why), "%s", why);
+	return append(&p->unmet, &p->nunmet, sizeof(u), &u);
 }
 
 /* Whether @e is met by the ports of @number in the view: its split count and its type. */
@@ -703,23 +710,6 @@ void step_describe(const struct desired *d, const struct step *s, char *buf, siz
 	}
 }
 
-/* The ports of @number now: how many, how many split, the first. */
-static unsigned int group_now(struct dlh_dev *dev, unsigned int number, unsigned int *nsplit, struct dlh_port **first)
-{
-	unsigned int n = 0;
-
-	*nsplit = 0;
-	*first = NULL;
-	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
-		if (dlh_port_number(p) != number)
-			continue;
-		if (!n++)
-			*first = p;
-		*nsplit += dlh_port_is_split(p);
-	}
-	return n;
-}
-
 /* Sets the ports of @number to @type each (NOTSET: to what @was says), looked up again after each. */
 static int types_set(struct dlh_dev *dev, unsigned int number, enum dlh_port_type type, const struct step_was *was,
 		     size_t nwas, struct dlh_extack *ext)
@@ -761,11 +751,11 @@ static int step_run(struct dlh_ctx *ctx, struct step *s, struct dlh_extack *ext)
 		err = dlh_port_lookup(ctx, s->port, &p, ext);
 		if (err)
 			return err;
-		group_now(dev, dlh_port_number(p), &s->was_count, &first);
+		group(NULL, dev, dlh_port_number(p), &s->was_count, &first);
 		return dlh_port_unsplit(p, ext);
 	}
 	if (s->kind == STEP_SPLIT) {
-		if (!group_now(dev, number, &nsplit, &first) || nsplit) {
+		if (!group(NULL, dev, number, &nsplit, &first) || nsplit) {
 			snprintf(ext->msg, sizeof(ext->msg), "No whole port %u to split", number);
 			return -ENODEV;
 		}
@@ -776,18 +766,15 @@ static int step_run(struct dlh_ctx *ctx, struct step *s, struct dlh_extack *ext)
 	s->was = NULL;
 	s->nwas = 0;
 	for (p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
-		struct step_was *nw;
+		struct step_was w = {dlh_port_index(p),
+				     dlh_port_desired_type(p) ? dlh_port_desired_type(p) : dlh_port_type(p)};
 
 		if (dlh_port_number(p) != number)
 			continue;
-		nw = realloc(s->was, (s->nwas + 1) * sizeof(*nw));
-		if (!nw) {
+		if (append(&s->was, &s->nwas, sizeof(w), &w)) {
 			snprintf(ext->msg, sizeof(ext->msg), "Out of memory");
 			return -ENOMEM;
 		}
-		s->was = nw;
-		nw[s->nwas].index = dlh_port_index(p);
-		nw[s->nwas++].type = dlh_port_desired_type(p) ? dlh_port_desired_type(p) : dlh_port_type(p);
 	}
 	return types_set(dev, number, s->type, NULL, 0, ext);
 }
@@ -815,7 +802,7 @@ static int step_undo(struct dlh_ctx *ctx, const struct step *s, struct dlh_extac
 			return err;
 		number = dlh_port_number(p);
 	}
-	if (!group_now(dev, number, &nsplit, &first)) {
+	if (!group(NULL, dev, number, &nsplit, &first)) {
 		snprintf(ext->msg, sizeof(ext->msg), "Port %u is gone", number);
 		return -ENODEV;
 	}
