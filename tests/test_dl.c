@@ -1053,8 +1053,11 @@ Test(staged, a_stored_split_is_a_warning_and_shows_as_pending)
 	cr_expect_str_eq(r.out,
 			 ICE0 ": driver ice pending split 4\n" ICE_TABLE ICE0
 			      "/0: type eth netdev ens16f0 flavour physical splittable true lanes 8 speed 100000 "
-			      "split_counts 2,4,8\n"
-			      "pci/0000:16:00.1/0: type eth netdev ens16f1 flavour physical port 1 splittable false\n");
+			      "module 0 lane 0 split_counts 2,4,8\n"
+			      /* PF 1 on quad 1's first lane, at its speed (0 until PF i took the option's i-th lane
+			       * in use rather than lane i) */
+			      "pci/0000:16:00.1/0: type eth netdev ens16f1 flavour physical port 1 splittable false "
+			      "speed 100000 module 1 lane 0\n");
 	run_free(&r);
 	run_dl(&r, "--sim e810-cqda2 -d -j -b -", "port split " ICE0 "/0 8\ndev show " ICE0 "\n");
 	cr_expect_not_null(strstr(r.out,

@@ -242,10 +242,11 @@ Test(ice, fw_activate_brings_up_the_pending_option)
 	    0, "%s", ext.msg);
 	cr_expect_eq(done, 1u << DLH_RELOAD_ACTION_FW_ACTIVATE);
 	dump = model_dump(ctx);
+	/* 25G on quad 0's four lanes: each PF on module 0, lane by lane */
 	cr_expect_str_eq(dump, "pci/0000:16:00.0/0 eth notset ens16f0 - 0 0 8 0 0\n"
-			       "pci/0000:16:00.1/0 eth notset ens16f1 - 0 0 0 0 0\n"
-			       "pci/0000:16:00.2/0 eth notset ens16f2 - 0 0 0 0 0\n"
-			       "pci/0000:16:00.3/0 eth notset ens16f3 - 0 0 0 0 0\n");
+			       "pci/0000:16:00.1/0 eth notset ens16f1 - 0 0 0 0 1\n"
+			       "pci/0000:16:00.2/0 eth notset ens16f2 - 0 0 0 0 2\n"
+			       "pci/0000:16:00.3/0 eth notset ens16f3 - 0 0 0 0 3\n");
 	cr_expect_str_eq(rec.log, "port,del pci/0000:16:00.1/0 ens16f1\n"
 				  "dev,del pci/0000:16:00.1\n"
 				  "port,del pci/0000:16:00.0/0 ens16f0\n"
@@ -357,6 +358,10 @@ Test(ice, bad_profiles_are_refused_by_field)
 	    {"{\"driver\": \"ice\", \"handle\": \"pci/0000:16:00.0\", \"hw\": {\"netdev_prefix\": \"e\", \"options\": "
 	     "[{\"split\": 9, \"lanes\": [100, 0, 0, 0, 0, 0, 0, 0]}]}}",
 	     "options[0]: expected"},
+	    /* a PF per lane in use: two ports over one lane is no option a firmware offers */
+	    {"{\"driver\": \"ice\", \"handle\": \"pci/0000:16:00.0\", \"hw\": {\"netdev_prefix\": \"e\", \"options\": "
+	     "[{\"split\": 2, \"lanes\": [100, 0, 0, 0, 0, 0, 0, 0]}]}}",
+	     "options[0]: split 2, but not as many lanes in use (a port per lane)"},
 	    {"{\"driver\": \"ice\", \"handle\": \"pci/0000:16:00.0\", \"hw\": {\"netdev_prefix\": \"e\", \"active\": "
 	     "1, "
 	     "\"options\": [{\"split\": 1, \"lanes\": [100, 0, 0, 0, 0, 0, 0, 0]}]}}",
@@ -460,10 +465,11 @@ Test(ice, the_reset_brings_up_exactly_the_plan)
 	cr_expect_eq(plan.ngone + plan.ncome, 0, "no port goes or comes now");
 	cr_assert_eq(plan.nafter, 8);
 	cr_expect_str_eq(state(ctx), "{\"active\":0}", "planning stores nothing");
+	/* 10G on all eight lanes: PF i on quad i / 4, lane i % 4 (plans do not say where ports are) */
 	for (unsigned int i = 0; i < plan.nafter; i++)
-		len += (size_t)snprintf(planned + len, sizeof(planned) - len, "%s/%u eth notset %s - 0 0 %u 0 0\n",
+		len += (size_t)snprintf(planned + len, sizeof(planned) - len, "%s/%u eth notset %s - 0 0 %u %u %u\n",
 					plan.after[i].dev, plan.after[i].port.index, plan.after[i].port.netdev,
-					plan.after[i].port.lanes);
+					plan.after[i].port.lanes, i / 4, i % 4);
 	cr_assert_eq(dlh_port_split(port0(ctx), 8, &ext), 0, "%s", ext.msg);
 	cr_assert_eq(
 	    dlh_dev_reload(dlh_dev_find(ctx, PF0), DLH_RELOAD_ACTION_FW_ACTIVATE, DLH_RELOAD_LIMIT_UNSPEC, NULL, &ext),

@@ -12,6 +12,7 @@
 
 #define ICE_AQC_PORT_OPT_MAX	 16 /* options the firmware table holds at most */
 #define ICE_MAX_PORT_PER_PCI_DEV 8  /* lanes: two quads of four */
+#define ICE_LANES_PER_QUAD	 4  /* a quad: one QSFP28 cage */
 
 struct ice_port_option {
 	uint8_t pmd;				      /* ports (PCI functions) the option gives */

@@ -125,10 +125,24 @@ static int ice_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	return ice_port_split_to(port, 1, ext);
 }
 
+/*
+ * The lane PF @f's port uses under option @opt: the option's f-th lane in use (ice.rst's table has a
+ * column per lane, quad 0's four then quad 1's; each PF one of them). Which PF takes which lane is
+ * not in ice's sources: in order is the choice here (docs/vendors.md). -1 past the option's lanes.
+ */
+static int pf_lane(const struct ice_port_option *o, unsigned int f)
+{
+	for (int l = 0; l < ICE_MAX_PORT_PER_PCI_DEV; l++)
+		if (o->lane_mbps[l] && !f--)
+			return l;
+	return -1;
+}
+
 /* PF @f's port under option @opt: only PF 0's is splittable (the firmware's options are the whole card's). */
 static void port_attrs(const struct ice_port_option *options, uint8_t count, uint8_t opt, unsigned int f,
 		       struct dlh_sdk_port_attrs *attrs)
 {
+	int lane = pf_lane(&options[opt], f);
 	uint8_t lanes = 0;
 
 	for (uint8_t i = 0; i < count; i++)
@@ -138,7 +152,13 @@ static void port_attrs(const struct ice_port_option *options, uint8_t count, uin
 		attrs->lanes = lanes;
 		attrs->splittable = lanes != 0;
 	}
-	attrs->speed = options[opt].lane_mbps[f];
+	/* the QSFP28 cage (quad) and the lane in it: what a faceplate places the port by */
+	if (lane >= 0) {
+		attrs->speed = options[opt].lane_mbps[lane];
+		attrs->has_module = true;
+		attrs->module = (uint32_t)lane / ICE_LANES_PER_QUAD;
+		attrs->lane = (uint32_t)lane % ICE_LANES_PER_QUAD;
+	}
 }
 
 /* What the card will be after the reset: the option's PCI functions, one port each, as card_up() makes them. */
@@ -227,6 +247,7 @@ err_down:
 static int option_parse(json_t *o, struct ice_port_option *opt)
 {
 	json_t *pmd = json_object_get(o, "split"), *lanes = json_object_get(o, "lanes"), *v;
+	unsigned int used = 0;
 	size_t i;
 
 	if (!json_is_integer(pmd) || json_integer_value(pmd) < 1 ||
@@ -241,8 +262,10 @@ static int option_parse(json_t *o, struct ice_port_option *opt)
 		if (!json_is_number(v) || gbps < 0 || gbps > 400)
 			return -EINVAL;
 		opt->lane_mbps[i] = (uint32_t)(gbps * 1000 + 0.5);
+		used += opt->lane_mbps[i] != 0;
 	}
-	return 0;
+	/* a PF per lane in use: the firmware would not offer more ports than lanes, or lanes no port uses */
+	return used == opt->pmd ? 0 : -ERANGE;
 }
 
 /* The profile's "hw": the option table, the active (and pending) option, the netdev names. */
@@ -283,7 +306,15 @@ static int card_parse(struct ice_card *card, const char *config, struct dlh_exta
 	}
 	json_array_foreach(list, i, o)
 	{
-		if (option_parse(o, &opts[i])) {
+		int perr = option_parse(o, &opts[i]);
+
+		if (perr == -ERANGE) {
+			dlh_sdk_extack(ext, -EINVAL,
+				       "options[%zu]: split %u, but not as many lanes in use (a port per lane)", i,
+				       opts[i].pmd);
+			goto out;
+		}
+		if (perr) {
 			dlh_sdk_extack(ext, -EINVAL,
 				       "options[%zu]: expected {\"split\": 1 to 8, \"lanes\": [8 speeds in Gb/s]}", i);
 			goto out;
