@@ -9,9 +9,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config, struct dlh_extack *ext)
+/* The devices the driver added, as a context's go: before its bus detaches. */
+static void bus_devs_remove(struct dlh_sdk_bus *bus)
+{
+	struct dlh_ctx *ctx = bus->ctx;
+
+	for (struct dlh__list *it = ctx->devs.prev, *prev; it != &ctx->devs; it = prev) {
+		struct dlh_dev *dev = dlh__container_of(it, struct dlh_dev, node);
+
+		prev = it->prev;
+		if (dev->sdk_bus == bus)
+			dlh_sdk_dev_remove(dev);
+	}
+}
+
+/* The bus gone: devices first, then its watches and itself. */
+static void bus_free(struct dlh_sdk_bus *bus)
+{
+	bus_devs_remove(bus);
+	while (!dlh__list_empty(&bus->ios))
+		dlh_sdk_io_free(dlh__container_of(bus->ios.next, struct dlh_sdk_io, node));
+	dlh__list_del(&bus->node);
+	free(bus->config);
+	free(bus->cages);
+	free(bus->card);
+	free(bus);
+}
+
+int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config,
+		    const struct dlh__card *card, struct dlh_extack *ext)
 {
 	int (*attach)(struct dlh_sdk_bus *, struct dlh_extack *) = DLH__OP(drv, bus_attach);
+	void (*detach)(struct dlh_sdk_bus *) = DLH__OP(drv, bus_detach);
 	struct dlh_sdk_bus *bus;
 	int err;
 
@@ -26,32 +55,37 @@ int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const
 		return dlh__extack_set(ext, -ENOMEM, drv->name, "Out of memory");
 	bus->ctx = ctx;
 	bus->drv = drv;
-	if (config && !(bus->config = strdup(config))) {
-		free(bus);
-		return dlh__extack_set(ext, -ENOMEM, drv->name, "Out of memory");
-	}
 	dlh__list_init(&bus->ios);
 	dlh__list_add_tail(&ctx->buses, &bus->node);
+	if (config && !(bus->config = strdup(config))) {
+		err = dlh__extack_set(ext, -ENOMEM, drv->name, "Out of memory");
+		goto err_bus;
+	}
+	/* before the driver adds devices: each gets the card's faceplate as it comes */
+	if (card && card->n) {
+		err = dlh__bus_card_set(bus, card, ext);
+		if (err)
+			goto err_bus;
+	}
 	err = attach(bus, ext);
-	if (err)
-		goto err_attach;
+	if (err) {
+		dlh__extack_obj(ext, drv->name);
+		goto err_bus;
+	}
+	if (card && card->n) {
+		err = dlh__bus_card_check(bus, card->src, ext);
+		if (err)
+			goto err_attached;
+	}
 	return 0;
 
-err_attach:
-	dlh__extack_obj(ext, drv->name);
-	/* Devices the driver added before failing go with it. */
-	for (struct dlh__list *it = ctx->devs.prev, *prev; it != &ctx->devs; it = prev) {
-		struct dlh_dev *dev = dlh__container_of(it, struct dlh_dev, node);
-
-		prev = it->prev;
-		if (dev->sdk_bus == bus)
-			dlh_sdk_dev_remove(dev);
-	}
-	while (!dlh__list_empty(&bus->ios))
-		dlh_sdk_io_free(dlh__container_of(bus->ios.next, struct dlh_sdk_io, node));
-	dlh__list_del(&bus->node);
-	free(bus->config);
-	free(bus);
+err_attached:
+	bus_devs_remove(bus);
+	if (detach)
+		detach(bus);
+err_bus:
+	/* devices the driver added before failing go with it */
+	bus_free(bus);
 	return err;
 }
 
@@ -63,11 +97,7 @@ void dlh__buses_detach(struct dlh_ctx *ctx)
 
 		if (detach)
 			detach(bus);
-		while (!dlh__list_empty(&bus->ios))
-			dlh_sdk_io_free(dlh__container_of(bus->ios.next, struct dlh_sdk_io, node));
-		dlh__list_del(&bus->node);
-		free(bus->config);
-		free(bus);
+		bus_free(bus);
 	}
 }
 

@@ -100,6 +100,10 @@ struct dlh_sdk_bus {
 	struct dlh__list ios;
 	unsigned int fill_pending;
 	char *config;
+	/* a card's faceplate, given to each device the driver adds (faceplate.c) */
+	struct dlh_cage *cages;
+	size_t ncages;
+	char *card;
 	alignas(max_align_t) unsigned char priv[];
 };
 
@@ -193,6 +197,7 @@ struct dlh_dev {
 	struct dlh_pending *pending; /* until the next reset; NULL when nothing is */
 	struct dlh_cage *cages;	     /* its faceplate (faceplate.c); NULL when none */
 	size_t ncages;
+	char *card; /* the card it is one device of (faceplate.c); NULL when none */
 	char bus[DLH_BUS_NAME_MAX];
 	char name[DLH_DEV_NAME_MAX];
 	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX];
@@ -313,8 +318,24 @@ int dlh__netdev_name_pick(const struct dlh_ctx *ctx, const char *pattern, dlh__n
 			  char *buf, size_t len, struct dlh_extack *ext);
 
 /* bus.c */
-int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config, struct dlh_extack *ext);
+/* A card's faceplate for a bus-local driver's devices, as its profile says it (NULL, 0 for none). */
+struct dlh__card {
+	const char *name;
+	const struct dlh_cage *cages;
+	size_t n;
+	const char *src; /* the profile, for messages */
+};
+int dlh__bus_attach(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *config,
+		    const struct dlh__card *card, struct dlh_extack *ext);
 void dlh__buses_detach(struct dlh_ctx *ctx);
+
+/* faceplate.c */
+/* The card's name and faceplate on the bus, before its driver attaches (names the card in @ext). */
+int dlh__bus_card_set(struct dlh_sdk_bus *bus, const struct dlh__card *card, struct dlh_extack *ext);
+/* The bus's card faceplate onto a device it adds. */
+int dlh__dev_card_copy(struct dlh_dev *dev, const struct dlh_sdk_bus *bus, struct dlh_extack *ext);
+/* Every port of the bus's devices has a cage (checked once the card is up); the message names the field. */
+int dlh__bus_card_check(const struct dlh_sdk_bus *bus, const char *src, struct dlh_extack *ext);
 void dlh__fill(const struct dlh_ctx *ctx, unsigned int what);
 bool dlh__port_type_valid(enum dlh_port_type type);
 bool dlh__port_flavour_valid(enum dlh_port_flavour flavour);

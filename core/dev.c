@@ -137,6 +137,7 @@ static void dev_free(struct dlh_dev *dev)
 	dlh__list_del(&dev->node);
 	free(dev->pending);
 	free(dev->cages);
+	free(dev->card);
 	free(dev);
 }
 
@@ -163,10 +164,16 @@ int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sd
 	dlh__list_init(&dev->ports);
 	dlh__list_init(&dev->quarantine);
 	dlh__list_init(&dev->timers);
+	/* a card's device: the card's faceplate from its first message on */
+	if (bus) {
+		err = dlh__dev_card_copy(dev, bus, ext);
+		if (err)
+			goto err_card;
+	}
 	err = dlh__htab_insert(&ctx->dev_by_handle, &dev->hnode, dlh__hash_str(dev->handle));
 	if (err) {
 		dlh__extack_set(ext, err, dev->handle, "Out of memory");
-		goto err_parse;
+		goto err_card;
 	}
 	dlh__list_add_tail(&ctx->devs, &dev->node);
 	dev->early = ctx->fill_mode == DLH__FILL_NETDEV;
@@ -174,6 +181,9 @@ int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sd
 	*out = dev;
 	return 0;
 
+err_card:
+	free(dev->cages);
+	free(dev->card);
 err_parse:
 	free(dev);
 	return err;

@@ -112,7 +112,7 @@ DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, const
 			return err;
 		drv = dlh__driver_find(ctx, driver);
 	}
-	return dlh__bus_attach(ctx, drv, config, ext);
+	return dlh__bus_attach(ctx, drv, config, NULL, ext);
 }
 
 static int is_path(const char *s)
@@ -165,9 +165,10 @@ parsed:
 }
 
 /*
- * "faceplate": {"form": "QSFP28", "cages": [{"number": 1, "row": 0, "col": 0, "form": ..., "label": ...}]}:
- * each cage's front-panel number and place, its form (the faceplate's by default) and label (its number
- * by default). Checked whole here; that each number is a port's is checked once the device has probed.
+ * "faceplate": {"form": "QSFP28", "cages": [{"number": 1, "row": 0, "col": 0, "form": ..., "label": ...,
+ * "module": 0}]}: each cage's front-panel number and place, its form (the faceplate's by default), label
+ * (its number by default) and, for a cage found by module rather than number, the module its ports
+ * report. Checked whole here; against the ports once the device has probed (or the card is up).
  */
 static int faceplate_parse(json_t *fp, const char *src, struct dlh_cage **out, size_t *n, struct dlh_extack *ext)
 {
@@ -198,21 +199,24 @@ static int faceplate_parse(json_t *fp, const char *src, struct dlh_cage **out, s
 	json_array_foreach(cages, i, c)
 	{
 		struct dlh_cage *g = &(*out)[i];
-		json_int_t num, row, col;
+		json_int_t num, row, col, module = -1;
 		const char *f = form, *label = NULL;
 
-		if (json_unpack(c, "{s:I,s:I,s:I,s?s,s?s!}", "number", &num, "row", &row, "col", &col, "form", &f,
-				"label", &label) ||
-		    num < 0 || num > UINT32_MAX || row < 0 || row > 63 || col < 0 || col > 63) {
+		if (json_unpack(c, "{s:I,s:I,s:I,s?s,s?s,s?I!}", "number", &num, "row", &row, "col", &col, "form", &f,
+				"label", &label, "module", &module) ||
+		    num < 0 || num > UINT32_MAX || row < 0 || row > 63 || col < 0 || col > 63 ||
+		    (json_object_get(c, "module") && (module < 0 || module > UINT32_MAX))) {
 			free(*out);
 			*out = NULL;
 			return dlh__extack_set(
 			    ext, -EINVAL, NULL,
 			    "%s: field \"faceplate.cages[%zu]\": expected {\"number\": 0 to 4294967295, "
-			    "\"row\": 0 to 63, \"col\": 0 to 63, \"form\" and \"label\" optional}",
+			    "\"row\": 0 to 63, \"col\": 0 to 63, \"form\", \"label\" and \"module\" optional}",
 			    src, i);
 		}
 		g->number = (uint32_t)num;
+		g->has_module = json_object_get(c, "module") != NULL;
+		g->module = g->has_module ? (uint32_t)module : 0;
 		g->row = (unsigned int)row;
 		g->col = (unsigned int)col;
 		if (!f || !*f || strlen(f) >= DLH_CAGE_NAME_MAX ||
@@ -234,7 +238,7 @@ static int faceplate_parse(json_t *fp, const char *src, struct dlh_cage **out, s
 	return 0;
 }
 
-/* The faceplate on the device it was written for: every cage's number is one of its ports'. */
+/* The faceplate on the device it was written for: every cage's number (or module) is one of its ports'. */
 static int faceplate_apply(struct dlh_ctx *ctx, const char *handle, const struct dlh_cage *cages, size_t n,
 			   bool restored, const char *src, struct dlh_extack *ext)
 {
@@ -248,7 +252,13 @@ static int faceplate_apply(struct dlh_ctx *ctx, const char *handle, const struct
 		bool found = false;
 
 		for (struct dlh_port *p = dlh_port_first(dev); p && !found; p = dlh_port_next(p))
-			found = p->attrs.number == cages[i].number;
+			found = cages[i].has_module ? p->attrs.has_module && p->attrs.module == cages[i].module
+						    : p->attrs.number == cages[i].number;
+		if (!found && cages[i].has_module)
+			return dlh__extack_set(
+			    ext, -EINVAL, NULL,
+			    "%s: field \"faceplate.cages[%zu].module\": no port of %s is on module %u", src, i, handle,
+			    cages[i].module);
 		if (!found)
 			return dlh__extack_set(ext, -EINVAL, NULL,
 					       "%s: field \"faceplate.cages[%zu].number\": no port of %s has number %u",
@@ -347,10 +357,15 @@ DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, 
 		}
 	}
 	if (DLH__OP(drv, bus_attach)) {
+		/* a card's faceplate is the card's: each device gets it as the driver adds it, after any reset */
+		struct dlh__card card = {.name = handle, .cages = cages, .n = ncages, .src = src};
+
 		err = DLH__OPVAL(drv, flags) & DLH_SDK_F_BUS_LOCAL
-			  ? dlh__bus_attach(ctx, drv, config, ext)
+			  ? dlh__bus_attach(ctx, drv, config, &card, ext)
 			  : dlh__extack_set(ext, -EINVAL, NULL, "Driver %s relays a kernel or a daemon: no profile",
 					    driver);
+		if (err && ext && !strncmp(ext->msg, src, strlen(src)))
+			goto out_config; /* the faceplate's message names the profile already */
 		goto out_prefix;
 	}
 	err = dlh__dev_add(ctx, handle, drv, config, ext);

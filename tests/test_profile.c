@@ -24,6 +24,11 @@ struct bad {
 	"{\"driver\": \"mlxsw\", \"handle\": \"pci/0000:03:00.0\", \"hw\": {\"ports\": [" P(1, 16, 4) "," P( \
 	    3, 0, 4) "]}, \"faceplate\": " fp "}"
 #define CAGE(n, r, c) "{\"number\": " #n ", \"row\": " #r ", \"col\": " #c "}"
+/* an E810 card of two functions (100G on each quad: PF 0 on module 0, PF 1 on module 1) with faceplate @fp */
+#define CARD(fp)                                                                                                      \
+	"{\"driver\": \"ice\", \"handle\": \"pci/0000:16:00.0\", \"faceplate\": " fp ", \"hw\": {\"netdev_prefix\": " \
+	"\"e\", \"options\": [{\"split\": 2, \"lanes\": [100, 0, 0, 0, 100, 0, 0, 0]}]}}"
+#define MCAGE(n, m, c) "{\"number\": " #n ", \"module\": " #m ", \"row\": 0, \"col\": " #c "}"
 
 static const struct bad cases[] = {
     {"{\"driver\": ", -EINVAL, ":1:"},
@@ -78,6 +83,18 @@ static const struct bad cases[] = {
     {FP("{\"form\": \"QSFP28\", \"cages\": []}"), -EINVAL, "field \"faceplate\": expected {\"form\": ..."},
     {FP("{\"form\": \"QSFP28\", \"rows\": 2, \"cages\": [" CAGE(17, 0, 0) "]}"), -EINVAL,
      "field \"faceplate.rows\": unknown"},
+    {FP("{\"form\": \"QSFP28\", \"cages\": [" MCAGE(17, 5, 0) "]}"), -EINVAL,
+     "field \"faceplate.cages[0].module\": no port of pci/0000:03:00.0 is on module 5"},
+    {FP("{\"form\": \"QSFP28\", \"cages\": [{\"number\": 17, \"module\": -1, \"row\": 0, \"col\": 0}]}"), -EINVAL,
+     "field \"faceplate.cages[0]\": expected {\"number\": 0 to 4294967295, \"row\": 0 to 63, \"col\": 0 to 63, "
+     "\"form\", \"label\" and \"module\" optional}"},
+    /* a card's: each port of its devices in a cage, no module twice; the card refused whole */
+    {CARD("{\"form\": \"QSFP28\", \"cages\": [" MCAGE(0, 0, 0) "]}"), -EINVAL,
+     "field \"faceplate\": no cage for module 1 (port pci/0000:16:00.1/0)"},
+    {CARD("{\"form\": \"QSFP28\", \"cages\": [" MCAGE(0, 0, 0) "," MCAGE(1, 0, 1) "]}"), -EINVAL,
+     "field \"faceplate\": Faceplate: cages 0 and 1 on one module 0"},
+    {CARD("{\"form\": \"QSFP28\", \"cages\": [" MCAGE(0, 0, 0) "," MCAGE(1, 1, 0) "]}"), -EINVAL,
+     "field \"faceplate\": Faceplate: cages 0 and 1 at the same place (row 0, column 0)"},
 };
 
 Test(profile, malformed_profiles_name_file_field_and_reason)
@@ -97,6 +114,29 @@ Test(profile, malformed_profiles_name_file_field_and_reason)
 		free(path);
 		dlh_ctx_free(ctx);
 	}
+}
+
+/* A card refused for its faceplate is gone whole: the same card with a good one is the context's first. */
+Test(profile, a_card_refused_for_its_faceplate_leaves_room_for_it)
+{
+	struct dlh_ctx *ctx = ctx_with("");
+	char *path = profile_tmp(CARD("{\"form\": \"QSFP28\", \"cages\": [" MCAGE(0, 0, 0) "]}"));
+	struct dlh_extack ext;
+	const struct dlh_cage *c;
+
+	cr_expect_eq(dlh_ctx_sim_load(ctx, path, &ext), -EINVAL);
+	unlink(path);
+	free(path);
+	path = profile_tmp(CARD("{\"form\": \"QSFP28\", \"cages\": [" MCAGE(0, 0, 0) "," MCAGE(1, 1, 1) "]}"));
+	cr_assert_eq(dlh_ctx_sim_load(ctx, path, &ext), 0, "%s", ext.msg);
+	for (struct dlh_dev *d = dlh_dev_first(ctx); d; d = dlh_dev_next(d)) {
+		cr_expect_str_eq(dlh_dev_card(d), "pci/0000:16:00.0");
+		cr_expect_eq(dlh_dev_cages(d, &c), 2);
+		cr_expect(c[1].has_module && c[1].module == 1);
+	}
+	unlink(path);
+	free(path);
+	dlh_ctx_free(ctx);
 }
 
 Test(profile, missing_file)

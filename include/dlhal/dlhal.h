@@ -354,21 +354,46 @@ DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev);
  *        (the faceplate of its profile, docs/profiles.md).
  */
 struct dlh_cage {
-	uint32_t number;		/**< Front-panel number: the devlink port number of the ports it carries. */
+	/**
+	 * Front-panel number: the devlink port number of the ports it carries;
+	 * for a cage found by module, only its name.
+	 */
+	uint32_t number;
 	unsigned int row;		/**< Its row on the panel, from the top, from 0. */
 	unsigned int col;		/**< Its column, from the left, from 0. */
 	char form[DLH_CAGE_NAME_MAX];	/**< Form factor: "QSFP28", "QSFP+", "SFP28"... */
 	char label[DLH_CAGE_NAME_MAX];	/**< What the panel prints by it. */
+	/**
+	 * The cage carries the ports that report @c module (dlh_port_module()),
+	 * whatever their numbers: a card whose port numbers are not its cages'
+	 * (an E810's are its PCI functions').
+	 */
+	bool has_module;
+	uint32_t module; /**< The module its ports report, if @c has_module. */
 };
 
 /**
  * @brief The device's faceplate: its cages, as its profile (or a relayed
  *        daemon) says them; none for a device without one (a kernel device:
- *        dl panel then lays its ports out from their numbers).
+ *        dl panel then lays its ports out from their numbers). The devices
+ *        of one card (dlh_dev_card()) have the card's.
  * @param[out] cages the cages, valid until the device goes; NULL when none.
  * @return how many.
  */
 DLH_EXPORT size_t dlh_dev_cages(const struct dlh_dev *dev, const struct dlh_cage **cages);
+
+/** Longest card name (dlh_dev_card()), NUL included. */
+#define DLH_CARD_NAME_MAX DLH_HANDLE_MAX
+
+/**
+ * @brief The card the device is one of several devices of (an E810's PCI
+ *        functions), when they share one faceplate: the name its profile
+ *        gives the card (its first device's handle). dl panel draws such
+ *        devices as one card.
+ * @return the name, valid until the device goes; NULL for a device that is a
+ *         card of its own.
+ */
+DLH_EXPORT const char *dlh_dev_card(const struct dlh_dev *dev);
 
 /**
  * @brief Set an emulator control of an emulated device (as netdevsim offers

@@ -35,7 +35,7 @@ extern "C" {
  * refused. Bumped whenever a structure below changes incompatibly; adding an
  * op at the end of ::dlh_sdk_ops does not bump it (see ::dlh_sdk_driver.ops_size).
  */
-#define DLH_SDK_ABI_VERSION 2u
+#define DLH_SDK_ABI_VERSION 3u
 
 struct dlh_sdk_timer;
 struct dlh_sdk_plan;
@@ -391,6 +391,16 @@ DLH_EXPORT struct dlh_ctx *dlh_sdk_dev_ctx(const struct dlh_dev *dev);
  */
 DLH_EXPORT int dlh_sdk_dev_cages_set(struct dlh_dev *dev, const struct dlh_cage *cages, size_t n,
 				     struct dlh_extack *ext);
+
+/**
+ * @brief Say which card the device is one of (a relay: what the other side
+ *        says; a bus-local driver's devices get their card's from the host).
+ * @param card 1 to DLH_CARD_NAME_MAX - 1 printable characters, copied; NULL
+ *        for none.
+ * @return 0; -EINVAL for an empty, long or unprintable name (named in @p ext);
+ *         -ENOMEM.
+ */
+DLH_EXPORT int dlh_sdk_dev_card_set(struct dlh_dev *dev, const char *card, struct dlh_extack *ext);
 
 /**
  * @brief In a plan op: the port at @p index would go (its names would be free).
