@@ -106,6 +106,10 @@ enum {
 	A_PEND_TYPE,
 	A_PEND_MSG,
 	A_RELOAD_DONE,
+	A_MODULE,
+	A_LANE,
+	A_SPEED,
+	A_CARD,
 	A_COUNT_
 };
 
@@ -128,6 +132,10 @@ static const struct dlh__attr_rule rules[A_COUNT_] = {
     [A_PEND_TYPE] = {DLHAL_ATTR_PENDING_TYPE, DLH__ATTR_U16, 0, "pending type"},
     [A_PEND_MSG] = {DLHAL_ATTR_PENDING_MSG, DLH__ATTR_STR, DLH_EXTACK_MSG_MAX, "pending message"},
     [A_RELOAD_DONE] = {DEVLINK_ATTR_RELOAD_ACTIONS_PERFORMED, DLH__ATTR_BF32, 0, "reload actions performed"},
+    [A_MODULE] = {DLHAL_ATTR_PORT_MODULE, DLH__ATTR_U32, 0, "port module"},
+    [A_LANE] = {DLHAL_ATTR_PORT_LANE, DLH__ATTR_U32, 0, "port lane"},
+    [A_SPEED] = {DLHAL_ATTR_PORT_SPEED, DLH__ATTR_U32, 0, "port speed"},
+    [A_CARD] = {DLHAL_ATTR_CARD, DLH__ATTR_STR, DLH_CARD_NAME_MAX, "card"},
 };
 
 /* The extack of an error (any length: it is cut to fit). */
@@ -217,6 +225,11 @@ static void attrs_of(struct nlattr **tb, struct dlh_sdk_port_attrs *attrs)
 	attr_u32(tb[A_SUBPORT], &attrs->split_subport);
 	attr_u32(tb[A_LANES], &attrs->lanes);
 	attrs->splittable = tb[A_SPLITTABLE] && *(const uint8_t *)nla_data(tb[A_SPLITTABLE]);
+	/* a dlhald's (the kernel has none): where the port is, and its speed */
+	attrs->has_module = attr_u32(tb[A_MODULE], &attrs->module) && attr_u32(tb[A_LANE], &attrs->lane);
+	if (!attrs->has_module)
+		attrs->module = attrs->lane = 0;
+	attr_u32(tb[A_SPEED], &attrs->speed);
 }
 
 /* What a dlhald says is pending until the next reset (the kernel sends none: nothing pending). */
@@ -429,6 +442,7 @@ static const struct dlh__attr_rule cage_rules[] = {
     {DLHAL_ATTR_CAGE_COL, DLH__ATTR_U32, 0, "cage column"},
     {DLHAL_ATTR_CAGE_FORM, DLH__ATTR_STR, DLH_CAGE_NAME_MAX, "cage form"},
     {DLHAL_ATTR_CAGE_LABEL, DLH__ATTR_STR, DLH_CAGE_NAME_MAX, "cage label"},
+    {DLHAL_ATTR_CAGE_MODULE, DLH__ATTR_U32, 0, "cage module"},
 };
 
 /*
@@ -445,12 +459,12 @@ static void cages_of(struct dlh_dev *dev, struct nlmsghdr *nlh)
 
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
 	{
-		struct nlattr *tb[5];
+		struct nlattr *tb[6];
 		char why[128];
 
 		if (nla_type(a) != DLHAL_ATTR_CAGE)
 			continue;
-		if (n == 256 || dlh__attrs_parse(nla_data(a), nla_len(a), cage_rules, 5, tb, false, why, sizeof(why)) ||
+		if (n == 256 || dlh__attrs_parse(nla_data(a), nla_len(a), cage_rules, 6, tb, false, why, sizeof(why)) ||
 		    !tb[0] || !tb[1] || !tb[2] || !tb[3] || !tb[4])
 			return;
 		memset(&cages[n], 0, sizeof(cages[n]));
@@ -459,6 +473,7 @@ static void cages_of(struct dlh_dev *dev, struct nlmsghdr *nlh)
 		cages[n].col = nla_get_u32(tb[2]);
 		snprintf(cages[n].form, sizeof(cages[n].form), "%s", dlh__attr_str(tb[3]));
 		snprintf(cages[n].label, sizeof(cages[n].label), "%s", dlh__attr_str(tb[4]));
+		cages[n].has_module = attr_u32(tb[5], &cages[n].module);
 		n++;
 	}
 	dlh_sdk_dev_cages_set(dev, cages, n, NULL);
@@ -546,6 +561,9 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 		if (dev && k->uds) {
 			fw_options_of(k, dev, nlh);
 			cages_of(dev, nlh);
+			/* a malformed name is no card: the device drawn on its own */
+			if (dlh_sdk_dev_card_set(dev, dlh__attr_str(tb[A_CARD]), NULL))
+				dlh_sdk_dev_card_set(dev, NULL, NULL);
 		}
 		if (dev)
 			dlh_sdk_dev_pending_set(dev, &p);

@@ -65,6 +65,11 @@ enum dlhal_attr {
 	DLHAL_ATTR_CAGE_COL,	/**< u32: its column */
 	DLHAL_ATTR_CAGE_FORM,	/**< string: its form factor */
 	DLHAL_ATTR_CAGE_LABEL,	/**< string: its label */
+	DLHAL_ATTR_CAGE_MODULE, /**< u32, optional: the module its ports report (a cage found by module) */
+	DLHAL_ATTR_CARD,	/**< string, on a device message: the card it is one device of (dlh_dev_card()) */
+	DLHAL_ATTR_PORT_MODULE, /**< u32, on a port message: the module (cage) the port is on */
+	DLHAL_ATTR_PORT_LANE,	/**< u32, with DLHAL_ATTR_PORT_MODULE: its first lane there */
+	DLHAL_ATTR_PORT_SPEED,	/**< u32, on a port message: its maximum speed, Mb/s */
 };
 
 /** Changes one dry run may plan before its own (DLHAL_ATTR_PLAN_BEFORE). */

@@ -147,7 +147,8 @@ static int put_cages(struct nl_msg *msg, const struct dlh_dev *dev)
 		      nla_put_u32(msg, DLHAL_ATTR_CAGE_ROW, c[i].row) ||
 		      nla_put_u32(msg, DLHAL_ATTR_CAGE_COL, c[i].col) ||
 		      nla_put_string(msg, DLHAL_ATTR_CAGE_FORM, c[i].form) ||
-		      nla_put_string(msg, DLHAL_ATTR_CAGE_LABEL, c[i].label);
+		      nla_put_string(msg, DLHAL_ATTR_CAGE_LABEL, c[i].label) ||
+		      (c[i].has_module && nla_put_u32(msg, DLHAL_ATTR_CAGE_MODULE, c[i].module));
 		if (!err)
 			nla_nest_end(msg, nest);
 	}
@@ -159,12 +160,14 @@ static int put_dev(struct nl_msg *msg, const struct dlh_dev *dev)
 	struct dlh_pending p;
 
 	return put_dev_name(msg, dev) || (dlh_dev_pending(dev, &p) && put_pending(msg, &p)) ||
-	       put_fw_options(msg, dev) || put_cages(msg, dev);
+	       put_fw_options(msg, dev) || put_cages(msg, dev) ||
+	       (dlh_dev_card(dev) && nla_put_string(msg, DLHAL_ATTR_CARD, dlh_dev_card(dev)));
 }
 
 static int put_port(struct nl_msg *msg, const struct dlh_port *p)
 {
 	struct dlh_pending pend;
+	uint32_t module, lane;
 	int err = put_dev_name(msg, dlh_port_dev(p)) || nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, dlh_port_index(p)) ||
 		  nla_put_u16(msg, DEVLINK_ATTR_PORT_TYPE, (uint16_t)dlh_port_type(p));
 
@@ -185,6 +188,11 @@ static int put_port(struct nl_msg *msg, const struct dlh_port *p)
 		err = nla_put_u32(msg, DEVLINK_ATTR_PORT_LANES, dlh_port_lanes(p));
 	if (!err)
 		err = nla_put_u8(msg, DEVLINK_ATTR_PORT_SPLITTABLE, dlh_port_splittable(p));
+	/* what devlink has no attribute for: where the port is (dl panel), its speed */
+	if (!err && dlh_port_module(p, &module, &lane))
+		err = nla_put_u32(msg, DLHAL_ATTR_PORT_MODULE, module) || nla_put_u32(msg, DLHAL_ATTR_PORT_LANE, lane);
+	if (!err && dlh_port_speed(p))
+		err = nla_put_u32(msg, DLHAL_ATTR_PORT_SPEED, dlh_port_speed(p));
 	if (!err && dlh_port_pending(p, &pend))
 		err = put_pending(msg, &pend);
 	return err;
