@@ -7,31 +7,8 @@ lib_name=panel lib_tools="xmllint rsvg-convert tmux python3"
 . "$(dirname "$0")/script-lib.sh"
 cleanup_more() { tmux -L "dlhal-$$" kill-server 2> /dev/null; }
 
-# The SVG of the seed's split by 4 beside a ConnectX-3 in auto.
-printf 'port split eth0 4\nport set pci/0000:01:00.0/1 type auto\npanel --svg\n' |
-	"$DL" --sim sn2700,cx3-vpi -b - > "$T/p.svg" 2> "$T/err"
-if xmllint --noout "$T/p.svg" 2> "$T/xml" && grep -q '<title>cage 17 (QSFP28)' "$T/p.svg"; then
-	ok "the SVG is well-formed XML (xmllint), with a title on each cage"
-else
-	nok "xmllint" "$(cat "$T/xml" "$T/err")"
-fi
-# Each cage's <title> holds its ports' dl port show lines.
-printf 'port split eth0 4\nport show\n' | "$DL" --sim sn2700 -b - | grep '^pci/0000:03:00.0/[1-4]:' > "$T/show"
-python3 - "$T/p.svg" > "$T/titles" <<'PY'
-import sys, xml.etree.ElementTree as ET
-ns = {'s': 'http://www.w3.org/2000/svg'}
-for g in ET.parse(sys.argv[1]).getroot().iter('{http://www.w3.org/2000/svg}g'):
-    if g.get('id') == 'd0-cage-17':
-        print('\n'.join(g.find('s:title', ns).text.split('\n')[1:]))
-PY
-if diff -u "$T/show" "$T/titles" > "$T/d"; then
-	ok "cage 17's title is its four ports' dl port show lines"
-else
-	nok "titles" "$(cat "$T/d")"
-fi
-# Rendered: the pixels at each checked cage's cells are its type's colour; port 1's cage is grey.
-if rsvg-convert "$T/p.svg" -o "$T/p.png" 2> "$T/rsvg"; then
-	python3 - "$T/p.svg" "$T/p.png" > "$T/px" <<'PY'
+# The pixel under each cage's cells (or its outline when it has none) of a rendered SVG: ID COLOUR lines.
+cat > "$T/px.py" <<'PY'
 import struct, sys, zlib, xml.etree.ElementTree as ET
 def png(path):
     data = open(path, 'rb').read()
@@ -73,6 +50,32 @@ for g in ET.parse(sys.argv[1]).getroot().iter(svg + 'g'):
         x, y, w = int(r.get('x')), int(r.get('y')), int(r.get('width'))
         print(g.get('id'), px(x + w - 6, y + 4))
 PY
+
+# The SVG of the seed's split by 4 beside a ConnectX-3 in auto.
+printf 'port split eth0 4\nport set pci/0000:01:00.0/1 type auto\npanel --svg\n' |
+	"$DL" --sim sn2700,cx3-vpi -b - > "$T/p.svg" 2> "$T/err"
+if xmllint --noout "$T/p.svg" 2> "$T/xml" && grep -q '<title>cage 17 (QSFP28)' "$T/p.svg"; then
+	ok "the SVG is well-formed XML (xmllint), with a title on each cage"
+else
+	nok "xmllint" "$(cat "$T/xml" "$T/err")"
+fi
+# Each cage's <title> holds its ports' dl port show lines.
+printf 'port split eth0 4\nport show\n' | "$DL" --sim sn2700 -b - | grep '^pci/0000:03:00.0/[1-4]:' > "$T/show"
+python3 - "$T/p.svg" > "$T/titles" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = {'s': 'http://www.w3.org/2000/svg'}
+for g in ET.parse(sys.argv[1]).getroot().iter('{http://www.w3.org/2000/svg}g'):
+    if g.get('id') == 'd0-cage-17':
+        print('\n'.join(g.find('s:title', ns).text.split('\n')[1:]))
+PY
+if diff -u "$T/show" "$T/titles" > "$T/d"; then
+	ok "cage 17's title is its four ports' dl port show lines"
+else
+	nok "titles" "$(cat "$T/d")"
+fi
+# Rendered: the pixels at each checked cage's cells are its type's colour; port 1's cage is grey.
+if rsvg-convert "$T/p.svg" -o "$T/p.png" 2> "$T/rsvg"; then
+	python3 "$T/px.py" "$T/p.svg" "$T/p.png" > "$T/px"
 	want="d0-cage-1 #bdbdbd
 d0-cage-17 #2e7d32
 d0-cage-17 #2e7d32
@@ -91,6 +94,32 @@ else
 	nok "rsvg-convert" "$(cat "$T/rsvg")"
 fi
 
+# The E810 card after a split by 4 and the reset: one picture of its four devices, the four PFs' cells in
+# cage 0 (quad 0: their lanes), cage 1 unused; cage 0's title their dl port show lines.
+R='dev reload pci/0000:16:00.0 action fw_activate'
+printf 'port split ens16f0 4\n%s\npanel --svg\n' "$R" | "$DL" --sim e810-cqda2 -b - 2> "$T/err" |
+	sed -n '/^<?xml/,$p' > "$T/e.svg"
+printf 'port split ens16f0 4\n%s\nport show\n' "$R" | "$DL" --sim e810-cqda2 -b - 2> /dev/null | grep '^pci/' > "$T/eshow"
+python3 - "$T/e.svg" > "$T/etitles" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = {'s': 'http://www.w3.org/2000/svg'}
+for g in ET.parse(sys.argv[1]).getroot().iter('{http://www.w3.org/2000/svg}g'):
+    if g.get('id') in ('d0-cage-0', 'd0-cage-1'):
+        print(g.get('id'), g.get('class'))
+        print('\n'.join(g.find('s:title', ns).text.split('\n')[1:]))
+PY
+if xmllint --noout "$T/e.svg" 2> "$T/xml" &&
+	[ "$(sed -n 2,5p "$T/etitles")" = "$(cat "$T/eshow")" ] &&
+	grep -qx 'd0-cage-1 cage unused' "$T/etitles" &&
+	grep -q '>pci/0000:16:00.0: ice, card of 4 devices, 2 cages<' "$T/e.svg" &&
+	rsvg-convert "$T/e.svg" -o "$T/e.png" 2>> "$T/xml" &&
+	[ "$(python3 "$T/px.py" "$T/e.svg" "$T/e.png" | tr '\n' ' ')" = \
+		"d0-cage-0 #2e7d32 d0-cage-0 #2e7d32 d0-cage-0 #2e7d32 d0-cage-0 #2e7d32 d0-cage-1 #fafafa " ]; then
+	ok "the E810 card's SVG: its four PFs' cells eth green in cage 0 (their lanes'), titled with their dl port show lines; cage 1 unused"
+else
+	nok "E810 SVG" "$(cat "$T/err" "$T/xml" "$T/etitles"; python3 "$T/px.py" "$T/e.svg" "$T/e.png")"
+fi
+
 # Through a dlhald: its faceplate and the same picture as in-process.
 "$DLHALD" -f -s "$T/d.sock" --sim sn2700,cx3-vpi 2> "$T/d.log" &
 pids+=($!)
@@ -102,6 +131,26 @@ if cmp -s "$T/dpanel" "$T/lpanel"; then
 	ok "through dlhald: its faceplate relayed, the picture as in-process (port 1's cage taken)"
 else
 	nok "panel through dlhald" "$(diff "$T/lpanel" "$T/dpanel" | head -n 10)"
+fi
+
+# The E810 card through a dlhald: its faceplate and card relayed with each device, before and after a reset.
+"$DLHALD" -f -s "$T/e.sock" --sim e810-cqda2 2> "$T/e.log" &
+pids+=($!)
+for _ in $(seq 400); do [ -S "$T/e.sock" ] && break; sleep 0.05; done
+"$DL" -s "$T/e.sock" port split ens16f0 4 2> /dev/null
+"$DL" -s "$T/e.sock" panel | sed 's/: daemon,/: ice,/' > "$T/de1"
+"$DL" -s "$T/e.sock" $R > /dev/null
+"$DL" -s "$T/e.sock" -j panel pci/0000:16:00.3 | sed 's/"driver":"daemon"/"driver":"ice"/' > "$T/dej"
+"$DL" -s "$T/e.sock" panel | sed 's/: daemon,/: ice,/' > "$T/de2"
+printf 'port split ens16f0 4\npanel\n%s\npanel\n' "$R" | "$DL" --sim e810-cqda2 -b - 2> /dev/null |
+	grep -v -e '^reload_actions_performed:' -e '^    fw_activate' > "$T/le"
+printf 'port split ens16f0 4\n%s\npanel pci/0000:16:00.3\n' "$R" | "$DL" --sim e810-cqda2 -j -b - 2> /dev/null |
+	grep '"panel"' > "$T/lej"
+if cat "$T/de1" "$T/de2" | cmp -s - "$T/le" && grep -q '"cages":\[{"number":0,.*"module":0,' "$T/dej" &&
+	cmp -s "$T/dej" "$T/lej"; then
+	ok "the E810 card through dlhald: pending, then after the reset, text and JSON as in-process"
+else
+	nok "E810 through dlhald" "$(diff "$T/le" <(cat "$T/de1" "$T/de2") | head -n 20; diff "$T/lej" "$T/dej" | head -n 4)"
 fi
 
 # --follow in tmux: drawn, redrawn in place when another shell splits, the terminal given back on ^C.

@@ -1211,6 +1211,8 @@ Test(staged, dry_run_says_after_a_reset_and_lists_what_it_brings_up)
 
 /* ---- panel: the front panel as a picture ---------------------------------------------------------- */
 
+#define ICE_RESET "dev reload pci/0000:16:00.0 action fw_activate\n"
+
 static char *golden(const char *name)
 {
 	char path[512];
@@ -1233,8 +1235,10 @@ static char *golden(const char *name)
 /*
  * The seed's states as pictures (the files in tests/panel, read and checked by eye once): the SN2700 as it
  * starts, after a split by 2 (port 17's halves), by 4 (port 1's cage taken: its lanes are port 17's),
- * back after the unsplit; the ConnectX-3 in ib, eth and auto (sensed from the cable); with colour
- * and in ASCII.
+ * back after the unsplit; the ConnectX-3 in ib, eth and auto (sensed from the cable); the E810 card
+ * (its PCI functions' devices drawn as one card, each port in the cage of its lanes) as it ships, with
+ * a split by 4 waiting for the reset, after it (four PFs on quad 0, quad 1 unused), after the next
+ * option of 4 (two on each quad) and by 8; with colour and in ASCII.
  */
 Test(panel, the_seed_states_drawn_as_the_golden_pictures)
 {
@@ -1256,6 +1260,12 @@ Test(panel, the_seed_states_drawn_as_the_golden_pictures)
 	     "port set pci/0000:01:00.0/1 type auto\nport set pci/0000:01:00.0/2 type auto\npanel --color=always\n"},
 	    {"cx3-auto-ascii.txt", "cx3-vpi",
 	     "port set pci/0000:01:00.0/1 type auto\nport set pci/0000:01:00.0/2 type auto\npanel --ascii\n"},
+	    {"e810.txt", "e810-cqda2", "panel\n"},
+	    {"e810-pending4.txt", "e810-cqda2", "port split ens16f0 4\npanel\n"},
+	    {"e810-split4.txt", "e810-cqda2", "port split ens16f0 4\n" ICE_RESET "panel pci/0000:16:00.3\n"},
+	    {"e810-split4-quads-ascii.txt", "e810-cqda2",
+	     "port split ens16f0 4\n" ICE_RESET "port split ens16f0 4\n" ICE_RESET "panel --ascii\n"},
+	    {"e810-split8-color.txt", "e810-cqda2", "port split ens16f0 8\n" ICE_RESET "panel --color=always\n"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -1265,6 +1275,9 @@ Test(panel, the_seed_states_drawn_as_the_golden_pictures)
 		snprintf(args, sizeof(args), "--sim %s -b -", cases[i].sim);
 		run_dl(&r, args, cases[i].batch);
 		cr_expect_eq(r.status, 0, "%s: %s", cases[i].name, r.err);
+		/* the reload's own lines first, if any */
+		for (const char *end = "    fw_activate\n", *at; (at = strstr(r.out, end));)
+			memmove(r.out, at + strlen(end), strlen(at + strlen(end)) + 1);
 		cr_expect_str_eq(r.out, want, "%s", cases[i].name);
 		/* 80 columns, counted in characters (the box-drawing ones are 3 bytes), colour codes aside */
 		for (const char *l = r.out; *l;) {
@@ -1314,12 +1327,40 @@ Test(panel, colour_only_on_a_terminal_no_color_honoured_and_the_layout_in_json)
 					 "\"netdev\":\"eth0\",\"lanes\":1,\"subport\":0},"),
 			   "%s", r.out);
 	run_free(&r);
-	/* a device without a faceplate (here the E810's): laid out from its port numbers, what waits marked */
-	run_dl(&r, "--sim e810-cqda2 -b -", "port split ens16f0 4\npanel pci/0000:16:00.0\n");
-	cr_expect_not_null(strstr(r.out, "pci/0000:16:00.0: ice, 1 cage (laid out from the port numbers)\n"
-					 "┌#0*─────┐\n│E ens16~│\n"),
+	/* a device without a faceplate: laid out from its port numbers */
+	{
+		char *path = profile_tmp("{\"driver\": \"mlx4\", \"handle\": \"pci/0000:05:00.0\", \"hw\": {\"ibdev\": "
+					 "\"mlx4_1\", \"ports\": "
+					 "[{\"supported\": [\"eth\", \"ib\"], \"type\": \"eth\", \"netdev\": "
+					 "\"enp5s0\"}, {\"supported\": [\"eth\", \"ib\"], \"type\": \"ib\", "
+					 "\"netdev\": \"enp5s0d1\"}]}}"),
+		     args[128];
+
+		snprintf(args, sizeof(args), "--sim %s panel", path);
+		run_dl(&r, args, NULL);
+		cr_expect_eq(r.status, 0, "%s", r.err);
+		cr_expect_not_null(strstr(r.out, "pci/0000:05:00.0: mlx4, 2 cages (laid out from the port numbers)\n"
+						 "┌1───────┐┌2───────┐\n│E enp5s0││I mlx4_1│\n"),
+				   "%s", r.out);
+		run_free(&r);
+		unlink(path);
+		free(path);
+	}
+	/* a card: one picture of its devices, each port where its lanes are; a cage no port uses is unused */
+	run_dl(&r, "--sim e810-cqda2 -j -b -", "port split ens16f0 4\n" ICE_RESET "panel pci/0000:16:00.2\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_not_null(strstr(r.out,
+				  "\"panel\":{\"pci/0000:16:00.0\":{\"driver\":\"ice\",\"faceplate\":\"card\","
+				  "\"devices\":[\"pci/0000:16:00.0\",\"pci/0000:16:00.1\",\"pci/0000:16:00.2\","
+				  "\"pci/0000:16:00.3\"],\"cages\":[{\"number\":0,\"label\":\"0\",\"form\":\"QSFP28\","
+				  "\"row\":0,\"col\":0,\"module\":0,\"taken\":false,\"ports\":[{\"port\":"
+				  "\"pci/0000:16:00.0/0\",\"type\":\"eth\",\"netdev\":\"ens16f0\",\"lanes\":8,"
+				  "\"lane\":0},"),
 			   "%s", r.out);
-	cr_expect_not_null(strstr(r.out, "│reset:4 │\n"), "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "{\"port\":\"pci/0000:16:00.3/0\",\"type\":\"eth\",\"netdev\":\"ens16f3\","
+					 "\"lane\":3}]},{\"number\":1,\"label\":\"1\",\"form\":\"QSFP28\",\"row\":0,"
+					 "\"col\":1,\"module\":1,\"taken\":false,\"unused\":true,\"ports\":[]}]}}"),
+			   "%s", r.out);
 	run_free(&r);
 	run_dl(&r, "--sim sn2700 panel --svg --follow", NULL);
 	cr_expect_eq(r.status, 2);

@@ -4,12 +4,15 @@
  * cages where the faceplate puts them (the profile's, or one laid out from
  * the port numbers), inside each the ports a split made, their types and
  * netdevs; cages whose lanes a neighbour's split took; what waits for a
- * reset; the emulated cable. As text (80 columns, colour on a terminal,
+ * reset; the emulated cable. The devices of one card (an E810's PCI
+ * functions) are one picture: the card's faceplate, each port in the cage
+ * of the module it reports. As text (80 columns, colour on a terminal,
  * --ascii), SVG (--svg), JSON (-j), and redrawn on each change (--follow).
  */
 #include "dl.h"
 #include "evhost.h"
 
+#include <errno.h>
 #include <ev.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -34,9 +37,18 @@ struct cage {
 	char cable[16]; /* the emulated cable of its first port, or "" */
 };
 
+/* What one picture is of: a device, or the devices of a card (dlh_dev_card()). */
+struct unit {
+	struct dlh_dev **devs;
+	size_t ndevs;
+	const char *card; /* NULL for a device of its own */
+	const char *name; /* the card's name, or the device's handle */
+};
+
 struct panel {
 	struct dl *dl;
-	const char *dev; /* DEV, or NULL for all */
+	const char *dev;  /* DEV, or NULL for all */
+	const char *card; /* DEV's card, if it is one of a card's devices */
 	bool ascii, svg, follow, color;
 	int svg_y;  /* where the next device goes in the SVG */
 	char *last; /* --follow: the picture drawn last */
@@ -50,7 +62,8 @@ void panel_usage(FILE *f)
 	fprintf(f, "Usage: dl panel [ DEV ] [ --ascii ] [ --color={auto|always|never} ] [ --svg | --follow ]\n"
 		   "Draws each device's front panel: cages where its faceplate puts them, the ports a split made in\n"
 		   "each (type: E eth, I ib, e/i auto sensed as eth/ib), cages whose lanes a neighbour's split took,\n"
-		   "what waits for a reset, the emulated cable. -j: the layout with places and states. --svg: an SVG\n"
+		   "what waits for a reset, the emulated cable; a card's devices (an E810's functions) as one card.\n"
+		   "-j: the layout with places and states. --svg: an SVG\n"
 		   "of it. --follow: redrawn in place on every change until interrupted. Colour only on a terminal\n"
 		   "(NO_COLOR honoured).\n");
 }
@@ -64,22 +77,93 @@ static int cage_cmp(const void *a, const void *b)
 	return x->c.col < y->c.col ? -1 : x->c.col > y->c.col;
 }
 
+/* In a cage: by lane where the ports report one (a card's functions), then by device and index. */
 static int port_cmp(const void *a, const void *b)
 {
-	uint32_t x = dlh_port_index(*(struct dlh_port *const *)a), y = dlh_port_index(*(struct dlh_port *const *)b);
+	const struct dlh_port *p = *(struct dlh_port *const *)a, *q = *(struct dlh_port *const *)b;
+	uint32_t mp, mq, lp, lq, x = dlh_port_index(p), y = dlh_port_index(q);
+	int c;
 
+	if (dlh_port_module(p, &mp, &lp) && dlh_port_module(q, &mq, &lq) && lp != lq)
+		return lp < lq ? -1 : 1;
+	c = strcmp(dlh_dev_handle(dlh_port_dev(p)), dlh_dev_handle(dlh_port_dev(q)));
+	if (c)
+		return c;
 	return x < y ? -1 : x > y;
 }
 
+/* Whether cage @cg carries port @p: by module for a cage found by module, else by number (or index). */
+static bool cage_has(const struct cage *cg, struct dlh_port *p)
+{
+	uint32_t num = dlh_port_number(p), module, lane;
+
+	if (cg->c.has_module)
+		return dlh_port_module(p, &module, &lane) && module == cg->c.module;
+	if (cg->by_index)
+		return !num && cg->index == dlh_port_index(p);
+	return num && cg->c.number == num;
+}
+
+/* A cage with no port: a neighbour's split took its lanes, or (found by module) nothing uses them now. */
+static bool cage_unused(const struct cage *cg)
+{
+	return !cg->nports && cg->c.has_module;
+}
+
 /*
- * The device's cages, each with its ports: the faceplate's, or one laid out
- * from the port numbers (one row of up to 16, else two, as switches number
- * them: odd on top). A port without a number gets a cage of its own.
+ * Port @p into its cage of @*v: the faceplate's, or (@generic) one made for its number. 0; -ENOMEM.
+ * A port the faceplate has no cage for is left out.
  */
-static struct cage *cages_of(struct dlh_dev *dev, size_t *n, bool *generic)
+static int cage_place(struct cage **v, size_t *n, size_t *cap, bool generic, struct dlh_port *p)
+{
+	uint32_t num = dlh_port_number(p);
+	struct cage *cg;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (cage_has(&(*v)[i], p))
+			break;
+	if (i == *n) {
+		if (!generic || *n == CAGES_SOFT)
+			return 0;
+		if (*n == *cap) {
+			struct cage *nv = realloc(*v, *cap * 2 * sizeof(**v));
+
+			if (!nv)
+				return -ENOMEM;
+			*v = nv;
+			*cap *= 2;
+		}
+		cg = &(*v)[i];
+		memset(cg, 0, sizeof(*cg));
+		cg->c.number = num;
+		cg->by_index = !num;
+		cg->index = dlh_port_index(p);
+		snprintf(cg->c.form, sizeof(cg->c.form), "port");
+		if (num)
+			snprintf(cg->c.label, sizeof(cg->c.label), "%u", num);
+		else
+			snprintf(cg->c.label, sizeof(cg->c.label), "#%u", dlh_port_index(p));
+		(*n)++;
+	}
+	cg = &(*v)[i];
+	if (cg->nports < PORTS_MAX)
+		cg->ports[cg->nports++] = p;
+	else
+		cg->more++;
+	return 0;
+}
+
+/*
+ * The unit's cages, each with its ports: the faceplate's (a card's devices
+ * share it), or one laid out from the port numbers (one row of up to 16,
+ * else two, as switches number them: odd on top). A port without a number
+ * gets a cage of its own.
+ */
+static struct cage *cages_of(const struct unit *u, size_t *n, bool *generic)
 {
 	const struct dlh_cage *fc;
-	size_t nf = dlh_dev_cages(dev, &fc), cap = nf ? nf : 16;
+	size_t nf = dlh_dev_cages(u->devs[0], &fc), cap = nf ? nf : 16;
 	struct cage *v = calloc(cap, sizeof(*v));
 
 	*n = 0;
@@ -88,45 +172,18 @@ static struct cage *cages_of(struct dlh_dev *dev, size_t *n, bool *generic)
 		return NULL;
 	for (size_t i = 0; i < nf; i++)
 		v[(*n)++].c = fc[i];
-	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
-		uint32_t num = dlh_port_number(p);
-		size_t i;
-
-		for (i = 0; i < *n; i++)
-			if (v[i].by_index ? !num && v[i].index == dlh_port_index(p) : num && v[i].c.number == num)
-				break;
-		if (i == *n) {
-			struct cage *nv;
-
-			if (!*generic || *n == CAGES_SOFT)
-				continue; /* a port the faceplate has no cage for */
-			if (*n == cap) {
-				nv = realloc(v, (cap *= 2) * sizeof(*v));
-				if (!nv) {
-					free(v);
-					return NULL;
-				}
-				v = nv;
+	for (size_t d = 0; d < u->ndevs; d++) {
+		for (struct dlh_port *p = dlh_port_first(u->devs[d]); p; p = dlh_port_next(p)) {
+			if (cage_place(&v, n, &cap, *generic, p)) {
+				free(v);
+				return NULL;
 			}
-			memset(&v[i], 0, sizeof(v[i]));
-			v[i].c.number = num;
-			v[i].by_index = !num;
-			v[i].index = dlh_port_index(p);
-			snprintf(v[i].c.form, sizeof(v[i].c.form), "port");
-			if (num)
-				snprintf(v[i].c.label, sizeof(v[i].c.label), "%u", num);
-			else
-				snprintf(v[i].c.label, sizeof(v[i].c.label), "#%u", dlh_port_index(p));
-			(*n)++;
 		}
-		if (v[i].nports < PORTS_MAX)
-			v[i].ports[v[i].nports++] = p;
-		else
-			v[i].more++;
 	}
 	for (size_t i = 0; i < *n; i++) {
 		qsort(v[i].ports, v[i].nports, sizeof(v[i].ports[0]), port_cmp);
-		if (v[i].nports && dlh_dev_sim_get(dev, v[i].ports[0], "cable", v[i].cable, sizeof(v[i].cable), NULL))
+		if (v[i].nports && dlh_dev_sim_get(dlh_port_dev(v[i].ports[0]), v[i].ports[0], "cable", v[i].cable,
+						   sizeof(v[i].cable), NULL))
 			v[i].cable[0] = '\0';
 	}
 	if (*generic) {
@@ -221,8 +278,8 @@ static void put(struct text *t, const char *fmt, ...)
 	t->len += (size_t)n;
 }
 
-/* The device's pending split or type, "reset:4" (what waits for the next reset), or "". */
-static void pending_word(struct dlh_dev *dev, const struct cage *cg, char *buf, size_t len)
+/* The cage's pending split or type, "reset:4" (what waits for the next reset), or "". */
+static void pending_word(const struct cage *cg, char *buf, size_t len)
 {
 	struct dlh_pending p;
 
@@ -232,17 +289,38 @@ static void pending_word(struct dlh_dev *dev, const struct cage *cg, char *buf, 
 			snprintf(buf, len, "reset:%c", dlh_port_type_name(p.type)[0]);
 			return;
 		}
-	if (cg->nports && dlh_port_splittable(cg->ports[0]) && dlh_dev_pending(dev, &p) && p.split)
+	if (cg->nports && dlh_port_splittable(cg->ports[0]) && dlh_dev_pending(dlh_port_dev(cg->ports[0]), &p) &&
+	    p.split)
 		snprintf(buf, len, "reset:%u", p.split);
 }
 
+/*
+ * A netdev in @w columns: whole, or its first character and its end ("e~16f0" for ens16f0): the end is
+ * what tells a card's functions or a split's ports apart.
+ */
+static void name_fit(const char *name, int w, bool ascii, char *buf, size_t len)
+{
+	size_t n = strlen(name);
+
+	if (n <= (size_t)w)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%c%s%s", name[0], ascii ? "~" : "…", name + n - (size_t)(w - 2));
+}
+
 /* One of the 4 lines inside a cage, @line from 0, INNER characters wide (colour codes aside). */
-static void cage_line(struct panel *pn, struct text *t, struct dlh_dev *dev, const struct cage *cg, int line)
+static void cage_line(struct panel *pn, struct text *t, const struct cage *cg, int line)
 {
 	char cell[64], pend[16]; /* UTF-8: a hatch character is 3 bytes */
 	const char *col = "", *reset = pn->color ? "\033[0m" : "";
 
-	pending_word(dev, cg, pend, sizeof(pend));
+	pending_word(cg, pend, sizeof(pend));
+	if (cage_unused(cg)) {
+		/* found by module, and the option in use gives its lanes no port */
+		put(t, "%s%-*s%s", pn->color ? "\033[2m" : "", INNER, line == 1 ? " unused" : "",
+		    pn->color ? reset : "");
+		return;
+	}
 	if (!cg->nports) {
 		/* lanes taken by a neighbour's split: hatched, "taken" in the middle */
 		snprintf(cell, sizeof(cell), line == 1 ? " taken  " : "%s", pn->ascii ? "////////" : "░░░░░░░░");
@@ -253,12 +331,8 @@ static void cage_line(struct panel *pn, struct text *t, struct dlh_dev *dev, con
 		const struct dlh_port *p = cg->ports[line];
 		const char *name = dlh_port_netdev(p) ? dlh_port_netdev(p) : dlh_port_ibdev(p) ? dlh_port_ibdev(p) : "";
 		char letter = type_letter(p);
-		size_t nl = strlen(name);
 
-		if (nl > INNER - 2)
-			snprintf(cell, sizeof(cell), "%.*s~", INNER - 3, name);
-		else
-			snprintf(cell, sizeof(cell), "%s", name);
+		name_fit(name, INNER - 2, pn->ascii, cell, sizeof(cell));
 		if (pn->color)
 			col = type_color(letter);
 		put(t, "%s%c%s %-*s", col, letter, *col ? reset : "", INNER - 2, cell);
@@ -282,13 +356,13 @@ static void cage_line(struct panel *pn, struct text *t, struct dlh_dev *dev, con
 }
 
 /* A box edge: ┌17──────┐ with the cage's label (and '*' when something waits for a reset). */
-static void cage_edge(struct panel *pn, struct text *t, struct dlh_dev *dev, const struct cage *cg, bool top)
+static void cage_edge(struct panel *pn, struct text *t, const struct cage *cg, bool top)
 {
 	const char *h = pn->ascii ? "-" : "─";
 	char pend[16];
 	int used = 0;
 
-	pending_word(dev, cg, pend, sizeof(pend));
+	pending_word(cg, pend, sizeof(pend));
 	put(t, "%s", top ? (pn->ascii ? "+" : "┌") : (pn->ascii ? "+" : "└"));
 	if (top) {
 		put(t, "%s", cg->c.label);
@@ -303,16 +377,28 @@ static void cage_edge(struct panel *pn, struct text *t, struct dlh_dev *dev, con
 	put(t, "%s", top ? (pn->ascii ? "+" : "┐") : (pn->ascii ? "+" : "┘"));
 }
 
-/* A device: a header line, then each faceplate row, wrapped to fit COLS. */
-static void device_text(struct panel *pn, struct text *t, struct dlh_dev *dev)
+/* "pci/0000:16:00.0: ice, card of 4 devices, 2 cages" */
+static void unit_header(const struct unit *u, size_t n, bool generic, char *buf, size_t len)
+{
+	char devs[48] = "";
+
+	if (u->card)
+		snprintf(devs, sizeof(devs), ", card of %zu device%s", u->ndevs, u->ndevs == 1 ? "" : "s");
+	snprintf(buf, len, "%s: %s%s, %zu cage%s%s", u->name, dlh_dev_driver(u->devs[0]), devs, n, n == 1 ? "" : "s",
+		 generic ? " (laid out from the port numbers)" : "");
+}
+
+/* A unit: a header line, then each faceplate row, wrapped to fit COLS. */
+static void unit_text(struct panel *pn, struct text *t, const struct unit *u)
 {
 	bool generic;
 	size_t n, per = COLS / BOX;
-	struct cage *cg = cages_of(dev, &n, &generic);
+	struct cage *cg = cages_of(u, &n, &generic);
 	const char *v = pn->ascii ? "|" : "│";
+	char head[256];
 
-	put(t, "%s: %s, %zu cage%s%s\n", dlh_dev_handle(dev), dlh_dev_driver(dev), n, n == 1 ? "" : "s",
-	    generic ? " (laid out from the port numbers)" : "");
+	unit_header(u, n, generic, head, sizeof(head));
+	put(t, "%s\n", head);
 	for (size_t i = 0; cg && i < n;) {
 		size_t j = i;
 		unsigned int row = cg[i].c.row;
@@ -333,10 +419,10 @@ static void device_text(struct panel *pn, struct text *t, struct dlh_dev *dev)
 					for (; col < cg[c].c.col; col++)
 						put(t, "%*s", BOX, "");
 					if (line < 0 || line == CELLS) {
-						cage_edge(pn, t, dev, &cg[c], line < 0);
+						cage_edge(pn, t, &cg[c], line < 0);
 					} else {
 						put(t, "%s", v);
-						cage_line(pn, t, dev, &cg[c], line);
+						cage_line(pn, t, &cg[c], line);
 						put(t, "%s", v);
 					}
 				}
@@ -356,13 +442,66 @@ static void legend_text(struct panel *pn, struct text *t)
 	    pn->ascii ? "//" : "░░");
 }
 
+/*
+ * The unit @dev begins, if it is to be drawn: the device, or its card's devices when it is the first of
+ * them (the others are drawn with it). 0 with @u filled; 1 to skip it; -ENOMEM.
+ */
+static int unit_at(const struct panel *pn, struct dlh_dev *dev, struct unit *u)
+{
+	const char *card = dlh_dev_card(dev);
+	size_t cap = 0;
+
+	memset(u, 0, sizeof(*u));
+	if (pn->dev && (pn->card ? !card || strcmp(card, pn->card) : strcmp(pn->dev, dlh_dev_handle(dev))))
+		return 1;
+	for (struct dlh_dev *d = dlh_dev_first(pn->dl->ctx); card && d != dev; d = dlh_dev_next(d))
+		if (dlh_dev_card(d) && !strcmp(dlh_dev_card(d), card))
+			return 1;
+	for (struct dlh_dev *d = dev; d; d = card ? dlh_dev_next(d) : NULL) {
+		if (d != dev && (!dlh_dev_card(d) || strcmp(dlh_dev_card(d), card)))
+			continue;
+		if (u->ndevs == cap) {
+			struct dlh_dev **nv = realloc(u->devs, (cap = cap ? cap * 2 : 8) * sizeof(*nv));
+
+			if (!nv) {
+				free(u->devs);
+				return -ENOMEM;
+			}
+			u->devs = nv;
+		}
+		u->devs[u->ndevs++] = d;
+	}
+	u->card = card;
+	u->name = card ? card : dlh_dev_handle(dev);
+	return 0;
+}
+
+/* Each unit to draw, in the model's order: @fn(@pn, unit, its number, @arg). */
+static void units_each(struct panel *pn, void (*fn)(struct panel *, const struct unit *, int, void *), void *arg)
+{
+	int k = 0;
+
+	for (struct dlh_dev *dev = dlh_dev_first(pn->dl->ctx); dev; dev = dlh_dev_next(dev)) {
+		struct unit u;
+
+		if (unit_at(pn, dev, &u))
+			continue;
+		fn(pn, &u, k++, arg);
+		free(u.devs);
+	}
+}
+
+static void unit_text_each(struct panel *pn, const struct unit *u, int k, void *arg)
+{
+	(void)k;
+	unit_text(pn, arg, u);
+}
+
 static char *picture(struct panel *pn, size_t *lines)
 {
 	struct text t = {0};
 
-	for (struct dlh_dev *dev = dlh_dev_first(pn->dl->ctx); dev; dev = dlh_dev_next(dev))
-		if (!pn->dev || !strcmp(pn->dev, dlh_dev_handle(dev)))
-			device_text(pn, &t, dev);
+	units_each(pn, unit_text_each, &t);
 	legend_text(pn, &t);
 	*lines = t.lines;
 	return t.s;
@@ -370,19 +509,30 @@ static char *picture(struct panel *pn, size_t *lines)
 
 /* ---- JSON: the layout, for programs that draw it themselves ------------------------------------ */
 
-static void device_json(struct panel *pn, struct dlh_dev *dev)
+static void unit_json(struct panel *pn, const struct unit *u, int k, void *arg)
 {
 	struct jsonw *w = &pn->dl->jw;
 	struct dlh_pending pd;
-	bool generic;
+	bool generic, pending = false;
 	size_t n;
-	struct cage *cg = cages_of(dev, &n, &generic);
+	struct cage *cg = cages_of(u, &n, &generic);
 	char pend[16];
 
-	jsonw_obj_open(w, dlh_dev_handle(dev));
-	jsonw_str(w, "driver", dlh_dev_driver(dev));
-	jsonw_str(w, "faceplate", generic ? "generic" : "profile");
-	if (dlh_dev_pending(dev, &pd)) {
+	(void)k;
+	(void)arg;
+	jsonw_obj_open(w, u->name);
+	jsonw_str(w, "driver", dlh_dev_driver(u->devs[0]));
+	jsonw_str(w, "faceplate", generic ? "generic" : u->card ? "card" : "profile");
+	if (u->card) {
+		jsonw_arr_open(w, "devices");
+		for (size_t d = 0; d < u->ndevs; d++)
+			jsonw_str(w, NULL, dlh_dev_handle(u->devs[d]));
+		jsonw_arr_close(w);
+	}
+	/* a card's devices share what waits: its first device says it (ice's PF 0) */
+	for (size_t d = 0; d < u->ndevs && !pending; d++)
+		pending = dlh_dev_pending(u->devs[d], &pd);
+	if (pending) {
 		jsonw_obj_open(w, "pending");
 		if (pd.split)
 			jsonw_uint(w, "split", pd.split);
@@ -401,8 +551,12 @@ static void device_json(struct panel *pn, struct dlh_dev *dev)
 		jsonw_str(w, "form", cg[i].c.form);
 		jsonw_uint(w, "row", cg[i].c.row);
 		jsonw_uint(w, "col", cg[i].c.col);
-		jsonw_bool(w, "taken", !cg[i].nports);
-		pending_word(dev, &cg[i], pend, sizeof(pend));
+		if (cg[i].c.has_module)
+			jsonw_uint(w, "module", cg[i].c.module);
+		jsonw_bool(w, "taken", !cg[i].nports && !cage_unused(&cg[i]));
+		if (cage_unused(&cg[i]))
+			jsonw_bool(w, "unused", true);
+		pending_word(&cg[i], pend, sizeof(pend));
 		if (pend[0])
 			jsonw_str(w, "pending", pend + strlen("reset:"));
 		if (cg[i].cable[0])
@@ -410,6 +564,7 @@ static void device_json(struct panel *pn, struct dlh_dev *dev)
 		jsonw_arr_open(w, "ports");
 		for (size_t j = 0; j < cg[i].nports; j++) {
 			const struct dlh_port *p = cg[i].ports[j];
+			uint32_t module, lane;
 
 			jsonw_obj_open(w, NULL);
 			jsonw_str(w, "port", dlh_port_handle(p));
@@ -422,6 +577,8 @@ static void device_json(struct panel *pn, struct dlh_dev *dev)
 				jsonw_str(w, "ibdev", dlh_port_ibdev(p));
 			if (dlh_port_lanes(p))
 				jsonw_uint(w, "lanes", dlh_port_lanes(p));
+			if (cg[i].c.has_module && dlh_port_module(p, &module, &lane))
+				jsonw_uint(w, "lane", lane);
 			if (dlh_port_is_split(p))
 				jsonw_uint(w, "subport", dlh_port_split_subport(p));
 			jsonw_obj_close(w);
@@ -501,23 +658,23 @@ static void svg_port_line(const struct dlh_port *p)
 		printf(" split_group %u", dlh_port_split_group(p));
 }
 
-static int svg_device(struct panel *pn, struct dlh_dev *dev, int di, int *width)
+static void svg_unit(struct panel *pn, const struct unit *u, int di, void *arg)
 {
 	bool generic;
 	size_t n;
-	struct cage *cg = cages_of(dev, &n, &generic);
+	struct cage *cg = cages_of(u, &n, &generic);
 	unsigned int rows = 0, cols = 0;
-	int y0 = pn->svg_y;
-	char pend[16];
+	int y0 = pn->svg_y, *width = arg;
+	char pend[16], head[256];
 
 	for (size_t i = 0; cg && i < n; i++) {
 		rows = cg[i].c.row + 1 > rows ? cg[i].c.row + 1 : rows;
 		cols = cg[i].c.col + 1 > cols ? cg[i].c.col + 1 : cols;
 	}
 	printf("<text x=\"%d\" y=\"%d\" class=\"dev\">", SVG_MARGIN, y0 + 16);
-	xml(dlh_dev_handle(dev));
-	printf(": %s, %zu cage%s%s</text>\n", dlh_dev_driver(dev), n, n == 1 ? "" : "s",
-	       generic ? " (laid out from the port numbers)" : "");
+	unit_header(u, n, generic, head, sizeof(head));
+	xml(head);
+	printf("</text>\n");
 	y0 += 24;
 	for (size_t i = 0; cg && i < n; i++) {
 		int x = SVG_MARGIN + (int)cg[i].c.col * (SVG_CAGE_W + SVG_GAP);
@@ -529,7 +686,9 @@ static int svg_device(struct panel *pn, struct dlh_dev *dev, int di, int *width)
 			printf("i%u", cg[i].index);
 		else
 			printf("%u", cg[i].c.number);
-		printf("\" class=\"cage%s\">\n<title>cage ", cg[i].nports ? "" : " taken");
+		printf("\" class=\"cage%s\">\n<title>cage ", cage_unused(&cg[i]) ? " unused"
+							     : cg[i].nports	 ? ""
+										 : " taken");
 		xml(cg[i].c.label);
 		printf(" (");
 		xml(cg[i].c.form);
@@ -538,14 +697,16 @@ static int svg_device(struct panel *pn, struct dlh_dev *dev, int di, int *width)
 			printf("\n");
 			svg_port_line(cg[i].ports[j]);
 		}
-		if (!cg[i].nports)
+		if (cage_unused(&cg[i]))
+			printf("\nno port: the option in use gives its lanes none");
+		else if (!cg[i].nports)
 			printf("\nlanes taken by a neighbour's split");
 		printf("</title>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"4\" fill=\"%s\" "
 		       "stroke=\"#212121\"/>\n",
-		       x, y, SVG_CAGE_W, SVG_CAGE_H, cg[i].nports ? "#fafafa" : "#bdbdbd");
+		       x, y, SVG_CAGE_W, SVG_CAGE_H, cg[i].nports || cage_unused(&cg[i]) ? "#fafafa" : "#bdbdbd");
 		printf("<text x=\"%d\" y=\"%d\" class=\"label\">", x + 4, y + 13);
 		xml(cg[i].c.label);
-		pending_word(dev, &cg[i], pend, sizeof(pend));
+		pending_word(&cg[i], pend, sizeof(pend));
 		if (pend[0])
 			printf(" * %s", pend);
 		else if (cg[i].cable[0])
@@ -565,19 +726,19 @@ static int svg_device(struct panel *pn, struct dlh_dev *dev, int di, int *width)
 			printf("</text>\n");
 		}
 		if (!cg[i].nports)
-			printf("<text x=\"%d\" y=\"%d\" class=\"cell\">taken</text>\n", x + 8, y + SVG_CAGE_H / 2 + 6);
+			printf("<text x=\"%d\" y=\"%d\" class=\"%s\">%s</text>\n", x + 8, y + SVG_CAGE_H / 2 + 6,
+			       cage_unused(&cg[i]) ? "label" : "cell", cage_unused(&cg[i]) ? "unused" : "taken");
 		printf("</g>\n");
 	}
 	pn->svg_y = y0 + (int)rows * (SVG_CAGE_H + SVG_GAP) + 10;
 	if (SVG_MARGIN * 2 + (int)cols * (SVG_CAGE_W + SVG_GAP) > *width)
 		*width = SVG_MARGIN * 2 + (int)cols * (SVG_CAGE_W + SVG_GAP);
 	free(cg);
-	return 0;
 }
 
 static int svg_write(struct panel *pn)
 {
-	int width = 520, di = 0, height;
+	int width = 520, height;
 	char *body = NULL;
 	size_t blen = 0;
 	FILE *mem = open_memstream(&body, &blen), *out = stdout;
@@ -588,9 +749,7 @@ static int svg_write(struct panel *pn)
 	}
 	/* the body first (the size depends on it), then the document around it */
 	stdout = mem;
-	for (struct dlh_dev *dev = dlh_dev_first(pn->dl->ctx); dev; dev = dlh_dev_next(dev))
-		if (!pn->dev || !strcmp(pn->dev, dlh_dev_handle(dev)))
-			svg_device(pn, dev, di++, &width);
+	units_each(pn, svg_unit, &width);
 	fclose(mem);
 	stdout = out;
 	height = pn->svg_y + 44;
@@ -774,6 +933,7 @@ int cmd_panel(struct dl *dl)
 		if (err)
 			return dl_lookup_err(err, &ext, panel_usage);
 		pn.dev = dlh_dev_handle(dev);
+		pn.card = dlh_dev_card(dev); /* one of a card's devices: the card is drawn */
 	}
 	pn.color = mode == COLOR_ALWAYS ||
 		   (mode == COLOR_AUTO && isatty(STDOUT_FILENO) && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
@@ -781,9 +941,7 @@ int cmd_panel(struct dl *dl)
 		return svg_write(&pn);
 	if (dl->json) {
 		out_begin(dl, "panel");
-		for (struct dlh_dev *dev = dlh_dev_first(ctx); dev; dev = dlh_dev_next(dev))
-			if (!pn.dev || !strcmp(pn.dev, dlh_dev_handle(dev)))
-				device_json(&pn, dev);
+		units_each(&pn, unit_json, NULL);
 		out_end(dl);
 		return DL_OK;
 	}
