@@ -122,18 +122,32 @@ DLH_EXPORT int dlh_sdk_dev_card_set(struct dlh_dev *dev, const char *card, struc
 	return 0;
 }
 
-int dlh__dev_card_copy(struct dlh_dev *dev, const struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+/* A card's faceplate and name into @to_*: all of it, or nothing on failure. */
+static int card_copy(const char *obj, const struct dlh_cage *cages, size_t n, const char *card,
+		     struct dlh_cage **to_cages, size_t *to_n, char **to_card, struct dlh_extack *ext)
 {
-	int err;
+	struct dlh_cage *copy;
+	char *name;
+	int err = cages_copy(obj, cages, n, &copy, ext);
 
-	if (!bus->card)
-		return 0;
-	err = cages_copy(dev->handle, bus->cages, bus->ncages, &dev->cages, ext);
 	if (err)
 		return err;
-	dev->ncages = bus->ncages;
-	dev->card = strdup(bus->card);
-	return dev->card ? 0 : dlh__extack_set(ext, -ENOMEM, dev->handle, "Out of memory");
+	name = strdup(card);
+	if (!name) {
+		free(copy);
+		return dlh__extack_set(ext, -ENOMEM, obj, "Out of memory");
+	}
+	*to_cages = copy;
+	*to_n = n;
+	*to_card = name;
+	return 0;
+}
+
+int dlh__dev_card_copy(struct dlh_dev *dev, const struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	if (!bus->card)
+		return 0;
+	return card_copy(dev->handle, bus->cages, bus->ncages, bus->card, &dev->cages, &dev->ncages, &dev->card, ext);
 }
 
 int dlh__bus_card_set(struct dlh_sdk_bus *bus, const struct dlh__card *card, struct dlh_extack *ext)
@@ -142,18 +156,15 @@ int dlh__bus_card_set(struct dlh_sdk_bus *bus, const struct dlh__card *card, str
 
 	if (!err)
 		err = cages_check(card->name, card->cages, card->n, ext);
-	if (err && ext) {
+	if (err) {
 		char why[DLH_EXTACK_MSG_MAX];
 
+		if (!ext)
+			return err;
 		snprintf(why, sizeof(why), "%s", ext->msg);
 		return dlh__extack_set(ext, err, NULL, "%s: field \"faceplate\": %s", card->src, why);
 	}
-	err = cages_copy(card->name, card->cages, card->n, &bus->cages, ext);
-	if (err)
-		return err;
-	bus->ncages = card->n;
-	bus->card = strdup(card->name);
-	return bus->card ? 0 : dlh__extack_set(ext, -ENOMEM, card->name, "Out of memory");
+	return card_copy(card->name, card->cages, card->n, card->name, &bus->cages, &bus->ncages, &bus->card, ext);
 }
 
 /*
