@@ -446,6 +446,40 @@ Test(messages, cuts_are_marked_never_silent)
 	dlh_ctx_free(ctx);
 }
 
+/* What a relay hands core for a faceplate and a card is checked: a bad one leaves what was there. */
+Test(faceplate, a_relayed_faceplate_and_card_name_are_checked)
+{
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx = fake_ctx(2, 0, NULL, &ext);
+	struct dlh_dev *dev = dlh_dev_first(ctx);
+	struct dlh_cage c[2] = {{.number = 0, .row = 0, .col = 0, .form = "QSFP28", .label = "0", .has_module = true},
+				{.number = 1, .row = 0, .col = 1, .form = "QSFP28", .label = "1", .has_module = true}};
+	const struct dlh_cage *got;
+	char longname[DLH_CARD_NAME_MAX + 1];
+
+	cr_expect_eq(dlh_sdk_dev_cages_set(dev, c, 2, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Faceplate: cages 0 and 1 on one module 0");
+	cr_expect_eq(dlh_dev_cages(dev, &got), 0, "nothing kept");
+	c[1].module = 1;
+	cr_expect_eq(dlh_sdk_dev_cages_set(dev, c, 2, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_dev_cages(dev, &got), 2);
+	cr_expect(got[1].has_module && got[1].module == 1);
+	cr_expect_null(dlh_dev_card(dev));
+	cr_expect_eq(dlh_sdk_dev_card_set(dev, "pci/0000:16:00.0", &ext), 0);
+	cr_expect_str_eq(dlh_dev_card(dev), "pci/0000:16:00.0");
+	cr_expect_eq(dlh_sdk_dev_card_set(dev, "", &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Card name: 1 to 111 characters");
+	cr_expect_eq(dlh_sdk_dev_card_set(dev, "a card", &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Card name: a blank or control character");
+	memset(longname, 'c', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	cr_expect_eq(dlh_sdk_dev_card_set(dev, longname, &ext), -EINVAL);
+	cr_expect_str_eq(dlh_dev_card(dev), "pci/0000:16:00.0", "the refused names left the card as it was");
+	cr_expect_eq(dlh_sdk_dev_card_set(dev, NULL, &ext), 0);
+	cr_expect_null(dlh_dev_card(dev));
+	dlh_ctx_free(ctx);
+}
+
 /* A bus driver that fills devices and ports only when asked, counting fills. */
 static int fills_devs, fills_ports;
 
