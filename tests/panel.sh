@@ -156,13 +156,15 @@ fi
 # --follow in tmux: drawn, redrawn in place when another shell splits, the terminal given back on ^C.
 TM="tmux -L dlhal-$$"
 $TM new-session -d -x 100 -y 50 -s p "$DL -s $T/d.sock panel pci/0000:03:00.0 --follow; echo FOLLOW-ENDED; sleep 30"
-for _ in $(seq 300); do $TM capture-pane -p -t p | grep -q '┌17' && break; sleep 0.1; done
+# a picture is whole once its legend, the last line, is drawn: a capture may come mid-redraw
+whole() { $TM capture-pane -p -t "$1" > "$T/cap"; grep -q '~cable$' "$T/cap" && grep -q "$2" "$T/cap"; }
+for _ in $(seq 300); do whole p '┌17' && break; sleep 0.1; done
 $TM capture-pane -p -t p > "$T/c1"
 "$DL" -s "$T/d.sock" port unsplit eth0
-for _ in $(seq 300); do ! $TM capture-pane -p -t p | grep -q 'eth33' && break; sleep 0.1; done
+for _ in $(seq 300); do whole p '│E eth1  │' && ! grep -q eth33 "$T/cap" && break; sleep 0.1; done
 $TM capture-pane -p -t p > "$T/c2"
 "$DL" -s "$T/d.sock" port split eth2 2
-for _ in $(seq 300); do $TM capture-pane -p -t p | grep -q 'eth32' && break; sleep 0.1; done
+for _ in $(seq 300); do whole p 'eth32' && break; sleep 0.1; done
 $TM capture-pane -p -t p > "$T/c3"
 $TM send-keys -t p C-c
 for _ in $(seq 300); do $TM capture-pane -p -t p | grep -q FOLLOW-ENDED && break; sleep 0.1; done
@@ -173,6 +175,21 @@ if grep -q '│E eth33 │' "$T/c1" && ! grep -q 'eth33' "$T/c2" && grep -q '│
 	ok "--follow in tmux: the split by 4, then the unsplit and another split from a second shell redrawn in place, ^C ends it"
 else
 	nok "--follow" "$(cat "$T/c1" | head -n 8; echo ---; cat "$T/c3" | head -n 20; echo ---; tail -n 5 "$T/c4")"
+fi
+# --follow on the E810 card while another shell resets it: its devices go and come, the card redrawn
+# whole in place (8 devices, ens16f7 in cage 1).
+$TM new-session -d -x 100 -y 30 -s e "$DL -s $T/e.sock panel pci/0000:16:00.1 --follow; echo FOLLOW-ENDED; sleep 30"
+for _ in $(seq 300); do whole e 'card of 4 devices' && break; sleep 0.1; done
+"$DL" -s "$T/e.sock" port split ens16f0 8 2> /dev/null
+"$DL" -s "$T/e.sock" $R > /dev/null
+for _ in $(seq 300); do whole e 'e…16f7' && break; sleep 0.1; done
+$TM capture-pane -p -t e > "$T/ef"
+$TM send-keys -t e C-c
+if [ "$(grep -c 'pci/0000:16:00.0: ' "$T/ef")" = 1 ] && grep -q 'card of 8 devices, 2 cages' "$T/ef" &&
+	grep -q '│E e…16f3││E e…16f7│' "$T/ef" && ! grep -q unused "$T/ef"; then
+	ok "--follow on the E810 while another shell resets it: the card redrawn in place with its 8 devices"
+else
+	nok "--follow E810" "$(cat "$T/ef")"
 fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
