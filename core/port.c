@@ -228,6 +228,13 @@ DLH_EXPORT uint32_t dlh_port_number(const struct dlh_port *port)
 	return port->attrs.number;
 }
 
+DLH_EXPORT bool dlh_port_has_number(const struct dlh_port *port)
+{
+	/* the flavours devlink_nl_port_attrs_put() sends DEVLINK_ATTR_PORT_NUMBER for */
+	return port->attrs.flavour == DLH_PORT_FLAVOUR_PHYSICAL || port->attrs.flavour == DLH_PORT_FLAVOUR_CPU ||
+	       port->attrs.flavour == DLH_PORT_FLAVOUR_DSA;
+}
+
 DLH_EXPORT uint32_t dlh_port_lanes(const struct dlh_port *port)
 {
 	return port->attrs.lanes;

@@ -1565,6 +1565,18 @@ Test(daemon, staged_changes_through_the_protocol_and_across_sigkill)
 	dl(&r, "dev show");
 	cr_expect_str_eq(r.out, "pci/0000:16:00.0\npci/0000:16:00.1\npci/0000:16:00.2\npci/0000:16:00.3\n", "four PFs");
 	run_free(&r);
+	/* relayed as in-process: PF 0's number 0, each PF's quad, lane and speed */
+	dl(&r, "-d port show");
+	cr_expect_str_eq(
+	    r.out, "pci/0000:16:00.0/0: type eth netdev ens16f0 flavour physical port 0 splittable true lanes 8 "
+		   "speed 25000 module 0 lane 0 split_counts 2,4,8\n"
+		   "pci/0000:16:00.1/0: type eth netdev ens16f1 flavour physical port 1 splittable false speed 25000 "
+		   "module 0 lane 1\n"
+		   "pci/0000:16:00.2/0: type eth netdev ens16f2 flavour physical port 2 splittable false speed 25000 "
+		   "module 0 lane 2\n"
+		   "pci/0000:16:00.3/0: type eth netdev ens16f3 flavour physical port 3 splittable false speed 25000 "
+		   "module 0 lane 3\n");
+	run_free(&r);
 	dl(&r, "-d dev show");
 	cr_expect(!strncmp(r.out, "pci/0000:16:00.0: driver daemon\n", 32) &&
 		      strstr(r.out, "\npci/0000:16:00.3: driver daemon\n") &&

@@ -1052,7 +1052,8 @@ Test(staged, a_stored_split_is_a_warning_and_shows_as_pending)
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect_str_eq(r.out,
 			 ICE0 ": driver ice pending split 4\n" ICE_TABLE ICE0
-			      "/0: type eth netdev ens16f0 flavour physical splittable true lanes 8 speed 100000 "
+			      /* PF 0's number is 0, and a number all the same: devlink sends it for a physical port */
+			      "/0: type eth netdev ens16f0 flavour physical port 0 splittable true lanes 8 speed 100000 "
 			      "module 0 lane 0 split_counts 2,4,8\n"
 			      /* PF 1 on quad 1's first lane, at its speed (0 until PF i took the option's i-th lane
 			       * in use rather than lane i) */

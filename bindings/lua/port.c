@@ -122,7 +122,7 @@ static void field(lua_State *L, const struct dlh_port *p, enum field f)
 		lua_pushstring(L, dlh_port_flavour_name(dlh_port_flavour(p)));
 		break;
 	case F_PORT:
-		dlh_port_number(p) ? lua_pushinteger(L, dlh_port_number(p)) : lua_pushnil(L);
+		dlh_port_has_number(p) ? lua_pushinteger(L, dlh_port_number(p)) : lua_pushnil(L);
 		break;
 	case F_SPEED:
 		dlh_port_speed(p) ? lua_pushinteger(L, dlh_port_speed(p)) : lua_pushnil(L);

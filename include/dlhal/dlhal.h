@@ -573,8 +573,14 @@ DLH_EXPORT uint32_t dlh_port_split_group(const struct dlh_port *port);
 DLH_EXPORT uint32_t dlh_port_split_subport(const struct dlh_port *port);
 /** @brief Flavour. */
 DLH_EXPORT enum dlh_port_flavour dlh_port_flavour(const struct dlh_port *port);
-/** @brief Physical port number (front panel), 0 if unknown. */
+/** @brief Physical port number (front panel); see dlh_port_has_number(). */
 DLH_EXPORT uint32_t dlh_port_number(const struct dlh_port *port);
+/**
+ * @brief Whether the port has a front-panel number: its flavour is physical,
+ *        cpu or dsa, for which devlink always sends one (0 included: an
+ *        E810's PF 0); for the others dlh_port_number() is 0, no number.
+ */
+DLH_EXPORT bool dlh_port_has_number(const struct dlh_port *port);
 /** @brief Number of lanes, 0 if unknown. */
 DLH_EXPORT uint32_t dlh_port_lanes(const struct dlh_port *port);
 /** @brief Whether the port can be split. */

@@ -297,7 +297,7 @@ DLH_EXPORT void dlh_sdk_port_pending_set(struct dlh_port *port, const struct dlh
 /** @brief Attributes given at registration; fields a driver does not know stay zero. */
 struct dlh_sdk_port_attrs {
 	enum dlh_port_flavour flavour; /**< Usually physical. */
-	uint32_t number;	       /**< Front-panel port number, 0 if unknown. */
+	uint32_t number;	       /**< Front-panel port number (a physical, cpu or dsa port's, 0 included). */
 	bool split;		       /**< The port results from a split. */
 	uint32_t split_group;	       /**< Group of ports split together (if split). */
 	uint32_t split_subport;	       /**< Index within the split (if split). */

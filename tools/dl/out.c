@@ -264,7 +264,7 @@ static void port_json(struct fields *f, const struct dlh_port *port)
 	if (dlh_port_ibdev(port))
 		field_str(f, "ibdev", dlh_port_ibdev(port));
 	field_str(f, "flavour", dlh_port_flavour_name(dlh_port_flavour(port)));
-	if (dlh_port_number(port))
+	if (dlh_port_has_number(port))
 		field_uint(f, "port", dlh_port_number(port));
 	if (split)
 		field_uint(f, "split_group", dlh_port_split_group(port));
@@ -319,7 +319,7 @@ static void port_text(struct fields *f, const struct dlh_port *port)
 		field_str(f, "ibdev", dlh_port_ibdev(port));
 	if (details) {
 		field_str(f, "flavour", dlh_port_flavour_name(dlh_port_flavour(port)));
-		if (dlh_port_number(port))
+		if (dlh_port_has_number(port))
 			field_uint(f, "port", dlh_port_number(port));
 	}
 	if (dlh_port_is_split(port)) {

@@ -95,13 +95,14 @@ static int port_cmp(const void *a, const void *b)
 /* Whether cage @cg carries port @p: by module for a cage found by module, else by number (or index). */
 static bool cage_has(const struct cage *cg, struct dlh_port *p)
 {
-	uint32_t num = dlh_port_number(p), module, lane;
+	uint32_t module, lane;
+	bool has = dlh_port_has_number(p);
 
 	if (cg->c.has_module)
 		return dlh_port_module(p, &module, &lane) && module == cg->c.module;
 	if (cg->by_index)
-		return !num && cg->index == dlh_port_index(p);
-	return num && cg->c.number == num;
+		return !has && cg->index == dlh_port_index(p);
+	return has && cg->c.number == dlh_port_number(p);
 }
 
 /* A cage with no port: a neighbour's split took its lanes, or (found by module) nothing uses them now. */
@@ -137,10 +138,10 @@ static int cage_place(struct cage **v, size_t *n, size_t *cap, bool generic, str
 		cg = &(*v)[i];
 		memset(cg, 0, sizeof(*cg));
 		cg->c.number = num;
-		cg->by_index = !num;
+		cg->by_index = !dlh_port_has_number(p);
 		cg->index = dlh_port_index(p);
 		snprintf(cg->c.form, sizeof(cg->c.form), "port");
-		if (num)
+		if (!cg->by_index)
 			snprintf(cg->c.label, sizeof(cg->c.label), "%u", num);
 		else
 			snprintf(cg->c.label, sizeof(cg->c.label), "#%u", dlh_port_index(p));

@@ -103,7 +103,7 @@ static void ports_write(FILE *f, struct dlh_ctx *ctx)
 		snprintf(num, sizeof(num), "%u", dlh_port_index(p));
 		label(f, "index", num, false);
 		snprintf(num, sizeof(num), "%u", dlh_port_number(p));
-		label(f, "number", dlh_port_number(p) ? num : "", false);
+		label(f, "number", dlh_port_has_number(p) ? num : "", false);
 		label(f, "netdev", dlh_port_netdev(p), false);
 		label(f, "ibdev", dlh_port_ibdev(p), false);
 		label(f, "type", dlh_port_type_name(dlh_port_type(p)), false);

@@ -179,7 +179,7 @@ static int put_port(struct nl_msg *msg, const struct dlh_port *p)
 		err = nla_put_string(msg, DEVLINK_ATTR_PORT_IBDEV_NAME, dlh_port_ibdev(p));
 	if (!err)
 		err = nla_put_u16(msg, DEVLINK_ATTR_PORT_FLAVOUR, (uint16_t)dlh_port_flavour(p));
-	if (!err && dlh_port_number(p))
+	if (!err && dlh_port_has_number(p))
 		err = nla_put_u32(msg, DEVLINK_ATTR_PORT_NUMBER, dlh_port_number(p));
 	if (!err && dlh_port_is_split(p))
 		err = nla_put_u32(msg, DEVLINK_ATTR_PORT_SPLIT_GROUP, dlh_port_split_group(p)) ||
