@@ -133,6 +133,7 @@ struct dlh__snap {
 	struct dlh_sdk_port_attrs attrs;
 	char netdev[DLH_NETDEV_NAME_MAX];
 	char ibdev[DLH_IBDEV_NAME_MAX];
+	struct dlh_pending pending; /* all zero when none: what a failed staged op puts back */
 };
 
 /* An event a local op emitted, with the port as it was then (what a netlink notification carries). */

@@ -21,6 +21,10 @@ static void snap_take(struct dlh__snap *s, struct dlh_port *port)
 	s->attrs = port->attrs;
 	memcpy(s->netdev, port->netdev, sizeof(s->netdev));
 	memcpy(s->ibdev, port->ibdev, sizeof(s->ibdev));
+	if (port->pending)
+		s->pending = *port->pending;
+	else
+		memset(&s->pending, 0, sizeof(s->pending));
 }
 
 /* The port's fields as @s holds them (the tables are the caller's business). */
@@ -172,7 +176,7 @@ static const char *op_word(const char *name)
 {
 	static const char *const words[][2] = {{"port_split", "split"},
 					       {"port_unsplit", "unsplit"},
-					       {"port_type_set", "type set"},
+					       {"port_type_set", "type change"},
 					       {"dev_reload", "reload"},
 					       {"sim_reset", "reset"}};
 
@@ -301,6 +305,17 @@ int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const cha
 		dlh__log(ctx, DLH_LOG_ERR, op->dev,
 			 "driver %s: %s on %s failed but left something pending (driver bug)", drv->name, name, handle);
 		dlh__pending_set(&op->dev->pending, &op->dev_was);
+	}
+	/* a port's too (a staged type change is the port's) */
+	for (size_t i = 0; op->staged && err && i < op->nsnap; i++) {
+		struct dlh__snap *s = &op->snap[i];
+
+		if (pending_differs(s->port->pending, &s->pending)) {
+			dlh__log(ctx, DLH_LOG_ERR, op->dev,
+				 "driver %s: %s on %s failed but left %s pending (driver bug)", drv->name, name, handle,
+				 s->port->handle);
+			dlh__pending_set(&s->port->pending, &s->pending);
+		}
 	}
 	if (op->local && err) {
 		if (!unchanged(op))

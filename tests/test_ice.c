@@ -450,6 +450,75 @@ Test(staged, core_holds_a_staged_driver_to_its_promise)
 	free(path);
 }
 
+/* bug 0: as it should; 1: sets nothing pending; 2: changes the type now; 3: fails after setting pending. */
+static int staged_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
+{
+	struct dlh_pending p = {.type = type};
+
+	if (bug == 2)
+		return dlh_sdk_port_type_ib(port, "mlx5_0", ext);
+	if (bug != 1)
+		dlh_sdk_port_pending_set(port, &p);
+	if (bug == 3)
+		return dlh_sdk_extack(ext, -EIO, "Flash write failed");
+	return 0;
+}
+
+static int staged_type_probe(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
+{
+	struct dlh_port *port;
+
+	(void)config;
+	return dlh_sdk_port_register(dev, 1, &(struct dlh_sdk_port_attrs){.flavour = DLH_PORT_FLAVOUR_PHYSICAL}, &port,
+				     ext)
+		   ?: dlh_sdk_port_type_eth(port, "ens5", ext);
+}
+
+static const struct dlh_sdk_ops staged_type_ops = {
+    .probe = staged_type_probe,
+    .port_type_set = staged_type_set,
+    .staged = DLH_SDK_STAGED_TYPE,
+};
+static const struct dlh_sdk_driver staged_type_driver = {DLH_SDK_DRIVER_INIT("stagedtype", &staged_type_ops)};
+
+/* A type change that waits for a reset (a VPI card's link type in its NVM): held to the same promise. */
+Test(staged, core_holds_a_staged_type_change_to_its_promise)
+{
+	static const char *const msgs[] = {"Pending until the next reset",
+					   "Driver bug: staged type change set nothing pending",
+					   "Driver bug: staged type change changed the ports", "Flash write failed"};
+	static const int errs[] = {0, -EIO, -EIO, -EIO};
+	char *path = profile_tmp("{\"driver\": \"stagedtype\", \"handle\": \"pci/0000:22:00.0\"}");
+
+	for (bug = 0; bug < 4; bug++) {
+		struct dlh_extack ext;
+		struct dlh_pending pend;
+		struct dlh_ctx *ctx;
+		struct dlh_port *p;
+		char *before, *after;
+
+		cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+		cr_assert_eq(dlh_sdk_driver_register(ctx, &staged_type_driver, &ext), 0);
+		cr_assert_eq(dlh_ctx_sim_load(ctx, path, &ext), 0, "%s", ext.msg);
+		p = dlh_port_first(dlh_dev_first(ctx));
+		before = model_dump(ctx);
+		cr_expect_eq(dlh_port_type_set(p, DLH_PORT_TYPE_IB, &ext), errs[bug], "bug %d", bug);
+		cr_expect_str_eq(ext.msg, msgs[bug], "bug %d", bug);
+		after = model_dump(ctx);
+		cr_expect_str_eq(after, before, "bug %d: the port as it was, its type and desired type kept", bug);
+		cr_expect_eq(dlh_port_pending(p, &pend), bug == 0, "bug %d: pending only on success", bug);
+		if (bug == 0) {
+			cr_expect_eq(pend.type, DLH_PORT_TYPE_IB);
+			cr_expect_eq(dlh_port_desired_type(p), DLH_PORT_TYPE_NOTSET, "desired until the reset");
+		}
+		free(before);
+		free(after);
+		dlh_ctx_free(ctx);
+	}
+	unlink(path);
+	free(path);
+}
+
 /* The plan of a staged split lists the devices and ports the reset brings up: after the split and the
  * reset, the model is exactly that. Refusals are the op's. */
 Test(ice, the_reset_brings_up_exactly_the_plan)
