@@ -19,7 +19,7 @@ daemon() { # NAME PROFILES: a dlhald on $T/NAME.sock
 }
 wait_socks() {
 	for s in "$@"; do
-		for _ in $(seq 400); do [ -S "$T/$s.sock" ] && break; sleep 0.05; done
+		daemon_wait "$T/$s.sock"
 	done
 }
 # The recap line of each host: "HOST changed=N failed=N".

@@ -44,7 +44,8 @@ printf '[Match]\nDevice=pci/0000:03:00.0\nNumber=18\n[Port]\nSplit=2\n\n[Match]\
 "$DLHALD" -f -s "$T/d.sock" --sim "sn2700,e810-cqda2,$T/odd.json" --desired "$T/ports.conf" \
 	--metrics-file "$T/textfile/dlhal.prom" --metrics-interval 1 2> "$T/dlhald.log" &
 pids+=($!)
-for _ in $(seq 400); do [ -S "$T/d.sock" ] && [ -f "$T/textfile/dlhal.prom" ] && break; sleep 0.05; done
+daemon_wait "$T/d.sock"
+for _ in $(seq 400); do [ -f "$T/textfile/dlhal.prom" ] && break; sleep 0.05; done
 "$DL" -s "$T/d.sock" port split eth2 3 > /dev/null 2>&1 # refused: an error counted
 sleep 0.2
 if promtool check metrics < "$T/textfile/dlhal.prom" > "$T/pc" 2>&1 && [ ! -s "$T/pc" ] &&

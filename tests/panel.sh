@@ -123,7 +123,7 @@ fi
 # Through a dlhald: its faceplate and the same picture as in-process.
 "$DLHALD" -f -s "$T/d.sock" --sim sn2700,cx3-vpi 2> "$T/d.log" &
 pids+=($!)
-for _ in $(seq 400); do [ -S "$T/d.sock" ] && break; sleep 0.05; done
+daemon_wait "$T/d.sock"
 "$DL" -s "$T/d.sock" port split eth0 4
 "$DL" -s "$T/d.sock" panel pci/0000:03:00.0 | sed 's/: daemon,/: mlxsw,/' > "$T/dpanel"
 printf 'port split eth0 4\npanel pci/0000:03:00.0\n' | "$DL" --sim sn2700 -b - > "$T/lpanel"
@@ -136,7 +136,7 @@ fi
 # The E810 card through a dlhald: its faceplate and card relayed with each device, before and after a reset.
 "$DLHALD" -f -s "$T/e.sock" --sim e810-cqda2 2> "$T/e.log" &
 pids+=($!)
-for _ in $(seq 400); do [ -S "$T/e.sock" ] && break; sleep 0.05; done
+daemon_wait "$T/e.sock"
 "$DL" -s "$T/e.sock" port split ens16f0 4 2> /dev/null
 "$DL" -s "$T/e.sock" panel | sed 's/: daemon,/: ice,/' > "$T/de1"
 "$DL" -s "$T/e.sock" $R > /dev/null

@@ -10,6 +10,12 @@ pass=0 fail=0 pids=()
 ok() { echo "ok $1"; pass=$((pass + 1)); }
 nok() { echo "not ok $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/#   /' | head -n 40; fail=$((fail + 1)); }
 cleanup_more() { :; }
+# Until the dlhald on socket $1 answers (up to 20 s): the socket file comes at bind(), a moment before
+# the daemon listens, and a loaded machine can stretch that moment.
+daemon_wait() {
+	for _ in $(seq 400); do "$DL" -s "$1" dev show > /dev/null 2>&1 && return 0; sleep 0.05; done
+	return 1
+}
 cleanup() {
 	cleanup_more
 	for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done
