@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -54,10 +55,16 @@ static void daemon_start_with(const char *group, const char *const *more)
 	char *argv[16];
 	int argc = 0, fd;
 
+	pid_t test = getpid();
+
 	snprintf(sock, sizeof(sock), "/tmp/dlhald-test-%d.sock", (int)getpid());
 	daemon_pid = fork();
 	cr_assert(daemon_pid >= 0);
 	if (!daemon_pid) {
+		/* gone with the test, even one Criterion kills at its timeout before daemon_stop(): a dlhald
+		 * left behind would hold the test runner's pipes open */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != test)
+			_exit(126);
 		argv[argc++] = (char *)getenv("DLHALD");
 		argv[argc++] = "-f";
 		argv[argc++] = "-s";
@@ -129,6 +136,54 @@ static void dl(struct run_result *r, const char *fmt, ...)
 	vsnprintf(args + n, sizeof(args) - (size_t)n, fmt, ap);
 	va_end(ap);
 	run_dl(r, args, NULL);
+}
+
+/* Whether @pid is gone or dead (a zombie waiting for whoever reaps orphans): its files are closed. */
+static bool dead(pid_t pid)
+{
+	char path[64], stat[256];
+	FILE *f;
+	char *close_paren;
+	bool gone;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return true;
+	gone = !fgets(stat, sizeof(stat), f) || !(close_paren = strrchr(stat, ')')) || close_paren[2] == 'Z' ||
+	       close_paren[2] == 'X';
+	fclose(f);
+	return gone;
+}
+
+/* A test killed half way (Criterion's timeout) takes its dlhald with it: one left behind would keep
+ * the test runner's pipes open until the runner's own timeout. */
+Test(daemon, a_test_killed_half_way_takes_its_daemon_with_it)
+{
+	int p[2];
+	pid_t test, d = 0;
+
+	cr_assert_eq(pipe(p), 0);
+	test = fork();
+	cr_assert(test >= 0);
+	if (!test) {
+		close(p[0]);
+		daemon_start(NULL);
+		if (write(p[1], &daemon_pid, sizeof(daemon_pid)) != sizeof(daemon_pid))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	cr_assert_eq(read(p[0], &d, sizeof(d)), (ssize_t)sizeof(d));
+	close(p[0]);
+	cr_expect_not(dead(d), "the daemon runs");
+	kill(test, SIGKILL);
+	waitpid(test, NULL, 0);
+	for (int i = 0; i < 200 && !dead(d); i++)
+		usleep(10000);
+	cr_expect(dead(d), "dlhald %d outlived its test", (int)d);
+	unlink(sock);
 }
 
 Test(daemon, seed_walkthroughs_as_separate_processes)
