@@ -47,8 +47,10 @@ struct unit {
 
 struct panel {
 	struct dl *dl;
-	const char *dev;  /* DEV, or NULL for all */
-	const char *card; /* DEV's card, if it is one of a card's devices */
+	/* DEV, or NULL for all, and its card if it is one of a card's devices: copies, as --follow sees
+	 * devices go (a card's at each reset) */
+	const char *dev, *card;
+	char dev_buf[DLH_HANDLE_MAX], card_buf[DLH_CARD_NAME_MAX];
 	bool ascii, svg, follow, color;
 	int svg_y;  /* where the next device goes in the SVG */
 	char *last; /* --follow: the picture drawn last */
@@ -933,8 +935,12 @@ int cmd_panel(struct dl *dl)
 		err = dlh_dev_lookup(ctx, pn.dev, &dev, &ext);
 		if (err)
 			return dl_lookup_err(err, &ext, panel_usage);
-		pn.dev = dlh_dev_handle(dev);
-		pn.card = dlh_dev_card(dev); /* one of a card's devices: the card is drawn */
+		snprintf(pn.dev_buf, sizeof(pn.dev_buf), "%s", dlh_dev_handle(dev));
+		pn.dev = pn.dev_buf;
+		if (dlh_dev_card(dev)) { /* one of a card's devices: the card is drawn */
+			snprintf(pn.card_buf, sizeof(pn.card_buf), "%s", dlh_dev_card(dev));
+			pn.card = pn.card_buf;
+		}
 	}
 	pn.color = mode == COLOR_ALWAYS ||
 		   (mode == COLOR_AUTO && isatty(STDOUT_FILENO) && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
