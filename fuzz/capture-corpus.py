@@ -28,6 +28,9 @@ SESSIONS = [
     "port set pci/0000:01:00.0/1 type eth", "port set ens4 type auto",
     "sim cable pci/0000:01:00.0/2 eth", "sim show pci/0000:03:00.0 pmlp", "sim fail pci/0000:03:00.0 1",
     "port split eth0 2", "port show nosuch",
+    # the E810 card: faceplate and card on its devices, ports' module, lane and speed, a staged split, a reset
+    "-d port show pci/0000:16:00.1/0", "panel pci/0000:16:00.0", "port split ens16f0 4",
+    "dev reload pci/0000:16:00.0 action fw_activate", "-j panel",
 ]
 
 
@@ -46,7 +49,7 @@ def main():
         os.makedirs(d, exist_ok=True)
 
     daemon = subprocess.Popen(["strace", "-f", "-xx", "-s", "70000", "-e", "trace=sendto,recvfrom", "-o", trace,
-                               dlhald, "-f", "-s", sock, "--sim", "cx3-vpi,sn2700", "--state", state],
+                               dlhald, "-f", "-s", sock, "--sim", "cx3-vpi,sn2700,e810-cqda2", "--state", state],
                               stderr=subprocess.DEVNULL)
     while not os.path.exists(sock):
         time.sleep(0.05)
@@ -80,7 +83,8 @@ def main():
             first = reps[0][0]  # the subscription's connection answers first
             open(os.path.join(out["client"], "session-%02d" % i), "wb").write(
                 b"".join(chunk(1 if fd == first else 0, d) for fd, d in reps))
-    for name in ("drivers/mlxsw/profiles/sn2700.json", "drivers/mlx4/profiles/cx3-vpi.json"):
+    for name in ("drivers/mlxsw/profiles/sn2700.json", "drivers/mlx4/profiles/cx3-vpi.json",
+                 "drivers/ice/profiles/e810-cqda2.json"):
         shutil.copy(os.path.join(SRC, name), out["profile"])
     shutil.copy(os.path.join(SRC, "tools/dl/tour.dl"), out["batch"])
     shutil.rmtree(tmp)

@@ -95,8 +95,20 @@ static size_t list(struct dlh_ctx *ctx)
 	size_t sum = 0;
 
 	for (struct dlh_dev *dev = dlh_dev_first(ctx); dev; dev = dlh_dev_next(dev)) {
+		const struct dlh_cage *cages;
+		size_t ncages = dlh_dev_cages(dev, &cages);
+
 		sum += strlen(dlh_dev_handle(dev)) + strlen(dlh_dev_bus(dev)) + strlen(dlh_dev_name(dev));
+		/* a relayed faceplate and card (dlhald's device messages) */
+		for (size_t i = 0; i < ncages; i++)
+			sum += strlen(cages[i].form) + strlen(cages[i].label) + cages[i].module + cages[i].row;
+		if (dlh_dev_card(dev))
+			sum += strlen(dlh_dev_card(dev));
 		for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+			uint32_t module = 0, lane = 0;
+
+			dlh_port_module(p, &module, &lane);
+			sum += module + lane + dlh_port_speed(p);
 			sum += strlen(dlh_port_handle(p)) + dlh_port_index(p) + (size_t)dlh_port_type(p);
 			sum += strlen(dlh_port_type_name(dlh_port_desired_type(p)));
 			sum += strlen(dlh_port_flavour_name(dlh_port_flavour(p)));
