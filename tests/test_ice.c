@@ -417,14 +417,23 @@ static const struct dlh_sdk_ops staged_ops = {
 };
 static const struct dlh_sdk_driver staged_driver = {DLH_SDK_DRIVER_INIT("staged", &staged_ops)};
 
-Test(staged, core_holds_a_staged_driver_to_its_promise)
+/*
+ * The four drivers of @drv (bug 0 to 3) each asked for @change on their first port: @word's messages,
+ * the ports as they were after each, and pending (what @pending reads) only after the good one.
+ */
+static void promise_check(const struct dlh_sdk_driver *drv, const char *word,
+			  int (*change)(struct dlh_port *, struct dlh_extack *),
+			  bool (*pending)(struct dlh_port *, struct dlh_pending *))
 {
-	static const char *const msgs[] = {"Pending until the next reset",
-					   "Driver bug: staged split set nothing pending",
-					   "Driver bug: staged split changed the ports", "Flash write failed"};
 	static const int errs[] = {0, -EIO, -EIO, -EIO};
-	char *path = profile_tmp("{\"driver\": \"staged\", \"handle\": \"pci/0000:20:00.0\"}");
+	char json[128], msgs[4][128], *path;
 
+	snprintf(json, sizeof(json), "{\"driver\": \"%s\", \"handle\": \"pci/0000:20:00.0\"}", drv->name);
+	path = profile_tmp(json);
+	snprintf(msgs[0], sizeof(msgs[0]), "Pending until the next reset");
+	snprintf(msgs[1], sizeof(msgs[1]), "Driver bug: staged %s set nothing pending", word);
+	snprintf(msgs[2], sizeof(msgs[2]), "Driver bug: staged %s changed the ports", word);
+	snprintf(msgs[3], sizeof(msgs[3]), "Flash write failed");
 	for (bug = 0; bug < 4; bug++) {
 		struct dlh_extack ext;
 		struct dlh_ctx *ctx;
@@ -432,22 +441,36 @@ Test(staged, core_holds_a_staged_driver_to_its_promise)
 		char *before, *after;
 
 		cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
-		cr_assert_eq(dlh_sdk_driver_register(ctx, &staged_driver, &ext), 0);
+		cr_assert_eq(dlh_sdk_driver_register(ctx, drv, &ext), 0);
 		cr_assert_eq(dlh_ctx_sim_load(ctx, path, &ext), 0, "%s", ext.msg);
 		p = dlh_port_first(dlh_dev_first(ctx));
 		before = model_dump(ctx);
-		cr_expect_eq(dlh_port_split(p, 2, &ext), errs[bug], "bug %d", bug);
-		cr_expect_str_eq(ext.msg, msgs[bug], "bug %d", bug);
+		cr_expect_eq(change(p, &ext), errs[bug], "%s, bug %d", word, bug);
+		cr_expect_str_eq(ext.msg, msgs[bug], "%s, bug %d", word, bug);
 		after = model_dump(ctx);
-		cr_expect_str_eq(after, before, "bug %d: the ports as they were", bug);
-		cr_expect_eq(dlh_dev_pending(dlh_dev_first(ctx), NULL), bug == 0, "bug %d: pending only on success",
-			     bug);
+		cr_expect_str_eq(after, before, "%s, bug %d: the ports as they were", word, bug);
+		cr_expect_eq(pending(p, NULL), bug == 0, "%s, bug %d: pending only on success", word, bug);
 		free(before);
 		free(after);
 		dlh_ctx_free(ctx);
 	}
 	unlink(path);
 	free(path);
+}
+
+static int split_by_2(struct dlh_port *p, struct dlh_extack *ext)
+{
+	return dlh_port_split(p, 2, ext);
+}
+
+static bool dev_pending(struct dlh_port *p, struct dlh_pending *out)
+{
+	return dlh_dev_pending(dlh_port_dev(p), out);
+}
+
+Test(staged, core_holds_a_staged_driver_to_its_promise)
+{
+	promise_check(&staged_driver, "split", split_by_2, dev_pending);
 }
 
 /* bug 0: as it should; 1: sets nothing pending; 2: changes the type now; 3: fails after setting pending. */
@@ -481,40 +504,37 @@ static const struct dlh_sdk_ops staged_type_ops = {
 };
 static const struct dlh_sdk_driver staged_type_driver = {DLH_SDK_DRIVER_INIT("stagedtype", &staged_type_ops)};
 
-/* A type change that waits for a reset (a VPI card's link type in its NVM): held to the same promise. */
+static int type_ib(struct dlh_port *p, struct dlh_extack *ext)
+{
+	return dlh_port_type_set(p, DLH_PORT_TYPE_IB, ext);
+}
+
+static bool port_pending(struct dlh_port *p, struct dlh_pending *out)
+{
+	return dlh_port_pending(p, out);
+}
+
+/* A type change that waits for a reset (a VPI card's link type in its NVM): held to the same promise, the
+ * port's type and desired type kept until the reset. */
 Test(staged, core_holds_a_staged_type_change_to_its_promise)
 {
-	static const char *const msgs[] = {"Pending until the next reset",
-					   "Driver bug: staged type change set nothing pending",
-					   "Driver bug: staged type change changed the ports", "Flash write failed"};
-	static const int errs[] = {0, -EIO, -EIO, -EIO};
+	struct dlh_extack ext;
+	struct dlh_pending pend;
+	struct dlh_ctx *ctx;
+	struct dlh_port *p;
 	char *path = profile_tmp("{\"driver\": \"stagedtype\", \"handle\": \"pci/0000:22:00.0\"}");
 
-	for (bug = 0; bug < 4; bug++) {
-		struct dlh_extack ext;
-		struct dlh_pending pend;
-		struct dlh_ctx *ctx;
-		struct dlh_port *p;
-		char *before, *after;
-
-		cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
-		cr_assert_eq(dlh_sdk_driver_register(ctx, &staged_type_driver, &ext), 0);
-		cr_assert_eq(dlh_ctx_sim_load(ctx, path, &ext), 0, "%s", ext.msg);
-		p = dlh_port_first(dlh_dev_first(ctx));
-		before = model_dump(ctx);
-		cr_expect_eq(dlh_port_type_set(p, DLH_PORT_TYPE_IB, &ext), errs[bug], "bug %d", bug);
-		cr_expect_str_eq(ext.msg, msgs[bug], "bug %d", bug);
-		after = model_dump(ctx);
-		cr_expect_str_eq(after, before, "bug %d: the port as it was, its type and desired type kept", bug);
-		cr_expect_eq(dlh_port_pending(p, &pend), bug == 0, "bug %d: pending only on success", bug);
-		if (bug == 0) {
-			cr_expect_eq(pend.type, DLH_PORT_TYPE_IB);
-			cr_expect_eq(dlh_port_desired_type(p), DLH_PORT_TYPE_NOTSET, "desired until the reset");
-		}
-		free(before);
-		free(after);
-		dlh_ctx_free(ctx);
-	}
+	promise_check(&staged_type_driver, "type change", type_ib, port_pending);
+	bug = 0;
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &staged_type_driver, &ext), 0);
+	cr_assert_eq(dlh_ctx_sim_load(ctx, path, &ext), 0, "%s", ext.msg);
+	p = dlh_port_first(dlh_dev_first(ctx));
+	cr_assert_eq(type_ib(p, &ext), 0, "%s", ext.msg);
+	cr_expect(dlh_port_pending(p, &pend) && pend.type == DLH_PORT_TYPE_IB);
+	cr_expect_eq(dlh_port_type(p), DLH_PORT_TYPE_ETH);
+	cr_expect_eq(dlh_port_desired_type(p), DLH_PORT_TYPE_NOTSET, "desired until the reset");
+	dlh_ctx_free(ctx);
 	unlink(path);
 	free(path);
 }
