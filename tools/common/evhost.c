@@ -6,6 +6,7 @@
  */
 #include "evhost.h"
 
+#include <signal.h>
 #include <stdint.h>
 
 static void on_io(struct ev_loop *loop, ev_io *w, int revents)
@@ -50,6 +51,7 @@ void evhost_start(struct evhost *h, struct ev_loop *loop, struct dlh_ctx *ctx)
 
 	h->loop = loop;
 	h->ctx = ctx;
+	h->sigs = false;
 	h->nio = dlh_ctx_io_fds(ctx, fds, EVHOST_MAX_IO);
 	if (h->nio > EVHOST_MAX_IO)
 		h->nio = EVHOST_MAX_IO;
@@ -65,8 +67,30 @@ void evhost_start(struct evhost *h, struct ev_loop *loop, struct dlh_ctx *ctx)
 	h->last = ev_now(loop);
 }
 
+static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	(void)w;
+	(void)revents;
+	ev_break(loop, EVBREAK_ALL);
+}
+
+void evhost_stop_on_signals(struct evhost *h)
+{
+	signal(SIGPIPE, SIG_IGN);
+	ev_signal_init(&h->sig[0], on_signal, SIGINT);
+	ev_signal_init(&h->sig[1], on_signal, SIGTERM);
+	ev_signal_start(h->loop, &h->sig[0]);
+	ev_signal_start(h->loop, &h->sig[1]);
+	h->sigs = true;
+}
+
 void evhost_stop(struct evhost *h)
 {
+	if (h->sigs) {
+		ev_signal_stop(h->loop, &h->sig[0]);
+		ev_signal_stop(h->loop, &h->sig[1]);
+		h->sigs = false;
+	}
 	for (size_t i = 0; i < h->nio; i++)
 		ev_io_stop(h->loop, &h->io[i]);
 	ev_timer_stop(h->loop, &h->timer);

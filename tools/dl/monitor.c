@@ -9,7 +9,6 @@
 #include "evhost.h"
 
 #include <ev.h>
-#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -49,16 +48,8 @@ static void on_event(const struct dlh_event *ev, void *arg)
 	}
 }
 
-static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
-{
-	(void)w;
-	(void)revents;
-	ev_break(loop, EVBREAK_ALL);
-}
-
 static int run_loop(struct monitor *m)
 {
-	ev_signal sigint, sigterm;
 	struct evhost host;
 
 	m->loop = ev_default_loop(EVFLAG_AUTO);
@@ -66,12 +57,8 @@ static int run_loop(struct monitor *m)
 		fprintf(stderr, "dl monitor: cannot start an event loop\n");
 		return DL_EOP;
 	}
-	signal(SIGPIPE, SIG_IGN);
-	ev_signal_init(&sigint, on_signal, SIGINT);
-	ev_signal_init(&sigterm, on_signal, SIGTERM);
-	ev_signal_start(m->loop, &sigint);
-	ev_signal_start(m->loop, &sigterm);
 	evhost_start(&host, m->loop, m->dl->ctx);
+	evhost_stop_on_signals(&host);
 	/* Scripts wait for this line before changing anything or signalling. */
 	if (m->dl->verbose)
 		fprintf(stderr, "dl monitor: watching %s events; SIGINT or SIGTERM stops\n",

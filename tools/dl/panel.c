@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <ev.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -226,20 +225,28 @@ static char type_letter(const struct dlh_port *p)
 	return '-';
 }
 
+/* Each type letter's colour: on a terminal, and in the SVG; the last for none ('-'). */
+static const struct {
+	char letter;
+	const char *ansi, *fill;
+} styles[] = {{'E', "\033[1;32m", "#2e7d32"},
+	      {'e', "\033[32m", "#66bb6a"},
+	      {'I', "\033[1;34m", "#1565c0"},
+	      {'i', "\033[34m", "#42a5f5"},
+	      {'-', "", "#9e9e9e"}};
+
+static size_t style_of(char letter)
+{
+	size_t i = 0;
+
+	while (i < sizeof(styles) / sizeof(styles[0]) - 1 && styles[i].letter != letter)
+		i++;
+	return i;
+}
+
 static const char *type_color(char letter)
 {
-	switch (letter) {
-	case 'E':
-		return "\033[1;32m";
-	case 'e':
-		return "\033[32m";
-	case 'I':
-		return "\033[1;34m";
-	case 'i':
-		return "\033[34m";
-	default:
-		return "";
-	}
+	return styles[style_of(letter)].ansi;
 }
 
 /* A text buffer that grows. */
@@ -626,18 +633,7 @@ static void xml(const char *s)
 
 static const char *svg_fill(char letter)
 {
-	switch (letter) {
-	case 'E':
-		return "#2e7d32";
-	case 'e':
-		return "#66bb6a";
-	case 'I':
-		return "#1565c0";
-	case 'i':
-		return "#42a5f5";
-	default:
-		return "#9e9e9e";
-	}
+	return styles[style_of(letter)].fill;
 }
 
 /* A port's dl port show line, for the cage's <title>. */
@@ -834,19 +830,10 @@ static void on_event(const struct dlh_event *ev, void *arg)
 	redraw(pn);
 }
 
-static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
-{
-	(void)w;
-	(void)revents;
-	ev_break(loop, EVBREAK_ALL);
-}
-
 static int follow(struct panel *pn)
 {
-	ev_signal sigint, sigterm;
 	struct evhost host;
 	struct dlh_sub *sub;
-	struct dlh_extack ext;
 
 	pn->loop = ev_default_loop(EVFLAG_AUTO);
 	if (!pn->loop) {
@@ -860,17 +847,12 @@ static int follow(struct panel *pn)
 		fprintf(stderr, "dl panel: out of memory\n");
 		return DL_EOP;
 	}
-	(void)ext;
-	signal(SIGPIPE, SIG_IGN);
-	ev_signal_init(&sigint, on_signal, SIGINT);
-	ev_signal_init(&sigterm, on_signal, SIGTERM);
-	ev_signal_start(pn->loop, &sigint);
-	ev_signal_start(pn->loop, &sigterm);
+	evhost_start(&host, pn->loop, pn->dl->ctx);
+	evhost_stop_on_signals(&host);
 	/* the cursor hidden while drawing, shown again on the way out */
 	if (isatty(STDOUT_FILENO))
 		fputs("\033[?25l", stdout);
 	redraw(pn);
-	evhost_start(&host, pn->loop, pn->dl->ctx);
 	ev_run(pn->loop, 0);
 	evhost_stop(&host);
 	dlh_ctx_unsubscribe(sub);
