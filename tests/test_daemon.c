@@ -113,6 +113,16 @@ static void daemon_stop(void)
 	cr_expect_neq(access(sock, F_OK), 0, "the socket is removed");
 }
 
+/* @path holds @text, and nothing else. */
+static void text_write(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_geq(fputs(text, f), 0);
+	cr_assert_eq(fclose(f), 0);
+}
+
 /* @path's first @size - 1 bytes, NUL-terminated (the daemon's log) */
 static void file_read(const char *path, char *text, size_t size)
 {
@@ -603,7 +613,6 @@ Test(daemon, a_dry_run_asks_the_daemons_driver)
 	struct run_result r, local;
 	struct req q;
 	uint32_t before[4] = {DLH_CHANGE_SPLIT, 1, 2, 0};
-	FILE *f;
 	int fd;
 
 	daemon_start(NULL);
@@ -628,11 +637,8 @@ Test(daemon, a_dry_run_asks_the_daemons_driver)
 	run_free(&r);
 	/* a whole file, each step planned after the ones before by the daemon, as in-process */
 	snprintf(path, sizeof(path), "/tmp/dlhald-plan-%d.conf", (int)getpid());
-	f = fopen(path, "w");
-	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n\n[Match]\nDevice=" SW
-	      "\nNumber=1\n[Port]\nSplit=2\n",
-	      f);
-	fclose(f);
+	text_write(path, "[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n\n[Match]\nDevice=" SW
+			 "\nNumber=1\n[Port]\nSplit=2\n");
 	snprintf(text, sizeof(text), "port split eth0 4\napply %s --dry-run\n", path);
 	dl(&r, "port split eth0 4");
 	run_free(&r);
@@ -644,11 +650,8 @@ Test(daemon, a_dry_run_asks_the_daemons_driver)
 	run_free(&r);
 	run_free(&local);
 	/* a conflicting file: refused, naming both lines, nothing changed */
-	f = fopen(path, "w");
-	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=1\n\n[Match]\nDevice=" SW
-	      "\nNumber=1\n[Port]\nSplit=4\n",
-	      f);
-	fclose(f);
+	text_write(path, "[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=1\n\n[Match]\nDevice=" SW
+			 "\nNumber=1\n[Port]\nSplit=4\n");
 	dl(&r, "apply %s", path);
 	cr_expect_eq(r.status, 1);
 	cr_expect_not_null(strstr(r.err, "conflicts with"), "%s", r.err);
@@ -695,13 +698,10 @@ Test(daemon, apply_while_another_client_splits_the_neighbour, .timeout = 120)
 	/* under valgrind each dl takes a second: fewer rounds */
 	int rounds = RUNNING_ON_VALGRIND ? 8 : 60, done = 0, refused = 0, st;
 	pid_t other;
-	FILE *f;
 
 	daemon_start(NULL);
 	snprintf(path, sizeof(path), "/tmp/dlhald-race-%d.conf", (int)getpid());
-	f = fopen(path, "w");
-	fputs("[Match]\nDevice=" SW "\nNumber=18\n[Port]\nSplit=4\n", f);
-	fclose(f);
+	text_write(path, "[Match]\nDevice=" SW "\nNumber=18\n[Port]\nSplit=4\n");
 	other = fork();
 	cr_assert(other >= 0);
 	if (!other) {
@@ -1200,9 +1200,7 @@ Test(daemon, sigkill_and_restart_restore_the_hardware)
 		};
 
 		for (size_t i = 0; i < sizeof(bad_desired) / sizeof(bad_desired[0]); i++) {
-			f = fopen(state_path, "w");
-			fputs(bad_desired[i].file, f);
-			fclose(f);
+			text_write(state_path, bad_desired[i].file);
 			run_argv(&r, argv, NULL);
 			cr_expect_eq(r.status, 1, "desired case %zu: %s", i, r.err);
 			cr_expect_not_null(strstr(r.err, bad_desired[i].expect), "desired case %zu: %s", i, r.err);
@@ -1381,17 +1379,13 @@ Test(daemon, desired_state_at_start_on_sighup_and_after_sigkill)
 	char path[64], statep[64];
 	const char *more[] = {"--desired", path, "--state", statep, NULL};
 	struct run_result r;
-	FILE *f;
 	int st;
 
 	snprintf(path, sizeof(path), "/tmp/dlhald-desired-%d.conf", (int)getpid());
 	snprintf(statep, sizeof(statep), "/tmp/dlhald-desired-%d.json", (int)getpid());
 	unlink(statep);
-	f = fopen(path, "w");
-	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n"
-	      "[Match]\nDevice=pci/0000:01:00.0\nNumber=2\n[Port]\nType=auto\n",
-	      f);
-	fclose(f);
+	text_write(path, "[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n"
+			 "[Match]\nDevice=pci/0000:01:00.0\nNumber=2\n[Port]\nType=auto\n");
 	daemon_start_with(NULL, more);
 	dl(&r, "port show " SW "/2");
 	cr_expect_str_eq(r.out, SW "/2: type eth netdev eth32 split_group 16\n", "split at start: %s", r.err);
@@ -1409,9 +1403,7 @@ Test(daemon, desired_state_at_start_on_sighup_and_after_sigkill)
 	run_free(&r);
 
 	/* SIGHUP re-reads: four ports now */
-	f = fopen(path, "w");
-	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=4\n", f);
-	fclose(f);
+	text_write(path, "[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=4\n");
 	cr_assert_eq(kill(daemon_pid, SIGHUP), 0);
 	for (int i = 0; i < 100; i++) {
 		dl(&r, "port show " SW "/4");
@@ -1424,9 +1416,7 @@ Test(daemon, desired_state_at_start_on_sighup_and_after_sigkill)
 	run_free(&r);
 
 	/* a malformed file on SIGHUP: the desired state in force stays, the daemon too */
-	f = fopen(path, "w");
-	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=two\n", f);
-	fclose(f);
+	text_write(path, "[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=two\n");
 	cr_assert_eq(kill(daemon_pid, SIGHUP), 0);
 	usleep(200000);
 	dl(&r, "port show " SW "/4");
@@ -1456,19 +1446,14 @@ Test(daemon, desired_retries_with_a_backoff_and_logs_a_failure_once)
 	char path[64], logp[64], text[8192];
 	const char *more[] = {"--desired", path, NULL};
 	struct run_result r;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/tmp/dlhald-retry-%d.conf", (int)getpid());
 	snprintf(logp, sizeof(logp), "/tmp/dlhald-retry-%d.log", (int)getpid());
-	f = fopen(path, "w");
-	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n", f);
-	fclose(f);
+	text_write(path, "[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n");
 	daemon_log = logp;
 	daemon_start_with(NULL, more);
 	daemon_log = NULL;
-	f = fopen(path, "w");
-	fputs("[Match]\nDevice=" SW "\nNumber=1\n[Port]\nSplit=4\n", f);
-	fclose(f);
+	text_write(path, "[Match]\nDevice=" SW "\nNumber=1\n[Port]\nSplit=4\n");
 	cr_assert_eq(kill(daemon_pid, SIGHUP), 0);
 	sleep(3); /* 0.25 + 0.5 + 1 + 2 s: four more tries */
 	dl(&r, "port unsplit eth0");
@@ -1505,15 +1490,11 @@ Test(daemon, desired_conflicting_file_is_logged_once_and_nothing_applied)
 	char path[64], logp[64], text[8192];
 	const char *more[] = {"--desired", path, NULL};
 	struct run_result r;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/tmp/dlhald-conflict-%d.conf", (int)getpid());
 	snprintf(logp, sizeof(logp), "/tmp/dlhald-conflict-%d.log", (int)getpid());
-	f = fopen(path, "w");
-	fputs("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=4\n\n[Match]\nDevice=" SW
-	      "\nNumber=1\n[Port]\nSplit=2\n",
-	      f);
-	fclose(f);
+	text_write(path, "[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=4\n\n[Match]\nDevice=" SW
+			 "\nNumber=1\n[Port]\nSplit=2\n");
 	daemon_log = logp;
 	daemon_start_with(NULL, more);
 	daemon_log = NULL;
@@ -1548,13 +1529,10 @@ Test(daemon, desired_on_a_staged_device_stages_once)
 	char path[64], logp[64], text[8192];
 	const char *more[] = {"--desired", path, NULL};
 	struct run_result r;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/tmp/dlhald-staged-%d.conf", (int)getpid());
 	snprintf(logp, sizeof(logp), "/tmp/dlhald-staged-%d.log", (int)getpid());
-	f = fopen(path, "w");
-	fputs("[Match]\nNetdev=ens16f0\n[Port]\nSplit=4\n", f);
-	fclose(f);
+	text_write(path, "[Match]\nNetdev=ens16f0\n[Port]\nSplit=4\n");
 	daemon_log = logp;
 	daemon_sim = "e810-cqda2";
 	daemon_start_with(NULL, more);
