@@ -385,7 +385,8 @@ DLH_EXPORT struct dlh_ctx *dlh_sdk_dev_ctx(const struct dlh_dev *dev);
  * @brief Give the device its faceplate (a relay: what the other side says;
  *        profiles get theirs from the host). Replaces what it had; @p n 0
  *        removes it. Core copies the cages.
- * @return 0; -EINVAL for two cages of one number or at one place, a place
+ * @return 0; -EINVAL for two cages of one number, at one place or on one
+ *         module, a place
  *         past 63, an empty or unterminated form or label (named in @p ext);
  *         -E2BIG past 1024 cages; -ENOMEM.
  */
