@@ -86,7 +86,7 @@ enum dlhal_bridge_port_type {
 
 /** @brief DLHAL_BRIDGE_DEV_ADD, DLHAL_BRIDGE_DEV_DEL, DLHAL_BRIDGE_DEV_PUBLISH. */
 struct dlhal_bridge_dev {
-	__u32 type;
+	__u32 type;	/**< The message type. */
 	__u32 reserved; /**< Zero. */
 	/** ASCII [A-Za-z0-9:._-], 1 to 63 bytes, not "." or "..", NUL-terminated. */
 	char name[DLHAL_BRIDGE_NAME_MAX];
@@ -94,7 +94,7 @@ struct dlhal_bridge_dev {
 
 /** @brief DLHAL_BRIDGE_PORT_ADD, DLHAL_BRIDGE_PORT_DEL. */
 struct dlhal_bridge_port {
-	__u32 type;
+	__u32 type;	/**< The message type. */
 	__u32 index;			 /**< Port index, unique in the instance. */
 	char dev[DLHAL_BRIDGE_NAME_MAX]; /**< Instance name. */
 	/**
@@ -124,8 +124,8 @@ struct dlhal_bridge_req {
 
 /** @brief DLHAL_BRIDGE_REPLY: the answer to request @c seq. */
 struct dlhal_bridge_reply {
-	__u32 type;
-	__u32 seq;
+	__u32 type; /**< DLHAL_BRIDGE_REPLY. */
+	__u32 seq;  /**< The request's. */
 	/**
 	 * 0, or a negative errno from -1 to -EHWPOISON but -EINTR (netlink sends
 	 * no answer for it); then @c nchanges is 0.

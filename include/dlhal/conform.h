@@ -31,13 +31,15 @@ struct dlh_conform_opts {
 	const char *profile; /**< Board profile for the device under test (required). */
 	const char *dlhald;  /**< Path of a dlhald to run the driver in, or NULL: in this process. */
 	unsigned int cycles; /**< Split/unsplit cycles of the cycle check; 0: 20. */
-	enum dlh_conform_format format;
+	enum dlh_conform_format format; /**< How results are written: TAP or Criterion's lines. */
 	FILE *out; /**< Where results go; NULL: stdout. */
 };
 
 /** @brief Counts of one run. */
 struct dlh_conform_result {
-	unsigned int passed, failed, skipped;
+	unsigned int passed;  /**< Checks that passed. */
+	unsigned int failed;  /**< Checks that failed. */
+	unsigned int skipped; /**< Checks that did not apply to the driver. */
 };
 
 /**

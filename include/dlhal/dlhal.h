@@ -435,7 +435,7 @@ DLH_EXPORT int dlh_dev_sim_reset(struct dlh_dev *dev, struct dlh_extack *ext);
  */
 struct dlh_pending {
 	unsigned int split;		  /**< Ports a split will give (1: unsplit); 0 if none pending. */
-	enum dlh_port_type type;	  /**< A type change, ::DLH_PORT_TYPE_NOTSET if none pending. */
+	enum dlh_port_type type;	  /**< A type change, @c DLH_PORT_TYPE_NOTSET if none pending. */
 	char message[DLH_EXTACK_MSG_MAX]; /**< The driver's word for it ("Reboot required to finish port split"). */
 };
 
@@ -448,12 +448,12 @@ DLH_EXPORT bool dlh_dev_pending(const struct dlh_dev *dev, struct dlh_pending *p
 
 /**
  * @brief Reload the device as `devlink dev reload` does (Linux 6.1): the driver
- *        re-reads its hardware, and with ::DLH_RELOAD_ACTION_FW_ACTIVATE the
+ *        re-reads its hardware, and with @c DLH_RELOAD_ACTION_FW_ACTIVATE the
  *        firmware resets and applies what is pending. Devices and ports that
  *        go and come are reported as del and new events; what was pending
  *        is cleared. As after dlh_dev_sim_reset(), @p dev must not be used
  *        afterwards.
- * @param limit ::DLH_RELOAD_LIMIT_UNSPEC, or a limit the driver supports.
+ * @param limit @c DLH_RELOAD_LIMIT_UNSPEC, or a limit the driver supports.
  * @param[out] performed the actions done, a mask of `1 << action` (may be NULL).
  * @return 0; -EOPNOTSUPP if the driver has no reload ("Reload is not
  *         supported"), not that action ("Requested reload action is not
@@ -673,7 +673,7 @@ struct dlh_plan {
 	struct dlh_plan_after {
 		char dev[DLH_HANDLE_MAX];  /**< Its device's handle. */
 		struct dlh_plan_port port; /**< The port. */
-	} after[DLH_PLAN_PORTS_MAX];
+	} after[DLH_PLAN_PORTS_MAX]; /**< The first @c nafter hold them. */
 };
 
 /**

@@ -180,7 +180,7 @@ struct dlh_sdk_port_info {
 	uint32_t index;				/**< Port index. */
 	const struct dlh_sdk_port_attrs *attrs; /**< Attributes. */
 	enum dlh_port_type type;		/**< Type. */
-	enum dlh_port_type desired_type;	/**< Desired type, ::DLH_PORT_TYPE_NOTSET for none. */
+	enum dlh_port_type desired_type;	/**< Desired type, @c DLH_PORT_TYPE_NOTSET for none. */
 	const char *netdev;			/**< Netdev name, or NULL. */
 	const char *ibdev;			/**< IB device name, or NULL. */
 };
