@@ -199,6 +199,7 @@ struct dlh_dev {
 	struct dlh_cage *cages;	     /* its faceplate (faceplate.c); NULL when none */
 	size_t ncages;
 	char *card; /* the card it is one device of (faceplate.c); NULL when none */
+	char driver[DLH_DRIVER_NAME_MAX]; /* a relay's: the driver on the other side; "" for its own */
 	char bus[DLH_BUS_NAME_MAX];
 	char name[DLH_DEV_NAME_MAX];
 	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX];
@@ -345,6 +346,15 @@ void dlh__port_handle_format(char *out, const char *dev, uint32_t index);
 #define DLH__FILL_NETDEV 4u
 void dlh__fill_netdev(const struct dlh_ctx *ctx, const char *netdev);
 void dlh__fill_place(struct dlh_dev *dev, struct dlh_port *port);
+/*
+ * Before anything that reads a port's device beyond the port (a plan, an op,
+ * the next port): a port found by netdev alone came without its neighbours,
+ * so the bus's ports are filled first. Cheap when nothing is pending.
+ */
+static inline void dlh__dev_whole(const struct dlh_dev *dev)
+{
+	dlh__fill(dev->ctx, DLH_SDK_FILL_PORTS);
+}
 /* Fills @what of one bus only (a walk streams the others). */
 void dlh__fill_bus(struct dlh_ctx *ctx, struct dlh_sdk_bus *bus, unsigned int what);
 /* The first port of the model as it stands, filling nothing. */

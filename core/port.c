@@ -94,6 +94,8 @@ DLH_EXPORT struct dlh_port *dlh_port_next_all(const struct dlh_port *port)
 
 DLH_EXPORT struct dlh_port *dlh_port_next(const struct dlh_port *port)
 {
+	if (port->life == DLH__PORT_LIVE)
+		dlh__dev_whole(port->dev); /* a port found by netdev alone: its neighbours first */
 	if (port->life != DLH__PORT_LIVE)
 		return NULL;
 	return port->node.next == &port->dev->ports ? NULL : dlh__container_of(port->node.next, struct dlh_port, node);
@@ -530,9 +532,14 @@ DLH_EXPORT void dlh_sdk_port_type_clear(struct dlh_port *port)
  * given (split does), so nothing here touches @port after the op returns.
  */
 
-/* Only a port in the model takes an operation (a stale pointer does not). */
+/*
+ * Only a port in the model takes an operation (a stale pointer does not);
+ * its device is read whole first (a port found by netdev came alone), since
+ * every op and plan reads its neighbours.
+ */
 static int port_live(const struct dlh_port *port, struct dlh_extack *ext)
 {
+	dlh__dev_whole(port->dev);
 	return port->life == DLH__PORT_LIVE ? 0 : dlh__extack_set(ext, -ENODEV, port->handle, "Port was removed");
 }
 
