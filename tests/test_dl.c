@@ -783,7 +783,7 @@ Test(apply, entries_that_conflict_are_refused_before_anything_runs_naming_both_l
 	cr_expect_eq(r.status, 1);
 	cr_expect_not_null(
 	    strstr(r.out, "\"result\":\"conflict\",\"changed\":false,\"partial\":false,\"pending\":0,"
-			  "\"reloaded\":0,\"unmet\":[],\"conflict\":{\"entries\":[1,0],\"lines\":[11,5]},\"error\":"),
+			  "\"reloaded\":0,\"unmet\":[],\"deferred\":[],\"conflict\":{\"entries\":[1,0],\"lines\":[11,5]},\"error\":"),
 	    "%s", r.out);
 	cr_expect_not_null(strstr(r.out, "\"del\":[\"" SW "/1\",\"" SW "/3\"]"), "%s", r.out);
 	run_free(&r);

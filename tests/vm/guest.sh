@@ -571,6 +571,36 @@ if grep -q "\[port,del\] dlhal/0000:03:00.0/1" $T/kmon && grep -q "\[port,new\] 
 else
 	nok "monitors of bridged ops" "$(head -n 8 $T/kmon; cat $T/kmon.err)"
 fi
+# The port matrix on the kernel backend (tests/port-matrix.sh): every dl command that takes a port
+# answers the same by handle as by netdev (the bridged Spectrum and ConnectX-3, whole again here).
+port-matrix.sh "dl --kernel|dlhal/0000:03:00.0|dlhal/0000:01:00.0" > $T/matrix 2>&1; r=$?
+if [ $r = 0 ]; then ok "dl --kernel: $(tail -n 1 $T/matrix) port commands the same by handle and by netdev"
+else nok "port matrix on the kernel" "$(grep -A 12 '^not ok' $T/matrix | head -n 30)"; fi
+# A file whose plan is partial (the kernel has no dry run): port 17 by 4 takes port 1's lanes, so
+# the entry for port 1 cannot be met. The dry run names both entries; the run does what it can,
+# plans again on what the kernel then reports, and names the entry left unmet, exit 1 at once.
+printf '[Match]\nDevice=dlhal/0000:03:00.0\nNumber=17\n[Port]\nSplit=4\n\n[Match]\nDevice=dlhal/0000:03:00.0\nNumber=1\n[Port]\nSplit=2\n' > $T/c.conf
+kdl apply $T/c.conf --dry-run > $T/ca 2>&1; r1=$?
+kdl apply $T/c.conf > $T/cb 2>&1; r2=$?
+kdl apply $T/c.conf > $T/cc 2>&1; r3=$?
+kdl -j apply $T/c.conf --dry-run > $T/cj 2> /dev/null
+if [ $r1 = 3 ] && grep -q "^maybe: split dlhal/0000:03:00.0 port 17 into 4 (.*c.conf:5)" $T/ca &&
+	grep -q "^maybe: dlhal/0000:03:00.0 port 1: split into 2 (.*c.conf:11): planned once" $T/ca &&
+	[ $r2 = 1 ] && grep -q "^done: split dlhal/0000:03:00.0 port 17 into 4" $T/cb &&
+	grep -q "c.conf:8: matches no port" $T/cb && grep -q "1 entry of .*c.conf unmet" $T/cb &&
+	[ $r3 = 1 ] && grep -q "c.conf:8: matches no port" $T/cc; then
+	ok "dl --kernel apply of a partial plan: every entry in the dry run, the unmet one named in the run (exit 1)"
+else
+	nok "partial apply through the kernel" "$r1 $(cat $T/ca) / $r2 $(cat $T/cb) / $r3 $(cat $T/cc)"
+fi
+# dlhald --kernel --desired logs the same unmet entry, and Lua's apply returns it
+dlhald -f -s $T/kd.sock --kernel --desired $T/c.conf > $T/kd.log 2>&1 &
+kd=$!
+i=0; until grep -q "unmet" $T/kd.log; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+kill $kd; wait $kd 2> /dev/null
+if grep -q "c.conf:8: matches no port" $T/kd.log; then ok "dlhald --kernel --desired: the unmet entry is logged ($(grep -m1 unmet $T/kd.log))"
+else nok "dlhald --kernel --desired unmet" "$(cat $T/kd.log)"; fi
+kdl port unsplit dlhal/0000:03:00.0/1 > /dev/null 2>&1
 bdl port split pci/0000:03:00.0/5 4 > $T/bs 2>&1; r=$?
 sleep 0.5
 if [ $r = 0 ] && [ "$(devlink port show | grep -c '^dlhal/0000:03:00.0/[5678]: .*split_group 18')" = 4 ]; then

@@ -130,6 +130,7 @@ cp "$psample" "$nsim/netdevsim.ko" "$bridge/dlhal_bridge.ko" "$root/modules/"
 copy_bin "$build/tests/bridge_client" /usr/bin/bridge_client
 copy_bin "$build/tests/bridge_fuzz" /usr/bin/bridge_fuzz
 cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$src/tests/vm/bridge-cases.sh" "$root/"
+cp "$src/tests/port-matrix.sh" "$root/usr/bin/"
 # The hostile-client campaign's length in the guest (docs/fuzzing.md: its long form).
 echo "${BRIDGE_FUZZ_SECONDS:-20}" > "$root/fuzz-seconds"
 echo "${PUBLISH_ROUNDS:-100}" > "$root/publish-rounds"

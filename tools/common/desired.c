@@ -448,6 +448,7 @@ void desired_plan_free(struct desired_plan *p)
 	}
 	free(p->steps);
 	free(p->unmet);
+	free(p->deferred);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -528,6 +529,15 @@ static bool entry_met(struct dlh_seq *seq, struct dlh_dev *dev, unsigned int num
 	return !n;
 }
 
+/* An entry planned only once the steps before it ran, noted once. */
+static int deferred_add(struct desired_plan *p, size_t entry)
+{
+	for (size_t i = 0; i < p->ndeferred; i++)
+		if (p->deferred[i] == entry)
+			return 0;
+	return append(&p->deferred, &p->ndeferred, sizeof(entry), &entry);
+}
+
 /* The steps one phase adds, each planned at once; a refusal ends the planning. */
 enum phase { PHASE_UNSPLIT, PHASE_SPLIT, PHASE_TYPE };
 
@@ -545,7 +555,11 @@ static int phase_run(const struct desired *d, struct dlh_ctx *ctx, struct dlh_se
 		struct step s = {.entry = i};
 		bool staged_pend, add = false;
 
-		if (!dev || !dlh_seq_known(seq, dev) || !group(seq, dev, number, &nsplit, &first))
+		if (dev && !dlh_seq_known(seq, dev)) {
+			err = deferred_add(p, i);
+			continue;
+		}
+		if (!dev || !group(seq, dev, number, &nsplit, &first))
 			continue;
 		if (e->split && phase != PHASE_TYPE && option_split(dev, first, &now, &staged_pend)) {
 			if (now != e->split && (phase == PHASE_UNSPLIT) == (e->split == 1)) {
@@ -710,6 +724,25 @@ void step_describe(const struct desired *d, const struct step *s, char *buf, siz
 	}
 }
 
+void entry_describe(const struct desired *d, size_t i, char *buf, size_t len)
+{
+	const struct desired_entry *e = &d->e[i];
+	char split[32] = "";
+
+	if (e->split == 1)
+		snprintf(split, sizeof(split), "whole");
+	else if (e->split)
+		snprintf(split, sizeof(split), "split into %u", e->split);
+	if (e->netdev[0])
+		snprintf(buf, len, "%s: %s%s%s%s (%s:%d)", e->netdev, split, e->split && e->type ? ", " : "",
+			 e->type ? "type " : "", e->type ? dlh_port_type_name(e->type) : "", d->path,
+			 e->split ? e->split_line : e->type_line);
+	else
+		snprintf(buf, len, "%s port %u: %s%s%s%s (%s:%d)", e->device, e->number, split,
+			 e->split && e->type ? ", " : "", e->type ? "type " : "", e->type ? dlh_port_type_name(e->type) : "",
+			 d->path, e->split ? e->split_line : e->type_line);
+}
+
 /* Sets the ports of @number to @type each (NOTSET: to what @was says), looked up again after each. */
 static int types_set(struct dlh_dev *dev, unsigned int number, enum dlh_port_type type, const struct step_was *was,
 		     size_t nwas, struct dlh_extack *ext)
@@ -811,16 +844,16 @@ static int step_undo(struct dlh_ctx *ctx, const struct step *s, struct dlh_extac
 	return nsplit ? dlh_port_unsplit(first, ext) : 0;
 }
 
-int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, bool atomic, FILE *out,
-		  char *why, size_t whylen)
+/* Runs steps @from.. of @p; stops at the first refusal, whose index goes in *@failed. */
+static int steps_run(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, size_t from, FILE *out,
+		     char *why, size_t whylen, size_t *failed)
 {
 	char what[DLH_HANDLE_MAX + 600];
 	struct dlh_extack ext = {0};
-	size_t i;
 	int err = 0;
 
-	for (i = 0; i < p->nsteps; i++) {
-		struct step *s = &p->steps[i];
+	for (*failed = from; *failed < p->nsteps; (*failed)++) {
+		struct step *s = &p->steps[*failed];
 		struct timespec t0, t1;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -835,7 +868,7 @@ int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 			else
 				snprintf(s->msg, sizeof(s->msg), "%s", strerror(-err));
 			snprintf(why, whylen, "%s: %s", what, s->msg);
-			break;
+			return err;
 		}
 		s->result = ext.msg[0] ? STEP_PENDING : STEP_DONE;
 		snprintf(s->msg, sizeof(s->msg), "%s", ext.msg);
@@ -843,6 +876,110 @@ int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 			fprintf(out, "pending: %s: %s\n", what, ext.msg);
 		else if (out)
 			fprintf(out, "done: %s\n", what);
+	}
+	return 0;
+}
+
+/*
+ * After a plan that was not whole ran: the file planned again on what the
+ * backend now reports. Its steps are added to @p (run next); none left, its
+ * unmet entries become @p's. Returns 1 while there are steps to run, 0 when
+ * done, or a negative errno with @why (a refusal or conflict found now).
+ */
+static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, bool last, char *why,
+		  size_t whylen)
+{
+	struct desired_plan next;
+	int ret;
+
+	if (desired_plan(d, ctx, &next, NULL)) {
+		desired_plan_free(&next);
+		snprintf(why, whylen, "%s: out of memory", d->path);
+		return -ENOMEM;
+	}
+	if (next.status == DESIRED_REFUSED || next.status == DESIRED_CONFLICT) {
+		snprintf(why, whylen, "%s (found once the steps before it ran)", next.why);
+		desired_plan_free(&next);
+		return -EINVAL;
+	}
+	/* steps again after as many rounds as entries: what the backend does is not what it was asked */
+	for (size_t i = 0; last && i < next.nsteps; i++) {
+		char what[DLH_HANDLE_MAX + 600], u[160];
+		size_t k = 0;
+
+		while (k < next.nunmet && next.unmet[k].entry != next.steps[i].entry)
+			k++;
+		if (k < next.nunmet)
+			continue;
+		step_describe(d, &next.steps[i], what, sizeof(what));
+		snprintf(u, sizeof(u), "not met: %.140s is still to do", what);
+		if (unmet_add(&next, next.steps[i].entry, u))
+			break;
+		if (next.status == DESIRED_OK) {
+			next.status = DESIRED_UNMET;
+			snprintf(next.why, sizeof(next.why), "%s:%d: %s", d->path, d->e[next.steps[i].entry].match_line,
+				 u);
+		}
+	}
+	ret = next.nsteps && !last;
+	if (ret) {
+		struct step *all = realloc(p->steps, (p->nsteps + next.nsteps) * sizeof(*all));
+
+		if (!all) {
+			desired_plan_free(&next);
+			snprintf(why, whylen, "%s: out of memory", d->path);
+			return -ENOMEM;
+		}
+		memcpy(all + p->nsteps, next.steps, next.nsteps * sizeof(*all));
+		p->steps = all;
+		p->nsteps += next.nsteps;
+		free(next.steps);
+		next.steps = NULL;
+		next.nsteps = 0;
+	}
+	free(p->unmet);
+	free(p->deferred);
+	p->unmet = next.unmet;
+	p->nunmet = next.nunmet;
+	p->deferred = next.deferred;
+	p->ndeferred = next.ndeferred;
+	p->partial = next.partial;
+	next.unmet = NULL;
+	next.deferred = NULL;
+	if (next.status == DESIRED_UNMET) {
+		p->status = DESIRED_UNMET;
+		p->entry = next.entry;
+		p->line = next.line;
+		memcpy(p->why, next.why, sizeof(p->why));
+	} else if (p->status == DESIRED_UNMET && !p->nunmet) {
+		p->status = DESIRED_OK;
+	}
+	desired_plan_free(&next);
+	return ret;
+}
+
+int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, bool atomic, FILE *out,
+		  char *why, size_t whylen)
+{
+	char what[DLH_HANDLE_MAX + 600];
+	struct dlh_extack ext = {0};
+	size_t i = 0, from = 0;
+	int err;
+
+	for (size_t round = 0;; round++) {
+		bool whole = !p->partial && !p->ndeferred;
+		int more;
+
+		err = steps_run(d, ctx, p, from, out, why, whylen, &i);
+		if (err || whole)
+			break;
+		from = p->nsteps;
+		more = replan(d, ctx, p, round >= d->n, why, whylen);
+		if (more <= 0) {
+			err = more;
+			i = p->nsteps; /* every step ran: all are undone */
+			break;
+		}
 	}
 	if (!err || !atomic)
 		return err;

@@ -91,6 +91,10 @@ struct desired_plan {
 		char why[160]; /* "matches no port", "would not be met by the steps" */
 	} * unmet;	       /* entries unmet (DESIRED_UNMET), each also noted */
 	size_t nunmet;
+	/* Entries on a device that an earlier step leaves unknown (the kernel relays its plans): planned
+	 * only once the steps before them have run (desired_apply plans the file again then). */
+	size_t *deferred;
+	size_t ndeferred;
 };
 
 /*
@@ -116,10 +120,19 @@ void desired_plan_free(struct desired_plan *p);
  * line, in @why) and returns its errno. With @atomic, the steps done are then
  * undone in reverse order ("undone: ..."); a step whose undo fails is named
  * ("Error: undo: ...") and the rest are still tried.
+ *
+ * A plan that was not whole (partial steps, deferred entries) is planned
+ * again on the devices as the steps left them, and the new steps run (added
+ * to @p), until nothing is left to do; then every entry is checked against
+ * what the backend reports: one not met makes @p DESIRED_UNMET, its entries
+ * in @p->unmet, though 0 is returned (no step was refused). A refusal or
+ * conflict found by planning again is returned as a refusal.
  */
 int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, bool atomic, FILE *out,
 		  char *why, size_t whylen);
 
 void step_describe(const struct desired *d, const struct step *s, char *buf, size_t len);
+/* What entry @i asks for: "dlhal/0000:03:00.0 port 1: split into 2, type eth (FILE:LINE)". */
+void entry_describe(const struct desired *d, size_t i, char *buf, size_t len);
 
 #endif

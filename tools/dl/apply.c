@@ -124,6 +124,8 @@ struct apply_run {
 	char error[1200];
 	size_t npending;
 	size_t reloaded; /* devices reset (--reload) */
+	size_t deferred[DESIRED_ENTRIES_MAX]; /* the entries a dry run could not plan (the last round's) */
+	size_t ndeferred;
 };
 
 static void apply_json_end(struct dl *dl, const struct desired *d, const struct apply_run *r)
@@ -143,6 +145,16 @@ static void apply_json_end(struct dl *dl, const struct desired *d, const struct 
 		jsonw_uint(w, "entry", p->unmet[i].entry);
 		jsonw_uint(w, "line", (uint64_t)d->e[p->unmet[i].entry].match_line);
 		jsonw_str(w, "reason", p->unmet[i].why);
+		jsonw_obj_close(w);
+	}
+	jsonw_arr_close(w);
+	jsonw_arr_open(w, "deferred");
+	for (size_t i = 0; i < r->ndeferred; i++) {
+		const struct desired_entry *e = &d->e[r->deferred[i]];
+
+		jsonw_obj_open(w, NULL);
+		jsonw_uint(w, "entry", r->deferred[i]);
+		jsonw_uint(w, "line", (uint64_t)(e->split ? e->split_line : e->type_line));
 		jsonw_obj_close(w);
 	}
 	jsonw_arr_close(w);
@@ -222,6 +234,15 @@ static int apply_round(struct dl *dl, const struct desired *d, struct dlh_ctx *c
 		else
 			printf("would: %s%s\n", what, s->staged ? ", applied at the next reset" : "");
 	}
+	/* entries on a device the steps before leave unknown: said, and planned once those have run */
+	for (size_t i = 0; dry && i < p->ndeferred; i++) {
+		npartial++;
+		if (dl->json)
+			continue;
+		entry_describe(d, p->deferred[i], what, sizeof(what));
+		printf("maybe: %s: planned once the steps before it have run (the kernel's devlink has no dry run)\n",
+		       what);
+	}
 	if (!dry && p->nsteps) {
 		err = desired_apply(d, ctx, p, atomic, dl->json ? NULL : stdout, why, sizeof(why));
 		for (size_t i = 0; i < p->nsteps; i++)
@@ -249,8 +270,8 @@ static int apply_round(struct dl *dl, const struct desired *d, struct dlh_ctx *c
 	}
 	if (dry && npartial) {
 		r->result = "partial";
-		snprintf(r->error, sizeof(r->error), "%zu step%s of %s could not be planned whole", npartial,
-			 npartial == 1 ? "" : "s", d->path);
+		snprintf(r->error, sizeof(r->error), "%zu step%s or entr%s of %s could not be planned whole", npartial,
+			 npartial == 1 ? "" : "s", npartial == 1 ? "y" : "ies", d->path);
 		return DL_EPARTIAL;
 	}
 	r->result = dry ? (p->nsteps ? "would" : "nothing") : (r->changed ? "done" : "nothing");
@@ -297,6 +318,9 @@ int cmd_apply(struct dl *dl)
 		none = !p.nsteps && !p.npending && p.status == DESIRED_OK;
 		for (size_t i = 0; dl->json && i < p.nsteps; i++)
 			step_json(&dl->jw, &p.steps[i], dry);
+		r.ndeferred = dry ? p.ndeferred : 0;
+		if (r.ndeferred)
+			memcpy(r.deferred, p.deferred, r.ndeferred * sizeof(*r.deferred));
 		if (ret == DL_OK && none && !round && !dl->json)
 			printf("nothing to do: the devices are as %s says\n", d.path);
 		if (ret != DL_OK || !reload || round) {

@@ -119,6 +119,18 @@ static void desired_say_once(int level, const char *msg)
 	snprintf(want.failed, sizeof(want.failed), "%s", msg);
 }
 
+/* Every unmet entry, FILE:LINE: reason each, as many as the line holds; the rest counted. */
+static void unmet_say(const struct desired_plan *p, char *msg, size_t len)
+{
+	size_t n = (size_t)snprintf(msg, len, "desired: unmet (applied when it appears):"), i;
+
+	for (i = 0; i < p->nunmet && n + 200 < len; i++)
+		n += (size_t)snprintf(msg + n, len - n, "%s %s:%d: %s", i ? ";" : "", want.d.path,
+				      want.d.e[p->unmet[i].entry].match_line, p->unmet[i].why);
+	if (i < p->nunmet)
+		snprintf(msg + n, len - n, "; and %zu more", p->nunmet - i);
+}
+
 static void desired_run(struct server *srv)
 {
 	char why[1200], what[1024], msg[1300];
@@ -151,7 +163,14 @@ static void desired_run(struct server *srv)
 						      [STEP_SPLIT] = METRICS_OP_SPLIT,
 						      [STEP_TYPE] = METRICS_OP_TYPE};
 
+		size_t planned = p.nsteps;
+
 		err = desired_apply(&want.d, srv->ctx, &p, false, NULL, why, sizeof(why));
+		/* a plan that was not whole (the kernel's) is planned again as it runs: those steps too */
+		for (size_t i = planned; i < p.nsteps && !want.tries; i++) {
+			step_describe(&want.d, &p.steps[i], what, sizeof(what));
+			dlhald_log(LOG_INFO, "desired: %s", what);
+		}
 		for (size_t i = 0; i < p.nsteps; i++)
 			if (p.steps[i].result != STEP_NOT_RUN)
 				metrics_op(ops[p.steps[i].kind], METRICS_SOURCE_DESIRED,
@@ -165,8 +184,7 @@ static void desired_run(struct server *srv)
 		ev_timer_stop(srv->loop, &want.retry);
 		/* an entry whose device or port is not there (yet): said once, and it is met when it comes */
 		if (p.status == DESIRED_UNMET) {
-			snprintf(msg, sizeof(msg), "desired: unmet: %s%s (applied when it appears)", p.why,
-				 p.nunmet > 1 ? " and more" : "");
+			unmet_say(&p, msg, sizeof(msg));
 			desired_say_once(LOG_INFO, msg);
 		} else {
 			want.failed[0] = '\0';
