@@ -53,7 +53,26 @@ DLH_EXPORT const char *dlh_dev_name(const struct dlh_dev *dev)
 
 DLH_EXPORT const char *dlh_dev_driver(const struct dlh_dev *dev)
 {
+	return dev->driver[0] ? dev->driver : dev->drv->name;
+}
+
+DLH_EXPORT const char *dlh_dev_backend(const struct dlh_dev *dev)
+{
 	return dev->drv->name;
+}
+
+DLH_EXPORT int dlh_sdk_dev_driver_set(struct dlh_dev *dev, const char *name, struct dlh_extack *ext)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (name && (!n || n >= sizeof(dev->driver)))
+		return dlh__extack_set(ext, -EINVAL, dev->handle, "Driver name must be 1 to %zu characters",
+				       sizeof(dev->driver) - 1);
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)name[i] <= ' ' || (unsigned char)name[i] >= 0x7f)
+			return dlh__extack_set(ext, -EINVAL, dev->handle, "Driver name has a blank or an unprintable character");
+	memcpy(dev->driver, name ? name : "", n + 1);
+	return 0;
 }
 
 DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev)

@@ -110,6 +110,7 @@ enum {
 	A_LANE,
 	A_SPEED,
 	A_CARD,
+	A_DRIVER,
 	A_COUNT_
 };
 
@@ -136,6 +137,7 @@ static const struct dlh__attr_rule rules[A_COUNT_] = {
     [A_LANE] = {DLHAL_ATTR_PORT_LANE, DLH__ATTR_U32, 0, "port lane"},
     [A_SPEED] = {DLHAL_ATTR_PORT_SPEED, DLH__ATTR_U32, 0, "port speed"},
     [A_CARD] = {DLHAL_ATTR_CARD, DLH__ATTR_STR, DLH_CARD_NAME_MAX, "card"},
+    [A_DRIVER] = {DEVLINK_ATTR_INFO_DRIVER_NAME, DLH__ATTR_STR, DLH_DRIVER_NAME_MAX, "driver name"},
 };
 
 /* The extack of an error (any length: it is cut to fit). */
@@ -564,6 +566,9 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 			/* a malformed name is no card: the device drawn on its own */
 			if (dlh_sdk_dev_card_set(dev, dlh__attr_str(tb[A_CARD]), NULL))
 				dlh_sdk_dev_card_set(dev, NULL, NULL);
+			/* the driver on the daemon's side; a malformed name: the relay's own */
+			if (dlh_sdk_dev_driver_set(dev, dlh__attr_str(tb[A_DRIVER]), NULL))
+				dlh_sdk_dev_driver_set(dev, NULL, NULL);
 		}
 		if (dev)
 			dlh_sdk_dev_pending_set(dev, &p);

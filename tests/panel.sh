@@ -125,7 +125,7 @@ fi
 pids+=($!)
 daemon_wait "$T/d.sock"
 "$DL" -s "$T/d.sock" port split eth0 4
-"$DL" -s "$T/d.sock" panel pci/0000:03:00.0 | sed 's/: daemon,/: mlxsw,/' > "$T/dpanel"
+"$DL" -s "$T/d.sock" panel pci/0000:03:00.0 > "$T/dpanel"
 printf 'port split eth0 4\npanel pci/0000:03:00.0\n' | "$DL" --sim sn2700 -b - > "$T/lpanel"
 if cmp -s "$T/dpanel" "$T/lpanel"; then
 	ok "through dlhald: its faceplate relayed, the picture as in-process (port 1's cage taken)"
@@ -138,10 +138,10 @@ fi
 pids+=($!)
 daemon_wait "$T/e.sock"
 "$DL" -s "$T/e.sock" port split ens16f0 4 2> /dev/null
-"$DL" -s "$T/e.sock" panel | sed 's/: daemon,/: ice,/' > "$T/de1"
+"$DL" -s "$T/e.sock" panel > "$T/de1"
 "$DL" -s "$T/e.sock" $R > /dev/null
-"$DL" -s "$T/e.sock" -j panel pci/0000:16:00.3 | sed 's/"driver":"daemon"/"driver":"ice"/' > "$T/dej"
-"$DL" -s "$T/e.sock" panel | sed 's/: daemon,/: ice,/' > "$T/de2"
+"$DL" -s "$T/e.sock" -j panel pci/0000:16:00.3 > "$T/dej"
+"$DL" -s "$T/e.sock" panel > "$T/de2"
 printf 'port split ens16f0 4\npanel\n%s\npanel\n' "$R" | "$DL" --sim e810-cqda2 -b - 2> /dev/null |
 	grep -v -e '^reload_actions_performed:' -e '^    fw_activate' > "$T/le"
 printf 'port split ens16f0 4\n%s\npanel pci/0000:16:00.3\n' "$R" | "$DL" --sim e810-cqda2 -j -b - 2> /dev/null |

@@ -41,7 +41,7 @@ void ldlhal_dev_push(lua_State *L, int ctx_idx, const struct dlh_dev *dev)
 
 void ldlhal_dev_table(lua_State *L, const struct dlh_dev *dev)
 {
-	lua_createtable(L, 0, 4);
+	lua_createtable(L, 0, 5);
 	lua_pushstring(L, dlh_dev_handle(dev));
 	lua_setfield(L, -2, "handle");
 	lua_pushstring(L, dlh_dev_bus(dev));
@@ -50,6 +50,8 @@ void ldlhal_dev_table(lua_State *L, const struct dlh_dev *dev)
 	lua_setfield(L, -2, "name");
 	lua_pushstring(L, dlh_dev_driver(dev));
 	lua_setfield(L, -2, "driver");
+	lua_pushstring(L, dlh_dev_backend(dev));
+	lua_setfield(L, -2, "backend");
 }
 
 void ldlhal_pending_push(lua_State *L, const struct dlh_pending *p)
@@ -89,6 +91,8 @@ static int dev_index(lua_State *L)
 		lua_pushstring(L, dlh_dev_name(dev));
 	else if (!strcmp(key, "driver"))
 		lua_pushstring(L, dlh_dev_driver(dev));
+	else if (!strcmp(key, "backend"))
+		lua_pushstring(L, dlh_dev_backend(dev));
 	else if (!strcmp(key, "pending")) {
 		struct dlh_pending p;
 

@@ -341,8 +341,21 @@ DLH_EXPORT const char *dlh_dev_handle(const struct dlh_dev *dev);
 DLH_EXPORT const char *dlh_dev_bus(const struct dlh_dev *dev);
 /** @brief Device name ("0000:03:00.0"). */
 DLH_EXPORT const char *dlh_dev_name(const struct dlh_dev *dev);
-/** @brief Name of the driver bound to the device ("mlxsw"). */
+/** Longest driver name (dlh_dev_driver()), NUL included. */
+#define DLH_DRIVER_NAME_MAX 32
+
+/**
+ * @brief Name of the driver bound to the device ("mlxsw"): through a relay
+ *        (a dlhald), the driver on the other side, not the relay.
+ */
 DLH_EXPORT const char *dlh_dev_driver(const struct dlh_dev *dev);
+
+/**
+ * @brief How this process reaches the device: the SDK driver it is
+ *        registered with ("mlxsw" in the process, "daemon" through a dlhald,
+ *        "kernel" through the kernel's devlink family).
+ */
+DLH_EXPORT const char *dlh_dev_backend(const struct dlh_dev *dev);
 /** @brief Number of ports. */
 DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev);
 

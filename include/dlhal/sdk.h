@@ -404,6 +404,15 @@ DLH_EXPORT int dlh_sdk_dev_cages_set(struct dlh_dev *dev, const struct dlh_cage 
 DLH_EXPORT int dlh_sdk_dev_card_set(struct dlh_dev *dev, const char *card, struct dlh_extack *ext);
 
 /**
+ * @brief A relay says which driver runs the device on the other side (what
+ *        dlh_dev_driver() answers; dlh_dev_backend() stays the relay's name).
+ * @param name 1 to DLH_DRIVER_NAME_MAX - 1 printable characters, no blank,
+ *        copied; NULL for the relay's own name.
+ * @return 0; -EINVAL for an empty, long or unprintable name (named in @p ext).
+ */
+DLH_EXPORT int dlh_sdk_dev_driver_set(struct dlh_dev *dev, const char *name, struct dlh_extack *ext);
+
+/**
  * @brief In a plan op: the port at @p index would go (its names would be free).
  * @return 0; -ENOENT if the device has no such port; -E2BIG past DLH_PLAN_PORTS_MAX.
  */

@@ -182,6 +182,8 @@ void out_dev(struct dl *dl, const struct dlh_dev *dev)
 	if (dl->details && f.w) {
 		jsonw_obj_open(f.w, "dlhal");
 		jsonw_str(f.w, "driver", dlh_dev_driver(dev));
+		if (strcmp(dlh_dev_backend(dev), dlh_dev_driver(dev))) /* a relay's: the way there */
+			jsonw_str(f.w, "backend", dlh_dev_backend(dev));
 		if (has_pending)
 			pending_out(&f, &pending);
 		if (nopts)
@@ -189,6 +191,8 @@ void out_dev(struct dl *dl, const struct dlh_dev *dev)
 		jsonw_obj_close(f.w);
 	} else if (dl->details) {
 		field_str(&f, "driver", dlh_dev_driver(dev));
+		if (strcmp(dlh_dev_backend(dev), dlh_dev_driver(dev)))
+			field_str(&f, "backend", dlh_dev_backend(dev));
 		if (has_pending)
 			pending_out(&f, &pending);
 		if (nopts)
