@@ -118,6 +118,12 @@ DLH_EXPORT void dlh_sdk_bus_resynced(struct dlh_sdk_bus *bus)
 		dlh__event_emit_bus(bus->ctx, DLH_EVENT_RESYNC, bus->drv->name);
 }
 
+DLH_EXPORT void dlh_sdk_bus_lost(struct dlh_sdk_bus *bus, const char *why)
+{
+	if (bus)
+		dlh__event_emit_lost(bus->ctx, bus->drv->name, why ? why : "the source went away");
+}
+
 static void pending_update(struct dlh_ctx *ctx)
 {
 	ctx->fill_pending = 0;

@@ -255,6 +255,7 @@ void dlh__extack_vset(struct dlh_extack *ext, const char *fmt, va_list ap);
 void dlh__event_emit(struct dlh_ctx *ctx, enum dlh_event_type type, struct dlh_dev *dev, struct dlh_port *port);
 /* A bus event (no device): never deferred by an op. */
 void dlh__event_emit_bus(struct dlh_ctx *ctx, enum dlh_event_type type, const char *bus);
+void dlh__event_emit_lost(struct dlh_ctx *ctx, const char *bus, const char *why);
 void dlh__log(const struct dlh_ctx *ctx, enum dlh_log_level level, const struct dlh_dev *dev, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void dlh__vlog(const struct dlh_ctx *ctx, enum dlh_log_level level, const struct dlh_dev *dev, const char *fmt,

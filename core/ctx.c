@@ -124,6 +124,13 @@ void dlh__event_emit_bus(struct dlh_ctx *ctx, enum dlh_event_type type, const ch
 	deliver(ctx, &ev);
 }
 
+void dlh__event_emit_lost(struct dlh_ctx *ctx, const char *bus, const char *why)
+{
+	struct dlh_event ev = {.type = DLH_EVENT_LOST, .bus = bus, .msg = why};
+
+	deliver(ctx, &ev);
+}
+
 DLH_EXPORT void dlh_ctx_log_set(struct dlh_ctx *ctx, dlh_log_fn fn, void *arg)
 {
 	ctx->log_fn = fn;

@@ -840,6 +840,13 @@ static void daemon_gone(struct kdl *k)
 	k->last = NULL;
 	dlh_sdk_io_free(k->io); /* (io_ready returns right after this callback) */
 	k->io = NULL;
+	{
+		const char *path = dlh_sdk_bus_config(k->bus) ? dlh_sdk_bus_config(k->bus) : DLHAL_SOCKET_DEFAULT;
+		char why[160];
+
+		snprintf(why, sizeof(why), "the connection to dlhald at %s closed", path);
+		dlh_sdk_bus_lost(k->bus, why);
+	}
 }
 
 static void on_mon_readable(struct dlh_sdk_io *io, int fd, void *arg)

@@ -119,6 +119,8 @@ static void on_event(const struct dlh_event *e, void *arg)
 		c->gen++; /* objects' cached pointers are looked up again */
 	if (c->collecting && e->type == DLH_EVENT_PORT_NEW)
 		made_add(c, dlh_port_handle(e->port));
+	if (e->type == DLH_EVENT_LOST && !c->lost[0])
+		snprintf(c->lost, sizeof(c->lost), "%s: %s", e->bus, e->msg);
 	if (!L)
 		return;
 	top = lua_gettop(L);
@@ -143,10 +145,15 @@ static void on_event(const struct dlh_event *e, void *arg)
 	lua_setfield(L, -2, "object");
 	lua_pushstring(L, dlh_event_action(e->type));
 	lua_setfield(L, -2, "action");
-	if (e->type == DLH_EVENT_RESYNC) {
-		/* no object: the bus whose notifications were lost, and which read its state again */
+	if (e->type == DLH_EVENT_RESYNC || e->type == DLH_EVENT_LOST) {
+		/* no object: the bus whose notifications were lost (and which read its state again), or
+		 * whose source went away (and why) */
 		lua_pushstring(L, e->bus);
 		lua_setfield(L, -2, "bus");
+		if (e->msg) {
+			lua_pushstring(L, e->msg);
+			lua_setfield(L, -2, "message");
+		}
 		deliver(L, c);
 		lua_settop(L, top);
 		return;
@@ -174,6 +181,13 @@ static void on_event(const struct dlh_event *e, void *arg)
 /* Raises the first error a callback raised since the last run/step, if any: nil, message. */
 static int pending_error(lua_State *L, struct lctx *c)
 {
+	/* a backend that went away: nothing more will come, every loop says so (nil, msg, errname) */
+	if (c->err_ref == LUA_NOREF && c->lost[0]) {
+		lua_pushnil(L);
+		lua_pushstring(L, c->lost);
+		lua_pushstring(L, "ECONNRESET");
+		return 3;
+	}
 	if (c->err_ref == LUA_NOREF)
 		return 0;
 	lua_pushnil(L);
@@ -275,12 +289,13 @@ static int ctx_step(lua_State *L)
 {
 	struct lctx *c = ldlhal_ctx_check(L, 1);
 	lua_Integer ms = luaL_optinteger(L, 2, 0);
+	int n;
 
 	ldlhal_ctx_live(L, 1);
 	ldlhal_ctx_enter(L, c);
 	wait_once(c, ms < 0 ? 0 : ms);
-	if (pending_error(L, c))
-		return 2;
+	if ((n = pending_error(L, c)))
+		return n;
 	lua_pushboolean(L, 1);
 	return 1;
 }
@@ -291,6 +306,7 @@ static int ctx_run(lua_State *L)
 	struct lctx *c = ldlhal_ctx_check(L, 1);
 	lua_Integer timeout = -1;
 	uint64_t end;
+	int n;
 
 	ldlhal_ctx_live(L, 1);
 	if (!lua_isnoneornil(L, 2)) {
@@ -306,15 +322,15 @@ static int ctx_run(lua_State *L)
 	ldlhal_ctx_enter(L, c);
 	c->stop = false;
 	end = now_ms() + (uint64_t)(timeout < 0 ? 0 : timeout);
-	while (c->ctx && !c->stop && c->err_ref == LUA_NOREF) {
+	while (c->ctx && !c->stop && c->err_ref == LUA_NOREF && !c->lost[0]) {
 		int64_t left = timeout < 0 ? -1 : (int64_t)(end - now_ms());
 
 		if (timeout >= 0 && (left <= 0 || now_ms() >= end))
 			break;
 		wait_once(c, left);
 	}
-	if (pending_error(L, c))
-		return 2;
+	if ((n = pending_error(L, c)))
+		return n;
 	lua_pushboolean(L, 1);
 	return 1;
 }
@@ -342,6 +358,7 @@ static int ctx_fds(lua_State *L)
 static int ctx_dispatch(lua_State *L)
 {
 	struct lctx *c = ldlhal_ctx_check(L, 1);
+	int n;
 
 	ldlhal_ctx_live(L, 1);
 	ldlhal_ctx_enter(L, c);
@@ -349,8 +366,8 @@ static int ctx_dispatch(lua_State *L)
 		dlh_ctx_io_ready(c->ctx, (int)luaL_checkinteger(L, 2));
 	if (c->ctx)
 		clock_catch_up(c);
-	if (pending_error(L, c))
-		return 2;
+	if ((n = pending_error(L, c)))
+		return n;
 	lua_pushboolean(L, 1);
 	return 1;
 }

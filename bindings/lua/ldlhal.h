@@ -23,6 +23,7 @@ struct lctx {
 	bool in_event;	     /* inside a callback: no operations */
 	bool stop;	     /* ctx:stop() asked run to return */
 	uint64_t clock;	     /* last time the driver clock was advanced (ms, monotonic) */
+	char lost[200];	     /* a backend went away (DLH_EVENT_LOST): run, step and dispatch fail with it */
 	/* ports that an operation created, in order (for split's return) */
 	char (*made)[DLH_HANDLE_MAX];
 	size_t nmade, capmade;

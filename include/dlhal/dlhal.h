@@ -81,7 +81,8 @@ extern "C" {
 	X(PORT_DEL, "port", "del")    \
 	X(PORT_CHANGE, "port", "new") \
 	X(RESYNC, "bus", "resync")    \
-	X(DEV_CHANGE, "dev", "new")
+	X(DEV_CHANGE, "dev", "new")   \
+	X(LOST, "bus", "lost")
 
 /** Reload actions: X(SUFFIX, name, value), Linux's `enum devlink_reload_action` values. */
 #define DLH_RELOAD_ACTION_MAP(X)             \
@@ -298,9 +299,13 @@ struct dlh_event {
 	 * DLH_EVENT_RESYNC: the bus ("kernel", "daemon") that lost
 	 * notifications (a socket that overflowed) and read its whole state
 	 * again. The device and port events that took the model to that state
-	 * came before it; NULL for other events.
+	 * came before it. DLH_EVENT_LOST: the bus whose source went away (a
+	 * dlhald that stopped): its devices' del events came before it, and
+	 * nothing more will come from it. NULL for other events.
 	 */
 	const char *bus;
+	/** DLH_EVENT_LOST: why, naming the source ("the connection to dlhald at PATH closed"); else NULL. */
+	const char *msg;
 };
 
 /**

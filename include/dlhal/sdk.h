@@ -275,6 +275,15 @@ DLH_EXPORT void dlh_sdk_bus_fill_pending(struct dlh_sdk_bus *bus, unsigned int w
  */
 DLH_EXPORT void dlh_sdk_bus_resynced(struct dlh_sdk_bus *bus);
 
+/**
+ * @brief Report that the bus's source went away for good (a relay's peer
+ *        closed): remove its devices first; subscribers then get
+ *        DLH_EVENT_LOST with @p why, so that a long-lived client never looks
+ *        alive while it can hear nothing.
+ * @param why what went, naming it; copied for the event's duration.
+ */
+DLH_EXPORT void dlh_sdk_bus_lost(struct dlh_sdk_bus *bus, const char *why);
+
 /** @brief Remove a device a bus driver added: its ports, then the device (events for each). */
 DLH_EXPORT void dlh_sdk_dev_remove(struct dlh_dev *dev);
 

@@ -60,6 +60,7 @@ void sim_usage(FILE *f);
 void out_begin(struct dl *dl, const char *object);
 void out_begin_event(struct dl *dl, const char *object, const char *action);
 void out_resync(struct dl *dl, const char *bus);
+void out_lost(struct dl *dl, const char *bus, const char *why);
 void out_end(struct dl *dl);
 void out_reload(struct dl *dl, uint32_t done);
 void out_dev(struct dl *dl, const struct dlh_dev *dev);

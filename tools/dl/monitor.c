@@ -22,6 +22,7 @@ struct monitor {
 	bool dev, port;
 	struct ev_loop *loop;
 	int failed;
+	char lost[200]; /* why the backend went away: the monitor ends, exit 1 */
 };
 
 static void on_event(const struct dlh_event *ev, void *arg)
@@ -35,11 +36,20 @@ static void on_event(const struct dlh_event *ev, void *arg)
 	out_begin_event(dl, obj, dlh_event_action(ev->type));
 	if (ev->type == DLH_EVENT_RESYNC)
 		out_resync(dl, ev->bus);
+	else if (ev->type == DLH_EVENT_LOST)
+		out_lost(dl, ev->bus, ev->msg);
 	else if (ev->port)
 		out_port(dl, ev->port);
 	else
 		out_dev(dl, ev->dev);
 	out_end(dl);
+	/* Nothing more will come: a monitor that went on would look alive while deaf. */
+	if (ev->type == DLH_EVENT_LOST) {
+		snprintf(m->lost, sizeof(m->lost), "%s", ev->msg);
+		m->failed = 1;
+		if (m->loop)
+			ev_break(m->loop, EVBREAK_ALL);
+	}
 	/* A monitor's reader wants each line as it happens. */
 	if (fflush(stdout) || ferror(stdout)) {
 		m->failed = 1;
@@ -69,6 +79,8 @@ static int run_loop(struct monitor *m)
 	evhost_stop(&host);
 	ev_loop_destroy(m->loop);
 	m->loop = NULL;
+	if (m->lost[0])
+		fprintf(stderr, "dl monitor: %s: stopped (run it again once it is back)\n", m->lost);
 	return m->failed ? DL_EOP : DL_OK;
 }
 

@@ -46,6 +46,16 @@ void out_resync(struct dl *dl, const char *bus)
 	jsonw_bool(&dl->jw, "lost", true);
 }
 
+void out_lost(struct dl *dl, const char *bus, const char *why)
+{
+	if (!dl->json) {
+		printf("%s: %s; nothing more will come from it\n", bus, why);
+		return;
+	}
+	jsonw_str(&dl->jw, "name", bus);
+	jsonw_str(&dl->jw, "gone", why);
+}
+
 void out_end(struct dl *dl)
 {
 	if (!dl->json)

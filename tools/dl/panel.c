@@ -55,6 +55,7 @@ struct panel {
 	char *last; /* --follow: the picture drawn last */
 	size_t last_lines;
 	bool drawing, again; /* an event while drawing (a lazy fill's) asks for another picture after */
+	char lost[200];	     /* --follow: why the backend went away (the picture would never change) */
 	struct ev_loop *loop;
 };
 
@@ -822,7 +823,11 @@ static void on_event(const struct dlh_event *ev, void *arg)
 {
 	struct panel *pn = arg;
 
-	(void)ev;
+	if (ev->type == DLH_EVENT_LOST) {
+		snprintf(pn->lost, sizeof(pn->lost), "%s", ev->msg);
+		ev_break(pn->loop, EVBREAK_ALL);
+		return;
+	}
 	if (pn->drawing) {
 		pn->again = true;
 		return;
@@ -860,6 +865,10 @@ static int follow(struct panel *pn)
 		fputs("\033[?25h", stdout);
 	fflush(stdout);
 	free(pn->last);
+	if (pn->lost[0]) {
+		fprintf(stderr, "dl panel: %s: stopped (run it again once it is back)\n", pn->lost);
+		return DL_EOP;
+	}
 	return DL_OK;
 }
 

@@ -739,6 +739,10 @@ void proto_event(const struct dlh_event *ev, void *arg)
 		dlhald_log(LOG_WARNING, "%s: notifications were lost; the state was read again", ev->bus);
 		return;
 	}
+	if (ev->type == DLH_EVENT_LOST) {
+		dlhald_log(LOG_ERR, "%s: %s", ev->bus, ev->msg);
+		return;
+	}
 	msg = reply_new(NULL, cmds[ev->type], 0);
 
 	if (msg && !(ev->port ? put_port(msg, ev->port) : put_dev(msg, ev->dev)))
