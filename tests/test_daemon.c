@@ -1274,6 +1274,46 @@ Test(daemon, an_acknowledged_change_survives_sigkill_at_once)
 	unlink(state_path);
 }
 
+/* Two dlhalds on one state file would each write their view over the other's: the second is refused. */
+Test(daemon, one_state_file_one_daemon)
+{
+	const char *more[] = {"--state", state_path, NULL};
+	char sock2[64], want[160], lock[96];
+	struct run_result r;
+	int st;
+
+	snprintf(state_path, sizeof(state_path), "/tmp/dlhald-lock-%d.json", (int)getpid());
+	snprintf(sock2, sizeof(sock2), "/tmp/dlhald-lock2-%d.sock", (int)getpid());
+	unlink(state_path);
+	daemon_start_with(NULL, more);
+	{
+		const char *argv[] = {getenv("DLHALD"), "-f", "-s", sock2, "--sim", "cx3-vpi,sn2700", "--state",
+				      state_path, NULL};
+
+		run_argv(&r, argv, NULL);
+	}
+	snprintf(want, sizeof(want), "--state: %s is in use by another dlhald (pid %d; lock %s.lock)", state_path,
+		 (int)daemon_pid, state_path);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect_not_null(strstr(r.err, want), "%s", r.err);
+	cr_expect_neq(access(sock2, F_OK), 0, "the second daemon serves nothing");
+	run_free(&r);
+	/* the first one's state is its own: a split acknowledged survives, and its death frees the file */
+	dl(&r, "port split " SW "/1 2");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	cr_assert_eq(kill(daemon_pid, SIGKILL), 0);
+	waitpid(daemon_pid, &st, 0);
+	daemon_start_with(NULL, more);
+	dl(&r, "port show " SW "/2");
+	cr_expect_eq(r.status, 0, "the split survived: %s", r.err);
+	run_free(&r);
+	daemon_stop();
+	unlink(state_path);
+	snprintf(lock, sizeof(lock), "%s.lock", state_path);
+	unlink(lock);
+}
+
 /* A change the daemon cannot save is not reported as done. */
 Test(daemon, a_change_that_cannot_be_saved_is_not_acknowledged)
 {
@@ -1348,7 +1388,11 @@ Test(daemon, bad_options_are_refused)
 	     2,
 	     "--metrics-interval \"0\": expected seconds, 1 to 3600"},
 	    {{"-f", "--sim", "sn2700", "--metrics-interval", "2s"}, 2, "--metrics-interval \"2s\": expected seconds"},
-	    {{"-f", "--sim", "sn2700", "--metrics-file", ""}, 2, "--metrics-file: expected a path"},
+	    {{"-f", "--sim", "sn2700", "--metrics-file", ""}, 2, "--metrics-file \"\": expected a path whose name ends"},
+	    /* node_exporter's textfile collector reads *.prom alone: another name would never be scraped */
+	    {{"-f", "--sim", "sn2700", "--metrics-file", "x.txt"}, 2, "--metrics-file \"x.txt\": expected a path"},
+	    {{"-f", "--sim", "sn2700", "--metrics-file", "/tmp/.prom"}, 2, "ends in .prom"},
+	    {{"-f", "--sim", "sn2700", "--metrics-interval", "5"}, 2, "--metrics-interval needs --metrics-file"},
 	    /* a folder that does not exist: the first write fails, and the start with it */
 	    {{"-f", "-s", "/tmp/dlhald-bad.sock", "--sim", "sn2700", "--metrics-file", "/nonexistent/dlhal.prom"},
 	     1,

@@ -410,7 +410,8 @@ int main(int argc, char **argv)
 	unsigned long long v;
 	bool foreground = false, kernel = false, bridged = false;
 	struct bridge bridge = {.fd = -1};
-	int opt, verbose = 0, ret = 1;
+	int opt, verbose = 0, ret = 1, lock_fd = -1;
+	bool interval_given = false;
 	struct dlh_extack ext;
 	ev_signal sigint, sigterm, sighup;
 	ev_prepare flush, desired;
@@ -440,8 +441,13 @@ int main(int argc, char **argv)
 			*(opt == OPT_CLIENT_QUEUE ? &srv.client_queue : &srv.queue_total) = (size_t)v;
 			break;
 		case OPT_METRICS_FILE:
-			if (!*optarg) {
-				fprintf(stderr, "dlhald: --metrics-file: expected a path\n");
+			/* node_exporter's textfile collector reads only *.prom */
+			if (!*optarg || strlen(optarg) < 6 || strcmp(optarg + strlen(optarg) - 5, ".prom") ||
+			    optarg[strlen(optarg) - 6] == '/') {
+				fprintf(stderr,
+					"dlhald: --metrics-file \"%s\": expected a path whose name ends in .prom "
+					"(node_exporter's textfile collector reads only those)\n",
+					optarg);
 				return 2;
 			}
 			metrics = optarg;
@@ -453,6 +459,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			metrics_interval = (double)v;
+			interval_given = true;
 			break;
 		case 's':
 			path = optarg;
@@ -537,9 +544,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dlhald: --desired: %s\n", why);
 		return 1;
 	}
+	if (interval_given && !metrics) {
+		fprintf(stderr, "dlhald: --metrics-interval needs --metrics-file FILE.prom\n");
+		return 2;
+	}
 	if (fresh && !state) {
 		fprintf(stderr, "dlhald: --fresh needs --state FILE\n");
 		return 2;
+	}
+	/* Two daemons on one state file would each write their own view over the other's. */
+	if (state) {
+		lock_fd = state_lock(state, why, sizeof(why));
+		if (lock_fd < 0) {
+			fprintf(stderr, "dlhald: --state: %s\n", why);
+			return 1;
+		}
 	}
 	/* A state file that cannot be read stops the start: starting from the
 	 * profiles would silently overwrite it. --fresh says to. */
@@ -552,6 +571,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dlhald: cannot become a daemon: %s\n", strerror(errno));
 		return 1;
 	}
+	state_lock_pid(lock_fd); /* the lock came along the fork: its pid is ours now */
 	signal(SIGPIPE, SIG_IGN);
 	if (dlh_ctx_new(&srv.ctx, &ext))
 		return 1;

@@ -122,6 +122,15 @@ void proto_event(const struct dlh_event *ev, void *arg);
 
 /* state.c: the state file; every failure says which file, field and why in @why */
 int state_read(const char *path, char **devices, char *why, size_t whylen);
+/*
+ * One daemon per state file: an exclusive lock on PATH.lock (flock, kept
+ * across the fork of daemonizing), which holds the holder's pid. Returns the
+ * lock's descriptor (left open for the daemon's life), or -1 with @why naming
+ * the file and the pid that holds it.
+ */
+int state_lock(const char *path, char *why, size_t whylen);
+/* After a fork: the pid in the lock file is this process's. */
+void state_lock_pid(int fd);
 int state_parse(const char *text, size_t len, const char *path, char **devices, char *why, size_t whylen);
 /* Loads the --sim profiles, each device from its saved state in @devices (may be NULL). */
 int state_load(struct dlh_ctx *ctx, const char *profiles, const char *devices, const char *path, char *why,

@@ -15,9 +15,11 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -49,6 +51,48 @@ int state_parse(const char *text, size_t len, const char *path, char **devices, 
 	*devices = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
 	return *devices ? 0 : -ENOMEM;
+}
+
+int state_lock(const char *path, char *why, size_t whylen)
+{
+	char lock[PATH_MAX], pid[24] = "";
+	ssize_t n;
+	int fd;
+
+	if ((size_t)snprintf(lock, sizeof(lock), "%s.lock", path) >= sizeof(lock)) {
+		snprintf(why, whylen, "%s: path too long", path);
+		return -1;
+	}
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(why, whylen, "cannot open %s: %s", lock, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int err = errno;
+
+		n = pread(fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		if (err == EWOULDBLOCK)
+			snprintf(why, whylen, "%s is in use by another dlhald (pid %s; lock %s)", path,
+				 pid[0] ? pid : "unknown", lock);
+		else
+			snprintf(why, whylen, "cannot lock %s: %s", lock, strerror(err));
+		close(fd);
+		return -1;
+	}
+	state_lock_pid(fd);
+	return fd;
+}
+
+void state_lock_pid(int fd)
+{
+	char pid[24];
+	int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+
+	if (fd >= 0 && !ftruncate(fd, 0) && pwrite(fd, pid, (size_t)n, 0) != n)
+		dlhald_log(LOG_WARNING, "cannot write the state lock's pid: %s", strerror(errno));
 }
 
 int state_read(const char *path, char **devices, char *why, size_t whylen)
