@@ -184,7 +184,7 @@ static int module_load_twin(const char *path, struct dlh_extack *ext)
 #endif
 
 /* The context, created on first use so that help and usage errors need no backend. */
-int dl_ctx(struct dl *dl, struct dlh_ctx **out)
+static int ctx_make(struct dl *dl, struct dlh_ctx **out)
 {
 	struct dlh_extack ext;
 	char list[1024], *save = NULL;
@@ -240,6 +240,48 @@ int dl_ctx(struct dl *dl, struct dlh_ctx **out)
 	}
 	*out = dl->ctx;
 	return 0;
+}
+
+
+/*
+ * The context; a backend that cannot be had fails this command and every
+ * later one of a batch with the same message (the context is not kept).
+ */
+int dl_ctx(struct dl *dl, struct dlh_ctx **out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *err, *saved = stderr;
+	int ret;
+
+	if (dl->ctx_ret) {
+		fputs(dl->ctx_err, stderr);
+		return dl->ctx_ret;
+	}
+	if (dl->ctx) {
+		*out = dl->ctx;
+		return 0;
+	}
+	/* what the attempt says goes to stderr as ever, and is kept for the lines after it */
+	err = open_memstream(&buf, &len);
+	if (err)
+		stderr = err;
+	ret = ctx_make(dl, out);
+	if (err) {
+		stderr = saved;
+		fclose(err);
+		fputs(buf, stderr);
+	}
+	if (ret) {
+		snprintf(dl->ctx_err, sizeof(dl->ctx_err), "%s", buf ? buf : "dl: no backend\n");
+		dl->ctx_ret = ret;
+		dl->closing = true; /* the devices going away are not events to print */
+		dlh_ctx_free(dl->ctx);
+		dl->ctx = NULL;
+		dl->closing = false;
+	}
+	free(buf);
+	return ret;
 }
 
 static int dl_cmd(struct dl *dl)

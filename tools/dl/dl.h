@@ -24,6 +24,10 @@ struct dl {
 	const char *batch;
 	/* state */
 	struct dlh_ctx *ctx;
+	/* A backend that could not be had: every later command of a batch fails the same way (a batch
+	 * must not go on against a context without it, which looks like a machine without ports). */
+	char ctx_err[600];
+	int ctx_ret;
 	struct jsonw jw; /* the JSON document of the current command */
 	bool in_batch;
 	bool monitoring; /* a batch's "monitor" line: later lines' events are printed */

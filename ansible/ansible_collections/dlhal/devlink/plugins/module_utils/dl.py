@@ -8,6 +8,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
+import os
+import tempfile
 
 # The backend options both modules take, as dl has them.
 BACKEND_ARGS = dict(
@@ -52,14 +54,27 @@ def parse_docs(out):
 def run_batch(module, commands, details=False):
     """Runs @commands as one dl batch (one process: an emulator keeps its state between them).
 
+    The batch is a file, not a pipe: a dl that stops before reading it (a backend that is not
+    there) leaves its own message, not a broken pipe. A dl that answers no command at all (its
+    backend cannot be had, or dl_path is not dl) fails the task with what it said.
     Returns (rc, docs, stderr); a failed command does not stop the others (-f).
     """
-    argv = dl_argv(module) + ['-j', '-f'] + (['-d'] if details else []) + ['-b', '-']
-    rc, out, err = module.run_command(argv, data='\n'.join(commands) + '\n', binary_data=True)
+    fd, path = tempfile.mkstemp(prefix='dlhal-batch-', dir=module.tmpdir)
+    try:
+        with os.fdopen(fd, 'w') as f:
+            f.write('\n'.join(commands) + '\n')
+        argv = dl_argv(module) + ['-j', '-f'] + (['-d'] if details else []) + ['-b', path]
+        rc, out, err = module.run_command(argv)
+    finally:
+        os.unlink(path)
     try:
         docs = parse_docs(out)
     except ValueError as e:
         module.fail_json(msg='dl printed what is not its JSON: %s' % e, rc=rc, stderr=err, cmd=argv)
+    if not docs:
+        said = (err or '').strip().splitlines()
+        msg = said[0] if said else 'dl answered nothing (exit %d): is %s dl?' % (rc, argv[0])
+        module.fail_json(msg=msg, rc=rc, stderr=err, cmd=argv)
     return rc, docs, err
 
 

@@ -43,14 +43,19 @@ options:
         description: The device handle, C(BUS/DEV), for example C(pci/0000:03:00.0).
         type: str
       number:
-        description: The front-panel port number (C(dl port show -d)'s C(port)), 1 to 65535.
-        type: int
+        description:
+          - The front-panel port number (C(dl port show -d)'s C(port)), 0 to 65535 (an E810's PF 0 is
+            port 0).
+          - An integer; a boolean is refused, not taken as 0 or 1.
+        type: raw
       netdev:
         description: Instead of I(ports[].device) and I(ports[].number), the port whose netdev this is now.
         type: str
       split:
-        description: C(1) for whole, or the number of ports to split into (2, 4...), up to 64.
-        type: int
+        description:
+          - C(1) for whole, or the number of ports to split into (2, 4...), up to 64.
+          - An integer; a boolean is refused (C(true) is not 1, which would mean whole).
+        type: raw
       type:
         description: The port type.
         type: str
@@ -176,32 +181,49 @@ from ansible_collections.dlhal.devlink.plugins.module_utils.dl import (
 
 PORT_SPEC = dict(
     device=dict(type='str'),
-    number=dict(type='int'),
+    number=dict(type='raw'),
     netdev=dict(type='str'),
-    split=dict(type='int'),
+    split=dict(type='raw'),
     type=dict(type='str', choices=['eth', 'ib', 'auto']),
 )
+
+
+def whole_number(e, key, where):
+    """@e[key] as an int (an integer, or a string of digits); a boolean or anything else is an error."""
+    v = e.get(key)
+    if v is None or (isinstance(v, int) and not isinstance(v, bool)):
+        return None
+    if isinstance(v, str) and re.match(r'\A[0-9]{1,6}\Z', v):
+        e[key] = int(v)
+        return None
+    if isinstance(v, bool):
+        return '%s.%s: %s is a boolean: expected a number' % (where, key, str(v).lower())
+    return '%s.%s: "%s" is not a number' % (where, key, v)
 
 
 def check_entries(ports):
     """What argument_spec cannot say: the shape of each entry. Returns an error naming the field, or None."""
     for i, e in enumerate(ports):
         where = 'ports[%d]' % i
+        why = whole_number(e, 'number', where) or whole_number(e, 'split', where)
+        if why:
+            return why
         if e.get('netdev') is not None and (e.get('device') is not None or e.get('number') is not None):
             return '%s: give device and number, or netdev, not both' % where
         if e.get('netdev') is None and (e.get('device') is None or e.get('number') is None):
             return '%s: give device and number, or netdev' % where
         if e.get('split') is None and e.get('type') is None:
             return '%s: says nothing: give split and/or type' % where
-        if e.get('number') is not None and not 1 <= e['number'] <= 65535:
-            return '%s.number: %d is not a front-panel port number, 1 to 65535' % (where, e['number'])
+        if e.get('number') is not None and not 0 <= e['number'] <= 65535:
+            return '%s.number: %d is not a front-panel port number, 0 to 65535' % (where, e['number'])
         if e.get('split') is not None and not 1 <= e['split'] <= 64:
             return '%s.split: %d: expected 1 (whole) to 64' % (where, e['split'])
         dev = e.get('device')
-        if dev is not None and not re.match(r'^[^/\s]+/[^/\s]+$', dev):
+        # \A...\Z: '$' would match before a final newline, which then shifts the file's lines
+        if dev is not None and not re.match(r'\A[^/\s]+/[^/\s]+\Z', dev):
             return '%s.device: "%s": expected BUS/DEV, as pci/0000:03:00.0' % (where, dev)
         nd = e.get('netdev')
-        if nd is not None and not re.match(r'^[^/\s:%]{1,15}$', nd):
+        if nd is not None and not re.match(r'\A[^/\s:%]{1,15}\Z', nd):
             return '%s.netdev: "%s" is not a netdev name' % (where, nd)
     return None
 

@@ -8,6 +8,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
+import os
 
 import pytest
 
@@ -61,7 +62,12 @@ def test_entries_become_a_desired_state_file_with_each_line_owned_by_its_entry()
     ({'device': SW}, 'ports[0]: give device and number, or netdev'),
     ({'netdev': 'eth0', 'device': SW, 'number': 1, 'split': 2}, 'not both'),
     ({'device': SW, 'number': 17}, 'ports[0]: says nothing'),
-    ({'device': SW, 'number': 0, 'split': 2}, 'ports[0].number: 0 is not a front-panel port number'),
+    ({'device': SW, 'number': -1, 'split': 2}, 'ports[0].number: -1 is not a front-panel port number, 0 to'),
+    ({'device': SW, 'number': 17, 'split': True}, 'ports[0].split: true is a boolean: expected a number'),
+    ({'device': SW, 'number': True, 'split': 2}, 'ports[0].number: true is a boolean'),
+    ({'device': SW, 'number': 17, 'split': 'two'}, 'ports[0].split: "two" is not a number'),
+    ({'device': SW + '\n', 'number': 17, 'split': 2}, 'ports[0].device: "pci/0000:03:00.0\n": expected BUS/DEV'),
+    ({'netdev': 'eth0\n', 'split': 2}, 'is not a netdev name'),
     ({'device': SW, 'number': 17, 'split': 65}, 'ports[0].split: 65: expected 1 (whole) to 64'),
     ({'device': 'pci', 'number': 17, 'split': 2}, 'ports[0].device: "pci": expected BUS/DEV'),
     ({'netdev': 'a/b', 'split': 2}, 'ports[0].netdev: "a/b" is not a netdev name'),
@@ -95,8 +101,10 @@ def test_check_mode_predicts_the_ports_from_the_plans():
 def dl_answers(monkeypatch, apply_doc, rc=0, seen=None):
     """dl's batch answers: the ports before, the apply report, the ports after, the devices."""
     def run_command(self, argv, data=None, binary_data=False):
+        assert data is None  # the batch is a file (-b PATH), never a pipe dl may not read
         if seen is not None:
-            seen.append((argv, data))
+            with open(argv[-1]) as f:
+                seen.append((argv, f.read()))
         lines = [{'port': {SW + '/1': {'type': 'eth', 'netdev': 'eth0'}}}, {'apply': apply_doc},
                  {'port': {SW + '/1': {'type': 'eth', 'netdev': 'eth0', 'split_group': 16}}},
                  {'dev': {SW: {'dlhal': {'driver': 'mlxsw'}}}}]
@@ -115,7 +123,8 @@ def test_the_module_runs_one_dl_batch_with_an_argument_list_and_reports_changes(
     res = e.value.args[0]
     assert res['changed'] is True and res['result'] == 'done' and res['reboot_required'] is False
     argv, data = seen[0]
-    assert argv == ['/usr/bin/dl', '-s', '/run/d.sock', '-j', '-f', '-d', '-b', '-']
+    assert argv[:-1] == ['/usr/bin/dl', '-s', '/run/d.sock', '-j', '-f', '-d', '-b']
+    assert not os.path.exists(argv[-1])  # the batch file is gone with the run
     cmds = data.splitlines()
     assert cmds[0] == 'port show' and cmds[2] == 'port show' and cmds[3] == 'dev show'
     assert cmds[1].startswith('apply ') and cmds[1].endswith(' --atomic') and '--dry-run' not in cmds[1]
@@ -154,3 +163,17 @@ def test_backends_are_exclusive_and_fields_are_checked(monkeypatch):
     with pytest.raises(Fail) as e:
         ports.main()
     assert 'type' in e.value.args[0]['msg'] and 'eth' in e.value.args[0]['msg']
+
+
+@pytest.mark.parametrize('rc,err,msg', [
+    (2, 'dl: Cannot connect to dlhald at /nope.sock: No such file or directory.\n',
+     'dl: Cannot connect to dlhald at /nope.sock: No such file or directory.'),
+    (2, '--sim nope: Unknown profile "nope"\n', '--sim nope: Unknown profile "nope"'),
+    (0, '', 'dl answered nothing (exit 0): is /bin/true dl?'),
+])
+def test_a_backend_that_is_not_there_fails_the_task_with_dls_own_words(monkeypatch, rc, err, msg):
+    monkeypatch.setattr(basic.AnsibleModule, 'run_command', lambda self, argv, data=None: (rc, '', err))
+    set_module_args({'sim': 'nope', 'dl_path': '/bin/true', 'ports': [{'device': SW, 'number': 17, 'split': 2}]})
+    with pytest.raises(Fail) as e:
+        ports.main()
+    assert e.value.args[0]['msg'] == msg
