@@ -1329,6 +1329,12 @@ Test(daemon, a_change_that_cannot_be_saved_is_not_acknowledged)
 	dl(&r, "dev show"); /* the loop has turned: the first state write is done */
 	run_free(&r);
 	cr_assert_eq(unlink(state_path), 0);
+	{
+		char lock[96];
+
+		snprintf(lock, sizeof(lock), "%s.lock", state_path);
+		cr_assert_eq(unlink(lock), 0);
+	}
 	cr_assert_eq(rmdir(dir), 0);
 	dl(&r, "port split eth0 2");
 	cr_expect_eq(r.status, 1);

@@ -864,7 +864,7 @@ Test(apply, malformed_files_are_refused_with_file_line_and_reason)
 		const char *text, *line, *why;
 	} cases[] = {
 	    {"[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=3x\n", ":5:", "Split=3x: expected 1 (whole)"},
-	    {"[Match]\nDevice=" SW "\nNumber=0\n", ":3:", "Number=0: expected one front-panel port number"},
+	    {"[Match]\nDevice=" SW "\nNumber=65536\n", ":3:", "Number=65536: expected one front-panel port number"},
 	    {"[Match]\nDevice=pci\n", ":2:", "Device=pci: expected one BUS/DEV handle"},
 	    {"[Port]\nSplit=2\n", ":1:", "[Port] before any [Match]"},
 	    {"[Match]\nNetdev=eth0\n[Port]\nType=fc\n", ":4:", "Type=fc: expected eth, ib or auto"},
@@ -878,13 +878,20 @@ Test(apply, malformed_files_are_refused_with_file_line_and_reason)
 	    {"[Match]\nDevice=pci/\nNumber=1\n[Port]\nSplit=2\n", ":2:", "Device=pci/: expected one BUS/DEV"},
 	    {"[Match]\nDevice=/0000:03:00.0\nNumber=1\n[Port]\nSplit=2\n", ":2:", "expected one BUS/DEV"},
 	    /* two errors: the first, with its own line and reason */
-	    {"[Match]\nDevice=" SW "\nNumber=0\n[Port]\nType=foo\n", ":3:", "Number=0: expected one front-panel"},
-	    {"[Match]\nDevice=" SW "\ngarbage\nNumber=0\n", ":3:", "not a line of an INI file"},
-	    {"[Match]\nDevice=" SW "\nNumber=0\ngarbage\n", ":3:", "Number=0: expected"},
+	    {"[Match]\nDevice=" SW "\nNumber=-1\n[Port]\nType=foo\n", ":3:", "Number=-1: expected one front-panel"},
+	    {"[Match]\nDevice=" SW "\ngarbage\nNumber=-1\n", ":3:", "not a line of an INI file"},
+	    {"[Match]\nDevice=" SW "\nNumber=-1\ngarbage\n", ":3:", "Number=-1: expected"},
 	    {"[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\nNumber=3\n", ":6:", "unknown key Number in [Port]"},
 	    {"[Match]\nNetdev=eth0\nDevice=" SW "\nNumber=1\n[Port]\nSplit=2\n", ":2:", "not both"},
 	    {"[Match]\nNetdev=eth0\n", ":2:", "[Port] says nothing"},
-	    {"[Match]\nNetdev=eth0\n[Port]\nSplit=2\nSplit=4\n", ":5:", "Split=4: expected 1"},
+	    /* a key said twice: named as repeated, with the line of the first */
+	    {"[Match]\nNetdev=eth0\n[Port]\nSplit=2\nSplit=4\n", ":5:", "Split= repeated: the first is on line 4"},
+	    {"[Match]\nNetdev=eth0\n[Port]\nType=eth\nSplit=2\nType=eth\n", ":6:", "Type= repeated: the first is on line 4"},
+	    {"[Match]\nDevice=" SW "\nNumber=1\nDevice=" SW "\n", ":4:", "Device= repeated: the first is on line 2"},
+	    {"[Match]\nDevice=" SW "\nNumber=1\nNumber=1\n", ":4:", "Number= repeated: the first is on line 3"},
+	    /* one rule for comments: ';' or '#' after a blank; glued to the value, it is the value's */
+	    {"[Match]\nNetdev=eth0\n[Port]\nSplit=2;halves\n", ":4:", "Split=2;halves: expected 1"},
+	    {"[Match]\nNetdev=a:b\n[Port]\nSplit=2\n", ":2:", "Netdev=a:b: expected one netdev"},
 	    {"garbage\n", ":1:", "not a line of an INI file"},
 	};
 	struct run_result r;
@@ -914,6 +921,39 @@ Test(apply, malformed_files_are_refused_with_file_line_and_reason)
 
 /* A comment of any length is a comment (libinih's 200-byte buffer once parsed a long one's tail as a key),
  * the lines after it keep their numbers, and any other line too long for the parser is refused. */
+/* People indent INI files and comment values: neither changes what a line means. */
+Test(apply, indentation_and_comments_after_a_blank_mean_nothing)
+{
+	char *conf = conf_tmp("[Match]\n  Device=" SW "   # the switch\n\tNumber=17 ; front\n  [Port]\n"
+			      "    Split=2 # halves\n"),
+	     cmd[512], want[1024];
+	struct run_result r;
+
+	snprintf(cmd, sizeof(cmd), "--sim sn2700 apply %s --dry-run", conf);
+	run_dl(&r, cmd, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	snprintf(want, sizeof(want), "would: split " SW " port 17 into 2 (%s:5)\n", conf);
+	cr_expect_str_eq(r.out, want);
+	run_free(&r);
+	unlink(conf);
+	free(conf);
+	/* a folder is no file: refused as a missing one is, not "nothing to do" */
+	run_dl(&r, "--sim sn2700 apply /etc", NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "Error: /etc: Is a directory\n");
+	cr_expect_str_eq(r.out, "");
+	run_free(&r);
+	/* an E810's PF 0 is port 0, as dl port show -d prints it */
+	conf = conf_tmp("[Match]\nDevice=pci/0000:16:00.0\nNumber=0\n[Port]\nSplit=4\n");
+	snprintf(cmd, sizeof(cmd), "--sim e810-cqda2 apply %s --dry-run", conf);
+	run_dl(&r, cmd, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_not_null(strstr(r.out, "would: split pci/0000:16:00.0 port 0 into 4"), "%s", r.out);
+	run_free(&r);
+	unlink(conf);
+	free(conf);
+}
+
 Test(apply, long_lines_whole_comments_and_a_refused_long_key_line)
 {
 	char text[4096], x[400], cmd[512];
@@ -953,7 +993,7 @@ Test(apply, long_lines_whole_comments_and_a_refused_long_key_line)
 	free(conf);
 
 	/* a key line longer than the parser's buffer */
-	snprintf(text, sizeof(text), "[Match]\nDevice=" SW "\nNumber=17 ; %s\n[Port]\nSplit=2\n", x);
+	snprintf(text, sizeof(text), "[Match]\nDevice=" SW "\nNetdev=%s\n[Port]\nSplit=2\n", x);
 	conf = conf_tmp(text);
 	snprintf(cmd, sizeof(cmd), "--sim sn2700 apply %s", conf);
 	run_dl(&r, cmd, NULL);

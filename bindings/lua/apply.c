@@ -50,9 +50,10 @@ static void entry_read(lua_State *L, int idx, lua_Integer i, struct desired_entr
 	if (lua_getfield(L, -1, "number") != LUA_TNIL) {
 		lua_Integer n = luaL_checkinteger(L, -1);
 
-		if (n < 1 || n > 65535)
-			luaL_error(L, "apply: entry %d: number: expected 1 to 65535", (int)i);
+		if (n < 0 || n > 65535)
+			luaL_error(L, "apply: entry %d: number: expected 0 to 65535", (int)i);
 		e->number = (unsigned int)n;
+		e->has_number = true;
 	}
 	lua_pop(L, 1);
 	if (lua_getfield(L, -1, "split") != LUA_TNIL) {
@@ -69,7 +70,7 @@ static void entry_read(lua_State *L, int idx, lua_Integer i, struct desired_entr
 			luaL_error(L, "apply: entry %d: type: expected eth, ib or auto", (int)i);
 	}
 	lua_pop(L, 2);
-	if (!e->netdev[0] == !(e->device[0] && e->number) || (e->netdev[0] && (e->device[0] || e->number)))
+	if (!e->netdev[0] == !(e->device[0] && e->has_number) || (e->netdev[0] && (e->device[0] || e->has_number)))
 		luaL_error(L, "apply: entry %d: give device and number, or netdev", (int)i);
 	if (!e->split && !e->type)
 		luaL_error(L, "apply: entry %d: says nothing: give split and/or type", (int)i);
@@ -82,7 +83,7 @@ static bool opt_bool(lua_State *L, const char *key)
 	bool v = lua_toboolean(L, -1);
 
 	if (t != LUA_TNIL && t != LUA_TBOOLEAN)
-		luaL_error(L, "apply: option %s: boolean expected, got %s", key, lua_typename(L, t));
+		luaL_argerror(L, 3, lua_pushfstring(L, "%s: expected a boolean, got %s", key, lua_typename(L, t)));
 	lua_pop(L, 1);
 	return v;
 }
@@ -107,6 +108,7 @@ int ldlhal_ctx_apply(lua_State *L)
 	luaL_checktype(L, 2, LUA_TTABLE);
 	if (!lua_isnoneornil(L, 3)) {
 		luaL_checktype(L, 3, LUA_TTABLE);
+		ldlhal_options_check(L, 3, (const char *const[]){"dry_run", "atomic", NULL}, "dry_run, atomic");
 		dry = opt_bool(L, "dry_run");
 		atomic = opt_bool(L, "atomic");
 	}

@@ -231,24 +231,6 @@ static int ctx_subscribe(lua_State *L)
 	return 1;
 }
 
-/* An options table holds only the keys @known (a typo must not open another backend). */
-static void options_check(lua_State *L, int idx, const char *const *known, const char *list)
-{
-	lua_pushnil(L);
-	while (lua_next(L, idx)) {
-		const char *const *k = known;
-
-		lua_pop(L, 1);
-		for (; *k && !(lua_type(L, -1) == LUA_TSTRING && !strcmp(lua_tostring(L, -1), *k)); k++)
-			;
-		if (!*k) {
-			luaL_argerror(
-			    L, idx,
-			    lua_pushfstring(L, "unknown option %s (expected %s)", luaL_tolstring(L, -1, NULL), list));
-		}
-	}
-}
-
 /* ---- the loop ------------------------------------------------------------------------------ */
 
 /* Runs the drivers' timers that fell due since the last call. */
@@ -291,9 +273,11 @@ static int ctx_step(lua_State *L)
 	lua_Integer ms = luaL_optinteger(L, 2, 0);
 	int n;
 
+	if (ms < 0)
+		return luaL_argerror(L, 2, "expected milliseconds, an integer >= 0");
 	ldlhal_ctx_live(L, 1);
 	ldlhal_ctx_enter(L, c);
-	wait_once(c, ms < 0 ? 0 : ms);
+	wait_once(c, ms);
 	if ((n = pending_error(L, c)))
 		return n;
 	lua_pushboolean(L, 1);
@@ -311,7 +295,7 @@ static int ctx_run(lua_State *L)
 	ldlhal_ctx_live(L, 1);
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
-		options_check(L, 2, (const char *const[]){"timeout", NULL}, "timeout");
+		ldlhal_options_check(L, 2, (const char *const[]){"timeout", NULL}, "timeout");
 		if (lua_getfield(L, 2, "timeout") != LUA_TNIL) {
 			if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0)
 				return luaL_argerror(L, 2, "timeout: expected milliseconds, an integer >= 0");
@@ -497,8 +481,8 @@ static int load_profiles(lua_State *L, struct lctx *c, int idx, struct dlh_extac
 	if (lua_type(L, idx) != LUA_TTABLE)
 		return luaL_argerror(L, 1, "sim: expected a profile name or a list of them");
 	for (lua_Integer i = 1; !err && lua_rawgeti(L, idx, i) != LUA_TNIL; i++) {
-		if (lua_type(L, -1) != LUA_TSTRING)
-			return luaL_argerror(L, 1, "sim: profile names are strings");
+		if (lua_type(L, -1) != LUA_TSTRING || !lua_rawlen(L, -1))
+			return luaL_argerror(L, 1, "sim: profile names are non-empty strings");
 		err = dlh_ctx_sim_load(c->ctx, lua_tostring(L, -1), ext);
 		lua_pop(L, 1);
 	}
@@ -519,13 +503,20 @@ static int dlhal_open(lua_State *L)
 
 	if (!lua_isnoneornil(L, 1)) {
 		luaL_checktype(L, 1, LUA_TTABLE);
-		options_check(L, 1, (const char *const[]){"sim", "socket", "kernel", NULL}, "sim, socket, kernel");
-		lua_getfield(L, 1, "socket");
-		socket = lua_isnil(L, -1) ? NULL : luaL_checkstring(L, -1);
-		lua_getfield(L, 1, "kernel");
+		ldlhal_options_check(L, 1, (const char *const[]){"sim", "socket", "kernel", NULL}, "sim, socket, kernel");
+		if (lua_getfield(L, 1, "socket") != LUA_TNIL &&
+		    (lua_type(L, -1) != LUA_TSTRING || !lua_rawlen(L, -1)))
+			return luaL_argerror(L, 1, "socket: expected a path, a non-empty string");
+		socket = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
+		if (lua_getfield(L, 1, "kernel") != LUA_TNIL && !lua_isboolean(L, -1))
+			return luaL_argerror(L, 1, lua_pushfstring(L, "kernel: expected a boolean, got %s",
+								   luaL_typename(L, -1)));
 		kernel = lua_toboolean(L, -1);
 		lua_getfield(L, 1, "sim");
 		sim = !lua_isnil(L, -1);
+		if (sim && !(lua_type(L, -1) == LUA_TSTRING ? lua_rawlen(L, -1) > 0
+				: lua_type(L, -1) == LUA_TTABLE ? lua_rawlen(L, -1) > 0 : false))
+			return luaL_argerror(L, 1, "sim: expected a profile name or a non-empty list of them");
 		lua_pop(L, 1);
 		/* the socket string stays on the stack while used */
 	}

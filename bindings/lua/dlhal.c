@@ -8,6 +8,24 @@
 
 #include <string.h>
 
+void ldlhal_options_check(lua_State *L, int idx, const char *const *known, const char *list)
+{
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		const char *const *k = known;
+
+		lua_pop(L, 1);
+		for (; *k && !(lua_type(L, -1) == LUA_TSTRING && !strcmp(lua_tostring(L, -1), *k)); k++)
+			;
+		if (!*k)
+			luaL_argerror(
+			    L, idx,
+			    lua_pushfstring(L, "unknown option %s (expected %s)", luaL_tolstring(L, -1, NULL), list));
+	}
+}
+
+#include <string.h>
+
 #define LDLHAL_EXPORT __attribute__((visibility("default")))
 
 int ldlhal_fail(lua_State *L, int err, const char *msg)

@@ -14,6 +14,13 @@
 #define LDLHAL_PORT "dlhal.port"
 #define LDLHAL_SUB  "dlhal.subscription"
 
+/*
+ * An options table holds only the keys @known (a typo must not change what
+ * happens: open another backend, or split for real where a dry run was
+ * meant); misuse raises, naming the argument @idx and the key.
+ */
+void ldlhal_options_check(lua_State *L, int idx, const char *const *known, const char *list);
+
 struct lctx {
 	struct dlh_ctx *ctx; /* NULL once closed */
 	lua_State *L;	     /* the main thread: callbacks run on it */

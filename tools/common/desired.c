@@ -6,6 +6,7 @@
 #include <ini.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,9 +43,9 @@ static void entry_check(struct parse *p, const struct desired_entry *e)
 	const char *bad = NULL;
 	int line = e->match_line;
 
-	if (!e->netdev[0] && (!e->device[0] || !e->number)) {
+	if (!e->netdev[0] && (!e->device[0] || !e->has_number)) {
 		bad = "[Match] needs Device= and Number=, or Netdev=";
-	} else if (e->netdev[0] && (e->device[0] || e->number)) {
+	} else if (e->netdev[0] && (e->device[0] || e->has_number)) {
 		bad = "[Match] takes Device= and Number=, or Netdev=, not both";
 	} else if (!e->split && !e->type) {
 		bad = "[Port] says nothing: expected Split= and/or Type=";
@@ -121,8 +122,21 @@ static char *reader(char *str, int num, void *stream)
 		snprintf(str, (size_t)num, "\n");
 		return str;
 	}
-	while (len && (p->buf[len - 1] == '\n' || p->buf[len - 1] == '\r'))
+	/* Indentation means nothing (as in systemd's unit files): inih would take an indented line
+	 * as the previous value's continuation. A ';' or '#' after a blank starts a comment, in any
+	 * value; one that follows a character is part of the value (and refused where it cannot be). */
+	len -= s - p->buf;
+	memmove(p->buf, s, (size_t)len + 1);
+	for (char *c = p->buf + 1; *c; c++)
+		if ((*c == ';' || *c == '#') && (c[-1] == ' ' || c[-1] == '\t')) {
+			*c = '\0';
+			len = c - p->buf;
+			break;
+		}
+	while (len && (p->buf[len - 1] == '\n' || p->buf[len - 1] == '\r' || p->buf[len - 1] == ' ' ||
+		       p->buf[len - 1] == '\t'))
 		len--;
+	s = p->buf;
 	/* inih's buffer holds the line, "\r\n" and the NUL */
 	if (len > num - 3) {
 		char n[16];
@@ -158,12 +172,30 @@ static int parse_uint(const char *v, unsigned int max, unsigned int *out)
 	return 0;
 }
 
+/* No blank or control character: nothing a handle or a netdev name can hold. */
+static bool printable(const char *v)
+{
+	for (; *v; v++)
+		if ((unsigned char)*v <= ' ' || *v == 0x7f)
+			return false;
+	return true;
+}
+
 /* BUS/DEV: one slash, neither side empty. */
 static bool handle_ok(const char *v, size_t max)
 {
 	const char *slash = strchr(v, '/');
 
-	return strlen(v) < max && slash && slash != v && slash[1] && !strchr(slash + 1, '/');
+	return strlen(v) < max && slash && slash != v && slash[1] && !strchr(slash + 1, '/') && printable(v);
+}
+
+/* A key said twice in one section: named, with the line of the first. */
+static int repeated(struct parse *p, const char *name, int first)
+{
+	char at[16];
+
+	snprintf(at, sizeof(at), "%d", first);
+	return fail(p, "%s= repeated: the first is on line %s", name, at);
 }
 
 static int on_key(void *user, const char *section, const char *name, const char *value)
@@ -186,22 +218,37 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	if (!in_port && !e->match_keys++)
 		e->match_line = p->line;
 	if (!in_port && !strcmp(name, "Device")) {
-		if (e->device[0] || !handle_ok(value, sizeof(e->device)))
+		if (e->device[0])
+			return repeated(p, name, e->device_line);
+		if (!handle_ok(value, sizeof(e->device)))
 			return fail(p, "Device=%s: expected one BUS/DEV handle per [Match]%s", value, "");
 		snprintf(e->device, sizeof(e->device), "%s", value);
+		e->device_line = p->line;
 	} else if (!in_port && !strcmp(name, "Number")) {
-		if (e->number || parse_uint(value, 65535, &e->number) || !e->number)
-			return fail(p, "Number=%s: expected one front-panel port number, 1 to 65535%s", value, "");
+		if (e->has_number)
+			return repeated(p, name, e->number_line);
+		if (parse_uint(value, 65535, &e->number))
+			return fail(p, "Number=%s: expected one front-panel port number, 0 to 65535%s", value, "");
+		e->has_number = true;
+		e->number_line = p->line;
 	} else if (!in_port && !strcmp(name, "Netdev")) {
-		if (e->netdev[0] || !*value || strlen(value) >= sizeof(e->netdev) || strchr(value, '/'))
+		if (e->netdev[0])
+			return repeated(p, name, e->netdev_line);
+		if (!*value || strlen(value) >= sizeof(e->netdev) || strchr(value, '/') || strchr(value, ':') ||
+		    !printable(value))
 			return fail(p, "Netdev=%s: expected one netdev name per [Match]%s", value, "");
 		snprintf(e->netdev, sizeof(e->netdev), "%s", value);
+		e->netdev_line = p->line;
 	} else if (in_port && !strcmp(name, "Split")) {
-		if (e->split || parse_uint(value, 64, &e->split) || !e->split)
+		if (e->split)
+			return repeated(p, name, e->split_line);
+		if (parse_uint(value, 64, &e->split) || !e->split)
 			return fail(p, "Split=%s: expected 1 (whole) or the number of ports, up to 64%s", value, "");
 		e->split_line = p->line;
 	} else if (in_port && !strcmp(name, "Type")) {
-		if (e->type || dlh_port_type_parse(value, &e->type) || e->type == DLH_PORT_TYPE_NOTSET)
+		if (e->type)
+			return repeated(p, name, e->type_line);
+		if (dlh_port_type_parse(value, &e->type) || e->type == DLH_PORT_TYPE_NOTSET)
 			return fail(p, "Type=%s: expected eth, ib or auto%s", value, "");
 		e->type_line = p->line;
 	} else {
@@ -213,7 +260,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
 int desired_load(struct desired *d, const char *path, char *why, size_t whylen)
 {
 	struct parse p = {.d = d};
-	int line;
+	struct stat st;
+	int line, rerr;
 
 	memset(d, 0, sizeof(*d));
 	snprintf(d->path, sizeof(d->path), "%s", path);
@@ -225,10 +273,24 @@ int desired_load(struct desired *d, const char *path, char *why, size_t whylen)
 		snprintf(why, whylen, "%s: %s", path, strerror(err));
 		return -err;
 	}
+	/* a directory opens, and reads as nothing: it is refused as a missing file is */
+	if (!fstat(fileno(p.f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(p.f);
+		snprintf(why, whylen, "%s: %s", path, strerror(EISDIR));
+		return -EISDIR;
+	}
 	line = ini_parse_stream(reader, &p, on_key, &p);
 	if (!p.fail_line && line >= 0 && d->n)
 		entry_check(&p, &d->e[d->n - 1]);
+	/* a read that failed half way is no end of the file */
+	rerr = ferror(p.f) ? (errno ? errno : EIO) : 0;
 	fclose(p.f);
+	if (rerr && !p.fail_line) {
+		free(p.buf);
+		desired_free(d);
+		snprintf(why, whylen, "%s: %s", path, strerror(rerr));
+		return -rerr;
+	}
 	free(p.buf);
 	if (line == -2) {
 		snprintf(why, whylen, "%s: out of memory", path);

@@ -18,11 +18,13 @@
  * number (a split does not change it) or by netdev name. */
 struct desired_entry {
 	char device[DLH_HANDLE_MAX]; /* "" when matched by netdev */
-	unsigned int number;	     /* front-panel port number, with device */
+	unsigned int number;	     /* front-panel port number, with device (0 is one: an E810's PF 0) */
+	bool has_number;
 	char netdev[DLH_NETDEV_NAME_MAX];
 	unsigned int split;	 /* 0: not said; 1: whole; 2, 4...: split into */
 	enum dlh_port_type type; /* NOTSET: not said */
 	int match_line, split_line, type_line;
+	int device_line, number_line, netdev_line; /* where each key was said: a repeat names the first */
 	int port_line;		 /* of its [Port] header; 0: none */
 	unsigned int match_keys; /* keys its [Match] had */
 };

@@ -210,7 +210,7 @@ static void drift_write(FILE *f, struct dlh_ctx *ctx)
 		label(f, "line", line, false);
 		label(f, "device", e->device, false);
 		snprintf(line, sizeof(line), "%u", e->number);
-		label(f, "number", e->number ? line : "", false);
+		label(f, "number", e->has_number ? line : "", false);
 		label(f, "netdev", e->netdev, false);
 		fprintf(f, "} %d\n", drift);
 	}

@@ -127,7 +127,13 @@ describe("dlhal", function()
       assert.matches("port 2 into 2 %(entry:2%).*%(the steps done were undone%)", msg)
       assert.equal(1, #(function() local n = {} for p in sw:dev(SW):ports() do
         if p.port == 18 then n[#n + 1] = p end end return n end)(), "port 18 is whole again")
-      assert.error_matches(function() sw:apply(two, { atomic = "yes" }) end, "option atomic: boolean expected")
+      assert.error_matches(function() sw:apply(two, { atomic = "yes" }) end, "atomic: expected a boolean, got string")
+      -- a key it does not know is misuse, never ignored: {dryrun = true} would split for real
+      assert.error_matches(function() sw:apply(two, { dryrun = true }) end,
+        "bad argument #2 to 'apply' %(unknown option dryrun %(expected dry_run, atomic%)%)")
+      assert.error_matches(function() sw:apply(two, { dry_run = true, atomc = true }) end, "unknown option atomc")
+      assert.equal(1, #(function() local n = {} for p in sw:dev(SW):ports() do
+        if p.port == 18 then n[#n + 1] = p end end return n end)(), "nothing was split by the refused calls")
     end)
 
     it("reads every field, named as dl -j -d names them", function()
@@ -409,7 +415,7 @@ describe("dlhal", function()
     end)
 
     it("answers for ports of a daemon that died", function()
-      local _, pidf, c = start_daemon("sn2700")
+      local s, pidf, c = start_daemon("sn2700")
       local p = assert(c:port("eth0"))
       assert.equal("eth0", p.netdev)
       local gone = {}
@@ -422,7 +428,10 @@ describe("dlhal", function()
       assert.is_nil(p.netdev)
       assert.same({ nil, SW .. "/1: Port was removed", "ENODEV" }, { p:split(2) })
       assert.is_true(#gone >= 33, "its ports and device were removed, with events")
-      assert.is_true(c:step(0)) -- nothing left to watch: no busy loop, no error
+      -- nothing more will come: every loop says why, never a silent wait (nil, message, errname)
+      local lost = { nil, "daemon: the connection to dlhald at " .. s .. " closed", "ECONNRESET" }
+      assert.same(lost, { c:step(0) })
+      assert.same(lost, { c:run { timeout = 10 } })
       c:close()
     end)
 
