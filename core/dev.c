@@ -137,6 +137,15 @@ DLH_EXPORT int dlh_dev_lookup(const struct dlh_ctx *ctx, const char *what, struc
 	int err;
 
 	dlh__extack_clear(ext);
+	/* a port's handle where a device is asked for: said so, not "an invalid character" */
+	{
+		const char *last = strrchr(what, '/');
+
+		if (last && last != strchr(what, '/') && last[1] && strspn(last + 1, "0123456789") == strlen(last + 1))
+			return dlh__extack_set(ext, -EINVAL, NULL,
+					       "\"%s\" is a port (BUS/DEV/PORT_INDEX): expected a device, BUS/DEV",
+					       DLH__QUOTE(what, strlen(what)));
+	}
 	err = dlh__dev_handle_parse(what, strlen(what), bus, name, ext);
 	if (err)
 		return err;

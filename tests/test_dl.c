@@ -104,13 +104,30 @@ Test(help, seed_usage_texts)
 	run_dl(&r, "help", NULL);
 	cr_expect_eq(r.status, 0);
 	{
-		static const char seed[] = "Usage: dl [ OPTIONS ] OBJECT { COMMAND | help }\n"
-					   "where  OBJECT := { dev | port | monitor }\n"
-					   "       OPTIONS := { -v/--verbose }\n";
+		/* the seed's form, listing every object and option as iproute2's devlink grew to */
+		static const char seed[] =
+		    "Usage: dl [ OPTIONS ] OBJECT { COMMAND | help }\n"
+		    "       dl [ OPTIONS ] -b/--batch FILE\n"
+		    "where  OBJECT := { dev | port | monitor | sim | apply | panel }\n"
+		    "       OPTIONS := { -v/--verbose | -d/--details | -j/--json | -p/--pretty |\n";
 
 		cr_expect_eq(strncmp(r.out, seed, strlen(seed)), 0, "%s", r.out);
 	}
 	cr_expect_not_null(strstr(r.out, "--sim PROFILE"), "extended with dlhal's options");
+	cr_expect_not_null(strstr(r.out, "Built-in profiles for --sim: sn2700, cx3-vpi, e810-cqda2\n"), "%s", r.out);
+	run_free(&r);
+	/* --help anywhere after an object: that object's usage, exit 0 */
+	run_dl(&r, "apply --help", NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_eq(strncmp(r.out, "Usage: dl apply FILE", 20), 0, "%s", r.out);
+	run_free(&r);
+	run_dl(&r, "port split --help", NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_eq(strncmp(r.out, "Usage: dl port show", 19), 0, "%s", r.out);
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 panel pci/0000:03:00.0 --ascii --help", NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_eq(strncmp(r.out, "Usage: dl panel", 15), 0, "%s", r.out);
 	run_free(&r);
 	run_dl(&r, "dev help", NULL);
 	cr_expect_eq(strncmp(r.out, "Usage: dl dev show [DEV]\n", strlen("Usage: dl dev show [DEV]\n")), 0,
@@ -137,6 +154,58 @@ Test(help, seed_usage_texts)
 	cr_expect_eq(r.status, 2, "no object");
 	cr_expect_not_null(strstr(r.err, "Usage: dl"));
 	run_free(&r);
+}
+
+/* dl(8) says what the usage says: every object, every long option, every built-in profile. */
+Test(help, the_man_page_lists_what_the_usage_lists)
+{
+	char path[512], *man = NULL, *p, word[128];
+	size_t len = 0;
+	struct run_result r;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tools/dl/dl.8", getenv("SRCDIR"));
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_gt(getdelim(&man, &len, '\0', f), 0);
+	fclose(f);
+	run_dl(&r, "help", NULL);
+	/* the objects: each in the man page's OBJECT line */
+	p = strstr(r.out, "OBJECT := {");
+	cr_assert_not_null(p);
+	for (p += 11; sscanf(p, " %127[a-z]", word) == 1 && *word; p = strchr(p + 1, '|') ? strchr(p + 1, '|') + 1 : "") {
+		char want[160];
+
+		snprintf(want, sizeof(want), " \" %s \"", word);
+		cr_expect_not_null(strstr(strstr(man, ".IR OBJECT \" := {"), want), "dl.8's OBJECT lacks %s", word);
+	}
+	/* the long options, as \-\-NAME */
+	for (p = strstr(r.out, "OPTIONS := {"); p && (p = strstr(p, "--")) && p < strstr(r.out, " }\n  -");) {
+		char want[160];
+
+		sscanf(p + 2, "%127[a-z]", word);
+		snprintf(want, sizeof(want), "\\-\\-%s", word);
+		cr_expect_not_null(strstr(man, want), "dl.8 does not describe --%s", word);
+		p += 2;
+	}
+	/* the built-in profiles, '-' escaped */
+	p = strstr(r.out, "Built-in profiles for --sim: ");
+	cr_assert_not_null(p);
+	for (p += 29; sscanf(p, "%127[a-z0-9-]", word) == 1; p += strlen(word) + (p[strlen(word)] == ',' ? 2 : 0)) {
+		char want[160], *q = want;
+
+		for (const char *c = word; *c && q < want + sizeof(want) - 3; c++) {
+			if (*c == '-')
+				*q++ = '\\';
+			*q++ = *c;
+		}
+		*q = '\0';
+		cr_expect_not_null(strstr(man, want), "dl.8 does not name the profile %s", word);
+		if (p[strlen(word)] != ',')
+			break;
+	}
+	run_free(&r);
+	free(man);
 }
 
 Test(prefix, objects_and_commands)
@@ -433,6 +502,70 @@ Test(bad_input, each_class_is_named_and_changes_nothing)
 		run_free(&r);
 	}
 	run_free(&before);
+}
+
+static char *conf_tmp(const char *text);
+
+/* What a first hour of real use found: each answered as the user means it, or refused naming the part. */
+Test(bad_input, first_hour_misuse)
+{
+	struct run_result r;
+	char *conf;
+	char cmd[512];
+
+	/* a batch file an editor began with a byte order mark */
+	run_dl(&r, "--sim sn2700 -b -", "\xef\xbb\xbfport show pci/0000:03:00.0/1\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, SW "/1: type eth netdev eth0\n");
+	run_free(&r);
+	/* a port where a device is asked for */
+	run_dl(&r, "--sim sn2700 panel " SW "/1", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "\"" SW "/1\" is a port (BUS/DEV/PORT_INDEX): expected a device, BUS/DEV"),
+			   "%s", r.err);
+	run_free(&r);
+	/* -j: a refused dry run is a document too, as an accepted one is */
+	run_dl(&r, "--sim sn2700 -j port split eth0 3 --dry-run", NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.out, "{\"plan\":{\"change\":\"split\",\"port\":\"" SW "/1\",\"count\":3,\"accepted\":false,"
+				"\"error\":\"" SW "/1: Port can only be split into 2 or 4 ports\"}}\n");
+	run_free(&r);
+	/* -j: a malformed file, too; and options before FILE */
+	conf = conf_tmp("[Match]\nNetdev=eth0\n[Port]\nSplit=two\n");
+	snprintf(cmd, sizeof(cmd), "--sim sn2700 -j apply --dry-run %s", conf);
+	run_dl(&r, cmd, NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_not_null(strstr(r.out, "\"dry_run\":true,"), "--dry-run before FILE: %s", r.out);
+	cr_expect_not_null(strstr(r.out, "\"result\":\"error\""), "%s", r.out);
+	cr_expect_not_null(strstr(r.out, ":4: Split=two: expected 1"), "%s", r.out);
+	run_free(&r);
+	unlink(conf);
+	free(conf);
+	run_dl(&r, "--sim sn2700 apply --dry-run", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "apply: FILE expected"), "%s", r.err);
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 apply a b", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "Unexpected argument \"b\" (one FILE)"), "%s", r.err);
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 apply --dryrun a", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "Unknown option \"--dryrun\""), "%s", r.err);
+	run_free(&r);
+	/* a backend that is not there: every line of a batch says so, none answers for an empty machine */
+	run_dl(&r, "-s /nonexistent.sock -j -f -b -", "port show\napply /dev/null\nport show\n");
+	cr_expect_eq(r.status, 2);
+	cr_expect_str_eq(r.out, "");
+	cr_expect_not_null(strstr(r.err, "Command failed stdin:3"), "%s", r.err);
+	{
+		int n = 0;
+
+		for (const char *p = r.err; (p = strstr(p, "Cannot connect to dlhald at /nonexistent.sock")); p++)
+			n++;
+		cr_expect_eq(n, 3, "each line: %s", r.err);
+	}
+	run_free(&r);
 }
 
 Test(bad_input, long_handle_is_refused_not_truncated)

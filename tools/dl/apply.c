@@ -181,7 +181,8 @@ static void apply_json_end(struct dl *dl, const struct desired *d, const struct 
 	out_end(dl);
 }
 
-static int apply_args(struct dl *dl, bool *dry, bool *reload, bool *atomic)
+/* FILE and the options, in any order ("-" is standard input, not an option). */
+static int apply_args(struct dl *dl, const char **path, bool *dry, bool *reload, bool *atomic)
 {
 	for (const char *a; (a = dl_arg(dl)); dl_shift(dl)) {
 		if (!strcmp(a, "--dry-run"))
@@ -190,9 +191,15 @@ static int apply_args(struct dl *dl, bool *dry, bool *reload, bool *atomic)
 			*reload = true;
 		else if (!strcmp(a, "--atomic"))
 			*atomic = true;
+		else if (a[0] == '-' && a[1])
+			return dl_usage_err(apply_usage, "Unknown option \"%s\"", a);
+		else if (!*path)
+			*path = a;
 		else
-			return dl_usage_err(apply_usage, "Unexpected argument \"%s\"", a);
+			return dl_usage_err(apply_usage, "Unexpected argument \"%s\" (one FILE)", a);
 	}
+	if (!*path)
+		return dl_usage_err(apply_usage, "apply: FILE expected");
 	if (*dry && *reload)
 		return dl_usage_err(apply_usage, "--dry-run and --reload: choose one");
 	return DL_OK;
@@ -280,7 +287,7 @@ static int apply_round(struct dl *dl, const struct desired *d, struct dlh_ctx *c
 
 int cmd_apply(struct dl *dl)
 {
-	const char *path = dl_shift(dl);
+	const char *path = NULL;
 	bool dry = false, reload = false, atomic = false;
 	struct apply_run r = {.result = "nothing"};
 	struct desired_plan p = {0};
@@ -289,26 +296,32 @@ int cmd_apply(struct dl *dl)
 	struct dlh_ctx *ctx;
 	int ret = DL_OK, err;
 
-	if (!path || dl_match(path, "help")) {
-		apply_usage(path ? stdout : stderr);
-		return path ? DL_OK : DL_EUSAGE;
+	if (dl_arg(dl) && dl_match(dl_arg(dl), "help")) {
+		apply_usage(stdout);
+		return DL_OK;
 	}
-	err = apply_args(dl, &dry, &reload, &atomic);
+	err = apply_args(dl, &path, &dry, &reload, &atomic);
 	if (err)
 		return err;
 	err = dl_ctx(dl, &ctx);
 	if (err)
 		return err;
-	if (desired_load(&d, path, why, sizeof(why))) {
-		fprintf(stderr, "Error: %s\n", why);
-		return DL_EOP;
-	}
 	if (dl->json) {
 		out_begin(dl, "apply");
-		jsonw_str(&dl->jw, "file", d.path);
+		jsonw_str(&dl->jw, "file", path);
 		jsonw_bool(&dl->jw, "dry_run", dry);
 		jsonw_bool(&dl->jw, "atomic", atomic);
 		jsonw_arr_open(&dl->jw, "steps");
+	}
+	if (desired_load(&d, path, why, sizeof(why))) {
+		/* -j: a document all the same, with the file's error */
+		fprintf(stderr, "Error: %s\n", why);
+		if (dl->json) {
+			r.result = "error";
+			snprintf(r.error, sizeof(r.error), "%s", why);
+			apply_json_end(dl, &(struct desired){.n = 0}, &r);
+		}
+		return DL_EOP;
 	}
 	/* With --reload, a second round runs what the reset made possible (the new ports' types). */
 	for (int round = 0; round < (reload ? 2 : 1); round++) {

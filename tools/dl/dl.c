@@ -22,28 +22,85 @@
 #include <string.h>
 #include <unistd.h>
 
+enum { OPT_SIM = 256, OPT_KERNEL };
+
+/* The options, once: getopt's table, the usage's OPTIONS line and its help are made from it. */
+static const struct dl_option {
+	int val; /* the short option, or OPT_* for a long one alone */
+	const char *name;
+	const char *arg; /* NULL: takes none */
+	const char *help;
+} dl_options[] = {
+    {'v', "verbose", NULL, "echo batch commands, show driver log lines"},
+    {'d', "details", NULL, "more port and device attributes"},
+    {'j', "json", NULL, "JSON output, one document a command"},
+    {'p', "pretty", NULL, "indented JSON"},
+    {'f', "force", NULL, "go on after a failed batch line"},
+    {'b', "batch", "FILE", "one command a line of FILE (- for standard input)"},
+    {'s', "socket", "PATH", "a dlhald's devices (the default when " DLHAL_SOCKET_DEFAULT " exists)"},
+    {OPT_KERNEL, "kernel", NULL, "the kernel's devlink family (the default when it exists)"},
+    {OPT_SIM, "sim", "PROFILE[,PROFILE...]", "emulated devices in this process: a built-in profile or a file"},
+    {'V', "version", NULL, "print the version"},
+    {'h', "help", NULL, "this text"},
+};
+
+/* The objects, once: dispatch, --help and the usage's OBJECT line. */
+static const struct dl_object {
+	const char *name;
+	int (*cmd)(struct dl *dl);
+	void (*usage)(FILE *f);
+} dl_objects[] = {
+    {"dev", cmd_dev, dev_usage},	     {"port", cmd_port, port_usage},	{"monitor", cmd_monitor, monitor_usage},
+    {"sim", cmd_sim, sim_usage},	     {"apply", cmd_apply, apply_usage}, {"panel", cmd_panel, panel_usage},
+};
+
+#define DL_N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* "-b/--batch FILE", "--kernel": an option as the usage writes it. */
+static void option_word(const struct dl_option *o, char *word, size_t len)
+{
+	if (o->val < 256)
+		snprintf(word, len, "-%c/--%s%s%s", o->val, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		snprintf(word, len, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: dl [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"where  OBJECT := { dev | port | monitor }\n"
-		"       OPTIONS := { -v/--verbose }\n"
-		"\n"
-		"       dl [ OPTIONS ] sim { cable | fail | set | show } ...   (emulated devices)\n"
-		"       dl [ OPTIONS ] apply FILE [ --dry-run | --reload ] [ --atomic ]   (desired state)\n"
-		"       dl [ OPTIONS ] panel [ DEV ] [ --ascii | --svg | --follow ]   (the front panel)\n"
-		"       dl [ OPTIONS ] -b/--batch FILE\n"
-		"All options: -v/--verbose  echo batch commands, show driver log lines\n"
-		"             -d/--details  more port attributes    -j/--json  JSON output\n"
-		"             -p/--pretty   indented JSON           -f/--force  go on after a failed batch line\n"
-		"             -V/--version  print the version       -h/--help   this text\n"
-		"             -s/--socket PATH  a dlhald's devices (the default when " DLHAL_SOCKET_DEFAULT " exists)\n"
-		"             --kernel      the kernel's devlink family (the default when it exists)\n"
-		"             --sim PROFILE[,PROFILE...]  emulated devices in this process: a built-in\n"
-		"                 profile (");
+	fprintf(f, "Usage: dl [ OPTIONS ] OBJECT { COMMAND | help }\n"
+		   "       dl [ OPTIONS ] -b/--batch FILE\n"
+		   "where  OBJECT := {");
+	for (size_t i = 0; i < DL_N(dl_objects); i++)
+		fprintf(f, "%s %s", i ? " |" : "", dl_objects[i].name);
+	fprintf(f, " }\n       OPTIONS := {");
+	/* wrapped within 80 columns, the continuation under the first option */
+	for (size_t i = 0, col = 19; i < DL_N(dl_options); i++) {
+		const struct dl_option *o = &dl_options[i];
+		char word[64];
+
+		option_word(o, word, sizeof(word));
+		if (i && col + strlen(word) + 5 > 78) {
+			fprintf(f, " |\n                   ");
+			col = 19;
+		} else if (i) {
+			fprintf(f, " |");
+			col += 2;
+		}
+		fprintf(f, " %s", word);
+		col += strlen(word) + 1;
+	}
+	fprintf(f, " }\n");
+	for (size_t i = 0; i < DL_N(dl_options); i++) {
+		const struct dl_option *o = &dl_options[i];
+		char word[64];
+
+		option_word(o, word, sizeof(word));
+		fprintf(f, "  %-30s %s\n", word, o->help);
+	}
+	fprintf(f, "Built-in profiles for --sim: ");
 	for (const char *const *p = dlh_sim_profiles(); *p; p++)
 		fprintf(f, "%s%s", p == dlh_sim_profiles() ? "" : ", ", *p);
-	fprintf(f, ") or a profile file\n");
+	fprintf(f, "\n\"dl OBJECT help\" (or --help anywhere after OBJECT) gives an object's commands.\n");
 }
 
 const char *dl_arg(struct dl *dl)
@@ -287,24 +344,25 @@ int dl_ctx(struct dl *dl, struct dlh_ctx **out)
 static int dl_cmd(struct dl *dl)
 {
 	const char *obj = dl_shift(dl);
+	const struct dl_object *o = NULL;
 
 	if (!obj || dl_match(obj, "help")) {
 		usage(obj ? stdout : stderr);
 		return obj ? DL_OK : DL_EUSAGE;
 	}
-	if (dl_match(obj, "dev"))
-		return cmd_dev(dl);
-	if (dl_match(obj, "port"))
-		return cmd_port(dl);
-	if (dl_match(obj, "monitor"))
-		return cmd_monitor(dl);
-	if (dl_match(obj, "sim"))
-		return cmd_sim(dl);
-	if (dl_match(obj, "apply"))
-		return cmd_apply(dl);
-	if (dl_match(obj, "panel"))
-		return cmd_panel(dl);
-	return dl_usage_err(NULL, "Object \"%s\" not found, try \"dl help\"", obj);
+	/* a prefix takes the first object it matches, in the table's order, as in iproute2 */
+	for (size_t i = 0; i < DL_N(dl_objects) && !o; i++)
+		if (dl_match(obj, dl_objects[i].name))
+			o = &dl_objects[i];
+	if (!o)
+		return dl_usage_err(NULL, "Object \"%s\" not found, try \"dl help\"", obj);
+	/* --help anywhere after the object: that object's usage, whatever else the line says */
+	for (int i = 0; i < dl->argc; i++)
+		if (!strcmp(dl->argv[i], "--help")) {
+			o->usage(stdout);
+			return DL_OK;
+		}
+	return o->cmd(dl);
 }
 
 /* Splits a batch line into words: blanks separate, quotes group, '#' starts a comment. */
@@ -373,6 +431,9 @@ static int batch(struct dl *dl)
 		int argc, err;
 
 		lineno++;
+		/* a UTF-8 byte order mark, which an editor may put first (desired files accept one too) */
+		if (lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3))
+			memmove(line, line + 3, strlen(line + 3) + 1);
 		argc = makeargs(line, argv, (int)(sizeof(argv) / sizeof(argv[0])));
 		if (argc == 0)
 			continue;
@@ -409,20 +470,21 @@ static int batch(struct dl *dl)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_SIM = 256, OPT_KERNEL };
-	static const struct option opts[] = {
-	    {"verbose", no_argument, NULL, 'v'},       {"details", no_argument, NULL, 'd'},
-	    {"json", no_argument, NULL, 'j'},	       {"pretty", no_argument, NULL, 'p'},
-	    {"force", no_argument, NULL, 'f'},	       {"batch", required_argument, NULL, 'b'},
-	    {"version", no_argument, NULL, 'V'},       {"help", no_argument, NULL, 'h'},
-	    {"sim", required_argument, NULL, OPT_SIM}, {"kernel", no_argument, NULL, OPT_KERNEL},
-	    {"socket", required_argument, NULL, 's'},  {NULL, 0, NULL, 0},
-	};
+	struct option opts[DL_N(dl_options) + 1] = {{0}};
+	char shorts[2 * DL_N(dl_options) + 2] = "+"; /* "+": stop at the first non-option ("split eth0 -1") */
 	struct dl dl = {0};
 	int opt, ret;
 
-	/* "+": stop at the first non-option, so "dl port split eth0 -1" is not read as options. */
-	while ((opt = getopt_long(argc, argv, "+vdjpfb:s:Vh", opts, NULL)) != -1) {
+	for (size_t i = 0, n = 1; i < DL_N(dl_options); i++) {
+		opts[i] = (struct option){dl_options[i].name, dl_options[i].arg ? required_argument : no_argument, NULL,
+					  dl_options[i].val};
+		if (dl_options[i].val < 256) {
+			shorts[n++] = (char)dl_options[i].val;
+			if (dl_options[i].arg)
+				shorts[n++] = ':';
+		}
+	}
+	while ((opt = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		switch (opt) {
 		case 'v':
 			dl.verbose = true;

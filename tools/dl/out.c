@@ -444,6 +444,38 @@ static void plan_port_json(struct jsonw *w, const char *dev, const struct dlh_pl
 	jsonw_obj_close(w);
 }
 
+/* The object of a plan's document: the change asked for, on which port. */
+static struct jsonw *plan_open(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count,
+			       const char *type, bool accepted)
+{
+	struct jsonw *w = &dl->jw;
+
+	jsonw_init_stream(w, dl->pretty, stdout);
+	jsonw_obj_open(w, NULL);
+	jsonw_obj_open(w, "plan");
+	jsonw_str(w, "change", change);
+	jsonw_str(w, "port", dlh_port_handle(port));
+	if (count)
+		jsonw_uint(w, "count", count);
+	if (type)
+		jsonw_str(w, "type", type);
+	jsonw_bool(w, "accepted", accepted);
+	return w;
+}
+
+void out_plan_refused(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count,
+		      const char *type, const struct dlh_extack *ext)
+{
+	char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 4];
+	struct jsonw *w;
+
+	if (!dl->json)
+		return; /* text: the refusal on stderr says it */
+	w = plan_open(dl, change, port, count, type, false);
+	jsonw_str(w, "error", dlh_extack_str(ext, buf, sizeof(buf)));
+	out_end(dl);
+}
+
 void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count, const char *type,
 	      const struct dlh_plan *plan)
 {
@@ -477,17 +509,7 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 			plan_port_text(dl, "new", dlh_dev_handle(dev), &plan->come[i]);
 		return;
 	}
-	w = &dl->jw;
-	jsonw_init_stream(w, dl->pretty, stdout);
-	jsonw_obj_open(w, NULL);
-	jsonw_obj_open(w, "plan");
-	jsonw_str(w, "change", change);
-	jsonw_str(w, "port", dlh_port_handle(port));
-	if (count)
-		jsonw_uint(w, "count", count);
-	if (type)
-		jsonw_str(w, "type", type);
-	jsonw_bool(w, "accepted", true);
+	w = plan_open(dl, change, port, count, type, true);
 	out_plan_fields(w, dlh_dev_handle(dev), plan);
 	out_end(dl);
 }

@@ -88,6 +88,18 @@ static int port_show(struct dl *dl)
 	return err ? dl_op_err(err, &ext) : DL_OK;
 }
 
+/* A dry run's answer: the plan (exit 0, or 3 when partial), or the refusal (exit 1; -j: a document too). */
+static int dry_done(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count,
+		    const char *type, int err, const struct dlh_plan *plan, const struct dlh_extack *ext)
+{
+	if (err) {
+		out_plan_refused(dl, change, port, count, type, ext);
+		return dl_op_err(err, ext);
+	}
+	out_plan(dl, change, port, count, type, plan);
+	return plan->partial ? DL_EPARTIAL : DL_OK;
+}
+
 static int port_set(struct dl *dl)
 {
 	enum dlh_port_type type = DLH_PORT_TYPE_NOTSET;
@@ -119,9 +131,7 @@ static int port_set(struct dl *dl)
 		return dl_usage_err(port_usage, "port set: nothing to set, expected \"type\"");
 	if (dry) {
 		err = dlh_port_type_set_plan(port, type, &plan, &ext);
-		if (!err)
-			out_plan(dl, "set", port, 0, dlh_port_type_name(type), &plan);
-		return err ? dl_op_err(err, &ext) : plan.partial ? DL_EPARTIAL : DL_OK;
+		return dry_done(dl, "set", port, 0, dlh_port_type_name(type), err, &plan, &ext);
 	}
 	err = dlh_port_type_set(port, type, &ext);
 	return dl_op_done(err, &ext);
@@ -184,9 +194,7 @@ static int port_split(struct dl *dl)
 		return dl_usage_err(port_usage, "Split count \"%s\" is out of range (2 to %u)", word, UINT32_MAX);
 	if (dry) {
 		err = dlh_port_split_plan(port, count, &plan, &ext);
-		if (!err)
-			out_plan(dl, "split", port, count, NULL, &plan);
-		return err ? dl_op_err(err, &ext) : plan.partial ? DL_EPARTIAL : DL_OK;
+		return dry_done(dl, "split", port, count, NULL, err, &plan, &ext);
 	}
 	err = dlh_port_split(port, count, &ext);
 	return dl_op_done(err, &ext);
@@ -207,9 +215,7 @@ static int port_unsplit(struct dl *dl)
 		return err;
 	if (dry) {
 		err = dlh_port_unsplit_plan(port, &plan, &ext);
-		if (!err)
-			out_plan(dl, "unsplit", port, 0, NULL, &plan);
-		return err ? dl_op_err(err, &ext) : plan.partial ? DL_EPARTIAL : DL_OK;
+		return dry_done(dl, "unsplit", port, 0, NULL, err, &plan, &ext);
 	}
 	err = dlh_port_unsplit(port, &ext);
 	return dl_op_done(err, &ext);
