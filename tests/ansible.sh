@@ -67,6 +67,23 @@ if ansible-galaxy collection build --output-path "$T/dist" > "$T/build" 2>&1 &&
 else
 	nok "build/install" "$(cat "$T/build" "$T/install"; tail -n 20 "$T/adhoc")"
 fi
+# Misuse and a backend that is not there, as a task meets them: dl's own words, nothing changed.
+adhoc() { ANSIBLE_COLLECTIONS_PATH=$T/installed ansible localhost -i localhost, -c local -m "$1" -a "$2" 2>&1; }
+adhoc dlhal.devlink.info "sim=nope dl_path=$DL" > "$T/a1"
+adhoc dlhal.devlink.info "sim=sn2700 dl_path=/bin/true" > "$T/a2"
+adhoc dlhal.devlink.ports "{\"sim\": \"sn2700\", \"dl_path\": \"$DL\",
+	\"ports\": [{\"device\": \"pci/0000:03:00.0\", \"number\": 17, \"split\": true}]}" > "$T/a3"
+adhoc dlhal.devlink.ports "{\"sim\": \"sn2700\", \"dl_path\": \"$DL\",
+	\"ports\": [{\"device\": \"pci/0000:03:00.0\\n\", \"number\": 17, \"split\": 2}]}" > "$T/a4"
+failed_with() { grep -q 'FAILED!' "$1" && grep -q "\"msg\": \"$2" "$1"; }
+if failed_with "$T/a1" '--sim nope: Unknown profile' && ! grep -q 'Broken pipe' "$T/a1" &&
+	failed_with "$T/a2" 'dl answered nothing (exit 0): is /bin/true dl?' &&
+	failed_with "$T/a3" 'ports\[0\].split: true is a boolean: expected a number' &&
+	failed_with "$T/a4" 'ports\[0\].device: .*expected BUS/DEV'; then
+	ok "a profile that is not there, a dl_path that is not dl, split: true and a device with a newline: the task fails, saying why"
+else
+	nok "misuse through Ansible" "$(cat "$T/a1" "$T/a2" "$T/a3" "$T/a4")"
+fi
 cd "$T" || exit 1
 
 # --- one host: every behaviour, asserted in the playbook --------------------------------------
