@@ -150,8 +150,15 @@ int ldlhal_ctx_apply(lua_State *L)
 		snprintf(why, sizeof(why), "%s (%s)", what,
 			 undone ? "the steps done were undone" : "a step done could not be undone");
 	} else if (!err && p.status == DESIRED_UNMET) {
+		/* every unmet entry, as many as the message holds, the rest counted */
+		size_t n = 0, i;
+
 		err = -ENODEV;
-		snprintf(why, sizeof(why), "%s%s", p.why, p.nunmet > 1 ? " (and more)" : "");
+		for (i = 0; i < p.nunmet && n + 200 < sizeof(why); i++)
+			n += (size_t)snprintf(why + n, sizeof(why) - n, "%sentry:%zu: %s", i ? "; " : "",
+					      p.unmet[i].entry + 1, p.unmet[i].why);
+		if (i < p.nunmet)
+			snprintf(why + n, sizeof(why) - n, "; and %zu more", p.nunmet - i);
 	}
 	desired_plan_free(&p);
 	return err ? ldlhal_fail(L, err, why) : 1;

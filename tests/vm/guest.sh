@@ -601,6 +601,22 @@ kill $kd; wait $kd 2> /dev/null
 if grep -q "c.conf:8: matches no port" $T/kd.log; then ok "dlhald --kernel --desired: the unmet entry is logged ($(grep -m1 unmet $T/kd.log))"
 else nok "dlhald --kernel --desired unmet" "$(cat $T/kd.log)"; fi
 kdl port unsplit dlhal/0000:03:00.0/1 > /dev/null 2>&1
+# Lua's apply returns it too (nil, the unmet entry, ENODEV), having done what it could
+if [ -f /lua.lua ]; then
+	cat > $T/capply.lua << 'LUA'
+local dlhal = require "dlhal"
+local ctx = assert(dlhal.open { kernel = true })
+local D = "dlhal/0000:03:00.0"
+print(ctx:apply { { device = D, number = 17, split = 4 }, { device = D, number = 1, split = 2 } })
+LUA
+	DLHAL_MODULE_PATH=/usr/lib/dlhal lua5.4 $T/capply.lua > $T/capply 2>&1
+	if grep -qx "nil	entry:2: matches no port	ENODEV" $T/capply && kdl port show dlhal/0000:03:00.0/4 > /dev/null 2>&1; then
+		ok "Lua's apply through the kernel: port 17 split, the unmet entry returned (nil, entry:2, ENODEV)"
+	else
+		nok "Lua apply of a partial plan" "$(cat $T/capply)"
+	fi
+	kdl port unsplit dlhal/0000:03:00.0/1 > /dev/null 2>&1
+fi
 bdl port split pci/0000:03:00.0/5 4 > $T/bs 2>&1; r=$?
 sleep 0.5
 if [ $r = 0 ] && [ "$(devlink port show | grep -c '^dlhal/0000:03:00.0/[5678]: .*split_group 18')" = 4 ]; then
