@@ -200,6 +200,7 @@ struct dlh_dev {
 	size_t ncages;
 	char *card; /* the card it is one device of (faceplate.c); NULL when none */
 	char driver[DLH_DRIVER_NAME_MAX]; /* a relay's: the driver on the other side; "" for its own */
+	bool driver_asked;		  /* dev_driver_get was called (once is enough) */
 	char bus[DLH_BUS_NAME_MAX];
 	char name[DLH_DEV_NAME_MAX];
 	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX];

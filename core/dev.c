@@ -53,6 +53,19 @@ DLH_EXPORT const char *dlh_dev_name(const struct dlh_dev *dev)
 
 DLH_EXPORT const char *dlh_dev_driver(const struct dlh_dev *dev)
 {
+	int (*get)(struct dlh_dev *, char *, size_t, struct dlh_extack *) = DLH__OP(dev->drv, dev_driver_get);
+	struct dlh_dev *d = (struct dlh_dev *)dev; /* a lazy mirror's, as a fill is */
+
+	/* asked once, never from inside a fill or an op (the relay's socket is busy then) */
+	if (!d->driver[0] && !d->driver_asked && get && !d->ctx->filling && !d->ctx->op.name) {
+		char buf[DLH_DRIVER_NAME_MAX] = "";
+		struct dlh_extack ext;
+
+		d->driver_asked = true;
+		dlh__extack_clear(&ext);
+		if (!get(d, buf, sizeof(buf), &ext))
+			dlh_sdk_dev_driver_set(d, memchr(buf, '\0', sizeof(buf)) ? buf : NULL, NULL);
+	}
 	return dev->driver[0] ? dev->driver : dev->drv->name;
 }
 

@@ -39,6 +39,8 @@ struct kdl {
 	char *sim_value; /* where a SIM_GET reply's value goes */
 	size_t sim_len;
 	uint32_t *reload_done; /* where a RELOAD reply's actions performed go */
+	char *info_driver;     /* where an INFO_GET reply's driver name goes */
+	size_t info_len;
 	/* A dlhald's devices' firmware options (DLHAL_ATTR_FW_OPTION), by device handle. */
 	struct kopts {
 		char dev[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1];
@@ -540,6 +542,11 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 	if (cmd == DLHAL_CMD_SIM_GET) {
 		if (k->sim_value && tb[A_SIM_VALUE])
 			snprintf(k->sim_value, k->sim_len, "%s", dlh__attr_str(tb[A_SIM_VALUE]));
+		return;
+	}
+	if (cmd == DEVLINK_CMD_INFO_GET) {
+		if (k->info_driver && tb[A_DRIVER])
+			snprintf(k->info_driver, k->info_len, "%s", dlh__attr_str(tb[A_DRIVER]));
 		return;
 	}
 	/* Linux fills port dump replies with DEVLINK_CMD_NEW (not PORT_NEW): a
@@ -1491,6 +1498,26 @@ static int kernel_dev_reload(struct dlh_dev *dev, enum dlh_reload_action action,
 	return err;
 }
 
+/* The kernel driver of a devlink instance, as `devlink dev info` prints it ("driver netdevsim"). */
+static int kernel_dev_driver_get(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
+	struct nl_msg *msg = msg_new(k, DEVLINK_CMD_INFO_GET, 0);
+	int err;
+
+	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
+	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev))) {
+		nlmsg_free(msg);
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	}
+	buf[0] = '\0';
+	k->info_driver = buf;
+	k->info_len = len;
+	err = request(k, msg, ext);
+	k->info_driver = NULL;
+	return err ? err : buf[0] ? 0 : dlh_sdk_extack(ext, -ENODATA, "The kernel names no driver");
+}
+
 /* dlhald's power cycle of an emulated card (an emulator control of its own, DLHAL_SIM_RESET). */
 static int daemon_sim_reset(struct dlh_dev *dev, struct dlh_extack *ext)
 {
@@ -1533,6 +1560,7 @@ static const struct dlh_sdk_ops kernel_ops = {
     .bus_fill_netdev = kernel_bus_fill_netdev,
     .bus_ports_walk = kernel_bus_ports_walk,
     .dev_reload = kernel_dev_reload,
+    .dev_driver_get = kernel_dev_driver_get,
 };
 
 const struct dlh_sdk_driver kernel_driver = {

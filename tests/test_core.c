@@ -374,6 +374,71 @@ Test(drivers, duplicate_and_foreign_abi_are_refused)
 	dlh_ctx_free(ctx);
 }
 
+/* A relay's driver: the name it is asked for once, the relay's own on an error or a bad name. */
+static int driver_asks;
+static const char *driver_answer;
+
+static int relay_driver_get(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext)
+{
+	(void)dev;
+	driver_asks++;
+	if (!driver_answer)
+		return dlh_sdk_extack(ext, -EOPNOTSUPP, "No driver name");
+	snprintf(buf, len, "%s", driver_answer);
+	return 0;
+}
+
+Test(drivers, a_relays_device_is_its_drivers_and_the_relay_its_backend)
+{
+	static const struct dlh_sdk_ops relay_ops = {.probe = fake_probe, .dev_driver_get = relay_driver_get};
+	static const struct dlh_sdk_driver relay = {DLH_SDK_DRIVER_INIT("fake", &relay_ops)};
+	static const char *const answers[] = {"mlxsw_spectrum", NULL, "has space", ""};
+	static const char *const want[] = {"mlxsw_spectrum", "fake", "fake", "fake"};
+
+	for (size_t i = 0; i < sizeof(answers) / sizeof(answers[0]); i++) {
+		struct dlh_extack ext;
+		struct dlh_ctx *ctx;
+		struct dlh_dev *dev;
+		char path[] = "/tmp/dlhal-relay-XXXXXX.json";
+		int fd = mkstemps(path, 5);
+		FILE *f = fdopen(fd, "w");
+
+		fprintf(f, "{\"driver\": \"fake\", \"handle\": \"test/fake0\", \"hw\": {\"ports\": 1}}");
+		fclose(f);
+		cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+		cr_assert_eq(dlh_sdk_driver_register(ctx, &relay, &ext), 0);
+		cr_assert_eq(dlh_ctx_sim_load(ctx, path, &ext), 0, "%s", ext.msg);
+		unlink(path);
+		dev = dlh_dev_find(ctx, "test/fake0");
+		driver_asks = 0;
+		driver_answer = answers[i];
+		cr_expect_str_eq(dlh_dev_driver(dev), want[i], "answer %zu", i);
+		cr_expect_str_eq(dlh_dev_driver(dev), want[i], "answer %zu, again", i);
+		cr_expect_eq(driver_asks, 1, "asked once: %d", driver_asks);
+		cr_expect_str_eq(dlh_dev_backend(dev), "fake");
+		dlh_ctx_free(ctx);
+	}
+}
+
+Test(drivers, a_relayed_driver_name_is_checked)
+{
+	struct dlh_ctx *ctx = fake_ctx(1, 0, NULL, &(struct dlh_extack){0});
+	struct dlh_dev *dev = dlh_dev_find(ctx, "test/fake0");
+	struct dlh_extack ext;
+
+	cr_expect_eq(dlh_sdk_dev_driver_set(dev, "mlxsw", &ext), 0);
+	cr_expect_str_eq(dlh_dev_driver(dev), "mlxsw");
+	cr_expect_str_eq(dlh_dev_backend(dev), "fake");
+	cr_expect_eq(dlh_sdk_dev_driver_set(dev, "", &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Driver name must be 1 to 31 characters");
+	cr_expect_eq(dlh_sdk_dev_driver_set(dev, "a\nb", &ext), -EINVAL);
+	cr_expect_eq(dlh_sdk_dev_driver_set(dev, "0123456789012345678901234567890123", &ext), -EINVAL);
+	cr_expect_str_eq(dlh_dev_driver(dev), "mlxsw", "a refused name leaves the one before");
+	cr_expect_eq(dlh_sdk_dev_driver_set(dev, NULL, &ext), 0);
+	cr_expect_str_eq(dlh_dev_driver(dev), "fake");
+	dlh_ctx_free(ctx);
+}
+
 static int fired[8], nfired;
 
 static void timer_fn(struct dlh_sdk_timer *t, void *arg)

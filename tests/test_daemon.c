@@ -1399,6 +1399,8 @@ Test(daemon, bad_options_are_refused)
 	    {{"-f", "--sim", "sn2700", "--metrics-file", "x.txt"}, 2, "--metrics-file \"x.txt\": expected a path"},
 	    {{"-f", "--sim", "sn2700", "--metrics-file", "/tmp/.prom"}, 2, "ends in .prom"},
 	    {{"-f", "--sim", "sn2700", "--metrics-interval", "5"}, 2, "--metrics-interval needs --metrics-file"},
+	    /* a folder is no desired-state file (it read as an empty one, and dlhald started) */
+	    {{"-f", "--sim", "sn2700", "--desired", "/etc"}, 1, "--desired: /etc: Is a directory"},
 	    /* a folder that does not exist: the first write fails, and the start with it */
 	    {{"-f", "-s", "/tmp/dlhald-bad.sock", "--sim", "sn2700", "--metrics-file", "/nonexistent/dlhal.prom"},
 	     1,

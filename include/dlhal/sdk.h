@@ -147,6 +147,13 @@ struct dlh_sdk_ops {
 	/** The firmware options (dlh_dev_fw_options()): fill up to @p max, set @p n to how many there are. */
 	int (*dev_fw_options)(struct dlh_dev *dev, struct dlh_fw_option *opts, size_t max, size_t *n,
 			      struct dlh_extack *ext);
+	/**
+	 * For a relay that learns the driver on the other side only by asking
+	 * (the kernel: DEVLINK_CMD_INFO_GET): its name into @p buf (@p len
+	 * bytes, NUL-terminated). Core asks once, when dlh_dev_driver() is first
+	 * wanted outside a fill or an op; an error leaves the relay's own name.
+	 */
+	int (*dev_driver_get)(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext);
 };
 
 #define DLH_SDK_STAGED_SPLIT 1u /**< port_split and port_unsplit are staged (::dlh_sdk_ops.staged). */

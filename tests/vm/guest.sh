@@ -60,6 +60,14 @@ dl dev show | sort > $T/dl.dev
 devlink dev show | sort > $T/devlink.dev
 if [ -s $T/dl.dev ] && cmp -s $T/dl.dev $T/devlink.dev; then ok "dev show lists the same handles"
 else nok "dev show lists the same handles" "$(cat $T/dl.dev) vs $(cat $T/devlink.dev)"; fi
+# the driver is the kernel's driver (devlink dev info's), the kernel the backend
+dl -d dev show netdevsim/netdevsim10 > $T/ddrv 2>&1
+kdrv=$(devlink dev info netdevsim/netdevsim10 | sed -n 's/^ *driver \([^ ]*\).*/\1/p')
+if [ -n "$kdrv" ] && grep -qx "netdevsim/netdevsim10: driver $kdrv backend kernel" $T/ddrv; then
+	ok "dev show -d: driver $kdrv as devlink dev info says, backend kernel"
+else
+	nok "the kernel driver's name" "$kdrv / $(cat $T/ddrv)"
+fi
 # text lines: handle, type and netdev as devlink prints them
 dl port show netdevsim/netdevsim10/0 > $T/line
 case "$(cat $T/line)" in
@@ -662,7 +670,7 @@ if command -v python3 > /dev/null; then
 	fi
 	# dl panel on the kernel: both devices laid out from their port numbers (no faceplate there)
 	dl --kernel panel --ascii > $T/panel 2>&1; r=$?
-	if [ $r = 0 ] && grep -q '^netdevsim/netdevsim14: kernel, 1 cage (laid out from the port numbers)$' $T/panel &&
+	if [ $r = 0 ] && grep -q '^netdevsim/netdevsim14: netdevsim, 1 cage (laid out from the port numbers)$' $T/panel &&
 		grep -q '^dlhal/0000:03:00.0: kernel, 32 cages (laid out from the port numbers)$' $T/panel &&
 		grep -q '^+17------+' $T/panel && awk 'length($0) > 80 { bad = 1 } END { exit bad }' $T/panel; then
 		ok "dl --kernel panel: netdevsim and the bridged Spectrum, laid out from their port numbers, in 80 columns"
