@@ -46,9 +46,27 @@ static size_t strip_comments(const uint8_t *data, size_t size, uint8_t *out)
 	return n;
 }
 
-/* A comment never changes what a file means: the same entries, or the same error, without them. */
-static void check_comments_mean_nothing(const uint8_t *data, size_t size, int err, const struct desired *d,
-					const char *why)
+/* @data with each line's leading blanks (as the reader skips them: ' ', tab, CR, FF, VT) taken away. */
+static size_t strip_indent(const uint8_t *data, size_t size, uint8_t *out)
+{
+	size_t n = 0;
+	bool start = true;
+
+	for (size_t i = 0; i < size; i++) {
+		if (start && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\f' || data[i] == '\v'))
+			continue;
+		start = data[i] == '\n';
+		out[n++] = data[i];
+	}
+	return n;
+}
+
+/*
+ * What a file means does not change without its comment lines, nor without
+ * its indentation: the same entries, or the same error.
+ */
+static void check_means_the_same(const uint8_t *data, size_t size, int err, const struct desired *d, const char *why,
+				 size_t (*strip)(const uint8_t *, size_t, uint8_t *))
 {
 	uint8_t *plain = malloc(size + 1);
 	char why2[1024];
@@ -57,7 +75,7 @@ static void check_comments_mean_nothing(const uint8_t *data, size_t size, int er
 
 	if (!plain)
 		abort();
-	err2 = desired_load(&d2, input_file_write(plain, strip_comments(data, size, plain)), why2, sizeof(why2));
+	err2 = desired_load(&d2, input_file_write(plain, strip(data, size, plain)), why2, sizeof(why2));
 	if (err2 != err || (err && strcmp(why, why2)) ||
 	    (!err && (d2.n != d->n || (d->n && memcmp(d->e, d2.e, d->n * sizeof(*d->e))))))
 		abort();
@@ -77,7 +95,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	err = desired_load(&d, path, why, sizeof(why));
 
-	check_comments_mean_nothing(data, size, err, &d, why);
+	check_means_the_same(data, size, err, &d, why, strip_comments);
+	check_means_the_same(data, size, err, &d, why, strip_indent);
 	if (err)
 		return 0;
 	if (dlh_ctx_new(&ctx, &ext) || dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) ||

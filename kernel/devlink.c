@@ -64,6 +64,7 @@ struct kdl {
 	char walk_dev[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1];
 	/* Notifications lost (ENOBUFS from the kernel, or dlhald's notice): the model is read again. */
 	bool lost;
+	bool draining;	       /* applying notifications: a drain from inside one (a fill) waits for the outer */
 	bool dump_intr;	       /* a dump's message said NLM_F_DUMP_INTR: it is done again */
 	bool resyncing;	       /* the dumps of a resync: what they report is recorded as seen */
 	struct seen *seen;     /* devices (index UINT32_MAX) and ports a resync's dumps reported */
@@ -745,6 +746,7 @@ static struct nl_msg *msg_new(struct kdl *k, uint8_t cmd, int flags)
 static int dump(struct kdl *k, uint8_t cmd, struct dlh_extack *ext);
 
 /* Reads and drops what the notification socket holds: older than the dump that follows. */
+static int notifications_drain_all(struct kdl *k);
 static void notifications_discard(struct kdl *k)
 {
 	unsigned char *buf;
@@ -815,8 +817,28 @@ static void resync(struct kdl *k)
  * Applies queued notifications, so that a show after an operation sees its
  * effect; a socket that overflowed (ENOBUFS: libnl's NLE_NOMEM) or dlhald's
  * notice of a loss makes the model be read again.
+ *
+ * Notifications are applied in the order they came, by construction: one
+ * being applied may make core fill the model (a port of a device not seen
+ * yet looks the device up, and the device list is filled), and a fill ends
+ * with a drain; that nested drain does nothing, and the outer one goes on
+ * with the next notification. Before, the nested drain applied the later
+ * notifications first, and the one being applied then overwrote them with
+ * its older state (a split port left 'type notset' with its old lanes).
  */
 static int notifications_drain(struct kdl *k)
+{
+	int err = 0;
+
+	if (k->draining)
+		return 0;
+	k->draining = true;
+	err = notifications_drain_all(k);
+	k->draining = false;
+	return err;
+}
+
+static int notifications_drain_all(struct kdl *k)
 {
 	int err = 0;
 

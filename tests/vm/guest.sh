@@ -592,7 +592,7 @@ kdl apply $T/c.conf --dry-run > $T/ca 2>&1; r1=$?
 kdl apply $T/c.conf > $T/cb 2>&1; r2=$?
 kdl apply $T/c.conf > $T/cc 2>&1; r3=$?
 kdl -j apply $T/c.conf --dry-run > $T/cj 2> /dev/null
-if [ $r1 = 3 ] && grep -q "^maybe: split dlhal/0000:03:00.0 port 17 into 4 (.*c.conf:5)" $T/ca &&
+if [ $r1 = 3 ] && grep -q "^maybe: split dlhal/0000:03:00.0 port 17 into 4 (.*c.conf:5)" $T/ca && [ "$(grep -c '^maybe:' $T/ca)" = 2 ] &&
 	grep -q "^maybe: dlhal/0000:03:00.0 port 1: split into 2 (.*c.conf:11): planned once" $T/ca &&
 	[ $r2 = 1 ] && grep -q "^done: split dlhal/0000:03:00.0 port 17 into 4" $T/cb &&
 	grep -q "c.conf:8: matches no port" $T/cb && grep -q "1 entry of .*c.conf unmet" $T/cb &&
@@ -763,7 +763,7 @@ devlink port split dlhal/0000:16:00.0/0 count 4 > $T/ice.split 2>&1; r=$?
 devlink port show | grep '^dlhal/0000:16' | sort > $T/ice1
 pend=$(dl -s $T/ice.sock -d dev show pci/0000:16:00.0)
 if [ $r = 0 ] && grep -q "Reboot required to finish port split" $T/ice.split && [ -s $T/ice0 ] && cmp -s $T/ice0 $T/ice1 &&
-	[ "$(echo "$pend" | head -n 1)" = "pci/0000:16:00.0: driver daemon pending split 4" ] &&
+	[ "$(echo "$pend" | head -n 1)" = "pci/0000:16:00.0: driver ice backend daemon pending split 4" ] &&
 	echo "$pend" | grep -q '^  Pending 4 '; then
 	ok "devlink port split on a bridged E810: the warning, no port changed, pending split 4 in dlhald (and its options)"
 else
@@ -776,7 +776,7 @@ done
 if [ $r = 0 ] && [ "$(cat $T/ice.rl)" = "reload_actions_performed:
     fw_activate" ] && [ "$(devlink dev show | grep -c '^dlhal/0000:16:00\.')" = 4 ] &&
 	[ "$(devlink port show | grep -c '^dlhal/0000:16:00\.[0-3]/0: type eth netdev ens16f[0-3]')" = 4 ] &&
-	[ "$(dl -s $T/ice.sock -d dev show pci/0000:16:00.0 | head -n 1)" = "pci/0000:16:00.0: driver daemon" ] &&
+	[ "$(dl -s $T/ice.sock -d dev show pci/0000:16:00.0 | head -n 1)" = "pci/0000:16:00.0: driver ice backend daemon" ] &&
 	dl -s $T/ice.sock -d dev show pci/0000:16:00.0 | grep -q '^  Active  4 '; then
 	ok "devlink dev reload action fw_activate: four instances of one port each, nothing pending"
 else

@@ -115,9 +115,10 @@ static char *reader(char *str, int num, void *stream)
 	}
 	for (s = p->buf; *s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v'; s++)
 		;
-	/* a UTF-8 byte order mark, which inih skips on the first line */
+	/* a UTF-8 byte order mark (and the blanks after it) on the first line */
 	if (p->line == 1 && !strncmp(s, "\xef\xbb\xbf", 3))
-		s += 3;
+		for (s += 3; *s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v'; s++)
+			;
 	if (*s == ';' || *s == '#') {
 		snprintf(str, (size_t)num, "\n");
 		return str;
@@ -618,7 +619,14 @@ static int phase_run(const struct desired *d, struct dlh_ctx *ctx, struct dlh_se
 		bool staged_pend, add = false;
 
 		if (dev && !dlh_seq_known(seq, dev)) {
-			err = deferred_add(p, i);
+			bool stepped = false;
+
+			/* an entry whose own step left the device unknown is deferred only for what is left of
+			 * it (its type, after its split) */
+			for (size_t j = 0; j < p->nsteps; j++)
+				stepped |= p->steps[j].entry == i;
+			if (!stepped || (phase == PHASE_TYPE && e->type))
+				err = deferred_add(p, i);
 			continue;
 		}
 		if (!dev || !group(seq, dev, number, &nsplit, &first))
@@ -983,6 +991,7 @@ static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 				 u);
 		}
 	}
+	p->replanned = true;
 	ret = next.nsteps && !last;
 	if (ret) {
 		struct step *all = realloc(p->steps, (p->nsteps + next.nsteps) * sizeof(*all));

@@ -97,6 +97,7 @@ struct desired_plan {
 	 * only once the steps before them have run (desired_apply plans the file again then). */
 	size_t *deferred;
 	size_t ndeferred;
+	bool replanned; /* desired_apply planned it again as it ran: its unmet entries are new */
 };
 
 /*

@@ -268,6 +268,9 @@ static int apply_round(struct dl *dl, const struct desired *d, struct dlh_ctx *c
 		}
 	}
 	r->partial |= npartial != 0;
+	/* planned again as it ran (the kernel's plans are not whole): what is unmet now is said here */
+	for (size_t i = 0; p->replanned && !dl->json && p->status == DESIRED_UNMET && i < p->nunmet; i++)
+		fprintf(stderr, "%s:%d: %s\n", d->path, d->e[p->unmet[i].entry].match_line, p->unmet[i].why);
 	if (p->status == DESIRED_UNMET) {
 		r->result = "unmet";
 		r->failed = p;
