@@ -104,6 +104,18 @@ static size_t list(struct dlh_ctx *ctx)
 			sum += strlen(cages[i].form) + strlen(cages[i].label) + cages[i].module + cages[i].row;
 		if (dlh_dev_card(dev))
 			sum += strlen(dlh_dev_card(dev));
+		/* a relayed driver name (DEVLINK_ATTR_INFO_DRIVER_NAME): short, printable, no blank */
+		{
+			const char *drv = dlh_dev_driver(dev);
+			size_t n = strlen(drv);
+
+			if (!n || n >= DLH_DRIVER_NAME_MAX)
+				abort();
+			for (size_t i = 0; i < n; i++)
+				if ((unsigned char)drv[i] <= ' ' || (unsigned char)drv[i] >= 0x7f)
+					abort();
+			sum += n + strlen(dlh_dev_backend(dev));
+		}
 		for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
 			uint32_t module = 0, lane = 0;
 

@@ -972,24 +972,44 @@ static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 		desired_plan_free(&next);
 		return -EINVAL;
 	}
-	/* steps again after as many rounds as entries: what the backend does is not what it was asked */
-	for (size_t i = 0; last && i < next.nsteps; i++) {
-		char what[DLH_HANDLE_MAX + 600], u[160];
-		size_t k = 0;
+	/*
+	 * Steps now are run only for the entries deferred before (never planned:
+	 * their device was unknown). An entry whose steps ran and that still
+	 * needs one is not acted on again (what the backend reports may still be
+	 * on its way, and acting on it would fight the steps just done): it is
+	 * unmet, named with what is still to do. So is every step after as many
+	 * rounds as entries.
+	 */
+	{
+		size_t nkeep = 0;
 
-		while (k < next.nunmet && next.unmet[k].entry != next.steps[i].entry)
-			k++;
-		if (k < next.nunmet)
-			continue;
-		step_describe(d, &next.steps[i], what, sizeof(what));
-		snprintf(u, sizeof(u), "not met: %.140s is still to do", what);
-		if (unmet_add(&next, next.steps[i].entry, u))
-			break;
-		if (next.status == DESIRED_OK) {
-			next.status = DESIRED_UNMET;
-			snprintf(next.why, sizeof(next.why), "%s:%d: %s", d->path, d->e[next.steps[i].entry].match_line,
-				 u);
+		for (size_t i = 0; i < next.nsteps; i++) {
+			struct step *s = &next.steps[i];
+			char what[DLH_HANDLE_MAX + 600], u[160];
+			bool deferred = false, noted = false;
+
+			for (size_t k = 0; k < p->ndeferred; k++)
+				deferred |= p->deferred[k] == s->entry;
+			if (deferred && !last) {
+				next.steps[nkeep++] = *s;
+				continue;
+			}
+			for (size_t k = 0; k < next.nunmet; k++)
+				noted |= next.unmet[k].entry == s->entry;
+			step_describe(d, s, what, sizeof(what));
+			free(s->plans);
+			free(s->was);
+			if (noted)
+				continue;
+			snprintf(u, sizeof(u), "not met once its steps ran: %.120s is still to do", what);
+			if (unmet_add(&next, s->entry, u))
+				continue;
+			if (next.status == DESIRED_OK) {
+				next.status = DESIRED_UNMET;
+				snprintf(next.why, sizeof(next.why), "%s:%d: %s", d->path, d->e[s->entry].match_line, u);
+			}
 		}
+		next.nsteps = nkeep;
 	}
 	p->replanned = true;
 	ret = next.nsteps && !last;
