@@ -125,11 +125,13 @@ void desired_plan_free(struct desired_plan *p);
  * ("Error: undo: ...") and the rest are still tried.
  *
  * A plan that was not whole (partial steps, deferred entries) is planned
- * again on the devices as the steps left them, and the new steps run (added
- * to @p), until nothing is left to do; then every entry is checked against
- * what the backend reports: one not met makes @p DESIRED_UNMET, its entries
- * in @p->unmet, though 0 is returned (no step was refused). A refusal or
- * conflict found by planning again is returned as a refusal.
+ * again on the devices as the steps left them, and the deferred entries'
+ * steps run (added to @p), until none is left; then every entry is checked
+ * against what the backend reports: one not met (an entry whose own steps
+ * ran and that still wants one is not acted on again) makes @p
+ * DESIRED_UNMET, its entries in @p->unmet, though 0 is returned (no step was
+ * refused). A refusal or conflict found by planning again is returned as a
+ * refusal.
  */
 int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, bool atomic, FILE *out,
 		  char *why, size_t whylen);
