@@ -55,6 +55,7 @@ DLH_EXPORT const char *dlh_dev_driver(const struct dlh_dev *dev)
 {
 	int (*get)(struct dlh_dev *, char *, size_t, struct dlh_extack *) = DLH__OP(dev->drv, dev_driver_get);
 	struct dlh_dev *d = (struct dlh_dev *)dev; /* a lazy mirror's, as a fill is */
+	int err;
 
 	/* asked once, never from inside a fill or an op (the relay's socket is busy then) */
 	if (!d->driver[0] && !d->driver_asked && get && !d->ctx->filling && !d->ctx->op.name) {
@@ -63,8 +64,10 @@ DLH_EXPORT const char *dlh_dev_driver(const struct dlh_dev *dev)
 
 		d->driver_asked = true;
 		dlh__extack_clear(&ext);
-		if (!get(d, buf, sizeof(buf), &ext))
+		err = get(d, buf, sizeof(buf), &ext);
+		if (!err)
 			dlh_sdk_dev_driver_set(d, memchr(buf, '\0', sizeof(buf)) ? buf : NULL, NULL);
+		d->driver_asked = err != -EBUSY; /* busy now: asked again next time */
 	}
 	return dev->driver[0] ? dev->driver : dev->drv->name;
 }

@@ -65,6 +65,7 @@ struct kdl {
 	/* Notifications lost (ENOBUFS from the kernel, or dlhald's notice): the model is read again. */
 	bool lost;
 	bool draining;	       /* applying notifications: a drain from inside one (a fill) waits for the outer */
+	bool requesting;       /* reading a request's answer: a request from inside it would read its end */
 	bool dump_intr;	       /* a dump's message said NLM_F_DUMP_INTR: it is done again */
 	bool resyncing;	       /* the dumps of a resync: what they report is recorded as seen */
 	struct seen *seen;     /* devices (index UINT32_MAX) and ports a resync's dumps reported */
@@ -705,13 +706,23 @@ static int send_msg(struct kdl *k, int which, struct nl_msg *msg)
 static int request_on(struct kdl *k, int which, struct nl_msg *msg, struct dlh_extack *ext)
 {
 	struct req r = {0};
-	int err = send_msg(k, which, msg);
+	int err;
 
+	/* One request at a time on a connection: one made while another's answer is being applied (an
+	 * event subscriber asking for a device's driver during a dump) would take that answer's end
+	 * for its own. It is refused, to be asked again. */
+	if (k->requesting && which == 0) {
+		nlmsg_free(msg);
+		return dlh_sdk_extack(ext, -EBUSY, "A request to %s is being answered", k->uds ? "dlhald" : "the kernel");
+	}
+	err = send_msg(k, which, msg);
 	nlmsg_free(msg);
 	if (err < 0)
 		return dlh_sdk_extack(ext, -EIO, "Cannot send to %s: %s", k->uds ? "dlhald" : "the kernel",
 				      nl_geterror(err));
+	k->requesting = which == 0;
 	err = read_msgs(k, which, &r);
+	k->requesting = false;
 	if (err < 0)
 		return dlh_sdk_extack(ext, -EIO, "Cannot read %s answer: %s", k->uds ? "dlhald's" : "the kernel's",
 				      nl_geterror(err));

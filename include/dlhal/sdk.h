@@ -151,7 +151,8 @@ struct dlh_sdk_ops {
 	 * For a relay that learns the driver on the other side only by asking
 	 * (the kernel: DEVLINK_CMD_INFO_GET): its name into @p buf (@p len
 	 * bytes, NUL-terminated). Core asks once, when dlh_dev_driver() is first
-	 * wanted outside a fill or an op; an error leaves the relay's own name.
+	 * wanted outside a fill or an op; an error leaves the relay's own name,
+	 * but -EBUSY (the relay cannot ask now) has it asked again next time.
 	 */
 	int (*dev_driver_get)(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext);
 };
