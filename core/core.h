@@ -198,7 +198,7 @@ struct dlh_dev {
 	struct dlh_pending *pending; /* until the next reset; NULL when nothing is */
 	struct dlh_cage *cages;	     /* its faceplate (faceplate.c); NULL when none */
 	size_t ncages;
-	char *card; /* the card it is one device of (faceplate.c); NULL when none */
+	char *card;			  /* the card it is one device of (faceplate.c); NULL when none */
 	char driver[DLH_DRIVER_NAME_MAX]; /* a relay's: the driver on the other side; "" for its own */
 	bool driver_asked;		  /* dev_driver_get was called (once is enough) */
 	char bus[DLH_BUS_NAME_MAX];

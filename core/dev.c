@@ -86,7 +86,8 @@ DLH_EXPORT int dlh_sdk_dev_driver_set(struct dlh_dev *dev, const char *name, str
 				       sizeof(dev->driver) - 1);
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)name[i] <= ' ' || (unsigned char)name[i] >= 0x7f)
-			return dlh__extack_set(ext, -EINVAL, dev->handle, "Driver name has a blank or an unprintable character");
+			return dlh__extack_set(ext, -EINVAL, dev->handle,
+					       "Driver name has a blank or an unprintable character");
 	memcpy(dev->driver, name ? name : "", n + 1);
 	return 0;
 }

@@ -53,7 +53,8 @@ static size_t strip_indent(const uint8_t *data, size_t size, uint8_t *out)
 	bool start = true;
 
 	for (size_t i = 0; i < size; i++) {
-		if (start && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\f' || data[i] == '\v'))
+		if (start &&
+		    (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\f' || data[i] == '\v'))
 			continue;
 		start = data[i] == '\n';
 		out[n++] = data[i];

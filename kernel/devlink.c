@@ -713,7 +713,8 @@ static int request_on(struct kdl *k, int which, struct nl_msg *msg, struct dlh_e
 	 * for its own. It is refused, to be asked again. */
 	if (k->requesting && which == 0) {
 		nlmsg_free(msg);
-		return dlh_sdk_extack(ext, -EBUSY, "A request to %s is being answered", k->uds ? "dlhald" : "the kernel");
+		return dlh_sdk_extack(ext, -EBUSY, "A request to %s is being answered",
+				      k->uds ? "dlhald" : "the kernel");
 	}
 	err = send_msg(k, which, msg);
 	nlmsg_free(msg);

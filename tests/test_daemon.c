@@ -1287,8 +1287,8 @@ Test(daemon, one_state_file_one_daemon)
 	unlink(state_path);
 	daemon_start_with(NULL, more);
 	{
-		const char *argv[] = {getenv("DLHALD"), "-f", "-s", sock2, "--sim", "cx3-vpi,sn2700", "--state",
-				      state_path, NULL};
+		const char *argv[] = {getenv("DLHALD"), "-f",	   "-s",       sock2, "--sim",
+				      "cx3-vpi,sn2700", "--state", state_path, NULL};
 
 		run_argv(&r, argv, NULL);
 	}
@@ -1394,7 +1394,9 @@ Test(daemon, bad_options_are_refused)
 	     2,
 	     "--metrics-interval \"0\": expected seconds, 1 to 3600"},
 	    {{"-f", "--sim", "sn2700", "--metrics-interval", "2s"}, 2, "--metrics-interval \"2s\": expected seconds"},
-	    {{"-f", "--sim", "sn2700", "--metrics-file", ""}, 2, "--metrics-file \"\": expected a path whose name ends"},
+	    {{"-f", "--sim", "sn2700", "--metrics-file", ""},
+	     2,
+	     "--metrics-file \"\": expected a path whose name ends"},
 	    /* node_exporter's textfile collector reads *.prom alone: another name would never be scraped */
 	    {{"-f", "--sim", "sn2700", "--metrics-file", "x.txt"}, 2, "--metrics-file \"x.txt\": expected a path"},
 	    {{"-f", "--sim", "sn2700", "--metrics-file", "/tmp/.prom"}, 2, "ends in .prom"},

@@ -173,7 +173,8 @@ Test(help, the_man_page_lists_what_the_usage_lists)
 	/* the objects: each in the man page's OBJECT line */
 	p = strstr(r.out, "OBJECT := {");
 	cr_assert_not_null(p);
-	for (p += 11; sscanf(p, " %127[a-z]", word) == 1 && *word; p = strchr(p + 1, '|') ? strchr(p + 1, '|') + 1 : "") {
+	for (p += 11; sscanf(p, " %127[a-z]", word) == 1 && *word;
+	     p = strchr(p + 1, '|') ? strchr(p + 1, '|') + 1 : "") {
 		char want[160];
 
 		snprintf(want, sizeof(want), " \" %s \"", word);
@@ -914,10 +915,10 @@ Test(apply, entries_that_conflict_are_refused_before_anything_runs_naming_both_l
 	snprintf(cmd, sizeof(cmd), "--sim sn2700 -j apply %s --dry-run", a);
 	run_dl(&r, cmd, NULL);
 	cr_expect_eq(r.status, 1);
-	cr_expect_not_null(
-	    strstr(r.out, "\"result\":\"conflict\",\"changed\":false,\"partial\":false,\"pending\":0,"
-			  "\"reloaded\":0,\"unmet\":[],\"deferred\":[],\"conflict\":{\"entries\":[1,0],\"lines\":[11,5]},\"error\":"),
-	    "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\"result\":\"conflict\",\"changed\":false,\"partial\":false,\"pending\":0,"
+					 "\"reloaded\":0,\"unmet\":[],\"deferred\":[],\"conflict\":{\"entries\":[1,0],"
+					 "\"lines\":[11,5]},\"error\":"),
+			   "%s", r.out);
 	cr_expect_not_null(strstr(r.out, "\"del\":[\"" SW "/1\",\"" SW "/3\"]"), "%s", r.out);
 	run_free(&r);
 	unlink(a);
@@ -1019,7 +1020,8 @@ Test(apply, malformed_files_are_refused_with_file_line_and_reason)
 	    {"[Match]\nNetdev=eth0\n", ":2:", "[Port] says nothing"},
 	    /* a key said twice: named as repeated, with the line of the first */
 	    {"[Match]\nNetdev=eth0\n[Port]\nSplit=2\nSplit=4\n", ":5:", "Split= repeated: the first is on line 4"},
-	    {"[Match]\nNetdev=eth0\n[Port]\nType=eth\nSplit=2\nType=eth\n", ":6:", "Type= repeated: the first is on line 4"},
+	    {"[Match]\nNetdev=eth0\n[Port]\nType=eth\nSplit=2\nType=eth\n",
+	     ":6:", "Type= repeated: the first is on line 4"},
 	    {"[Match]\nDevice=" SW "\nNumber=1\nDevice=" SW "\n", ":4:", "Device= repeated: the first is on line 2"},
 	    {"[Match]\nDevice=" SW "\nNumber=1\nNumber=1\n", ":4:", "Number= repeated: the first is on line 3"},
 	    /* one rule for comments: ';' or '#' after a blank; glued to the value, it is the value's */

@@ -503,19 +503,20 @@ static int dlhal_open(lua_State *L)
 
 	if (!lua_isnoneornil(L, 1)) {
 		luaL_checktype(L, 1, LUA_TTABLE);
-		ldlhal_options_check(L, 1, (const char *const[]){"sim", "socket", "kernel", NULL}, "sim, socket, kernel");
-		if (lua_getfield(L, 1, "socket") != LUA_TNIL &&
-		    (lua_type(L, -1) != LUA_TSTRING || !lua_rawlen(L, -1)))
+		ldlhal_options_check(L, 1, (const char *const[]){"sim", "socket", "kernel", NULL},
+				     "sim, socket, kernel");
+		if (lua_getfield(L, 1, "socket") != LUA_TNIL && (lua_type(L, -1) != LUA_TSTRING || !lua_rawlen(L, -1)))
 			return luaL_argerror(L, 1, "socket: expected a path, a non-empty string");
 		socket = lua_isnil(L, -1) ? NULL : lua_tostring(L, -1);
 		if (lua_getfield(L, 1, "kernel") != LUA_TNIL && !lua_isboolean(L, -1))
-			return luaL_argerror(L, 1, lua_pushfstring(L, "kernel: expected a boolean, got %s",
-								   luaL_typename(L, -1)));
+			return luaL_argerror(
+			    L, 1, lua_pushfstring(L, "kernel: expected a boolean, got %s", luaL_typename(L, -1)));
 		kernel = lua_toboolean(L, -1);
 		lua_getfield(L, 1, "sim");
 		sim = !lua_isnil(L, -1);
-		if (sim && !(lua_type(L, -1) == LUA_TSTRING ? lua_rawlen(L, -1) > 0
-				: lua_type(L, -1) == LUA_TTABLE ? lua_rawlen(L, -1) > 0 : false))
+		if (sim && !(lua_type(L, -1) == LUA_TSTRING  ? lua_rawlen(L, -1) > 0
+			     : lua_type(L, -1) == LUA_TTABLE ? lua_rawlen(L, -1) > 0
+							     : false))
 			return luaL_argerror(L, 1, "sim: expected a profile name or a non-empty list of them");
 		lua_pop(L, 1);
 		/* the socket string stays on the stack while used */

@@ -809,8 +809,8 @@ void entry_describe(const struct desired *d, size_t i, char *buf, size_t len)
 			 e->split ? e->split_line : e->type_line);
 	else
 		snprintf(buf, len, "%s port %u: %s%s%s%s (%s:%d)", e->device, e->number, split,
-			 e->split && e->type ? ", " : "", e->type ? "type " : "", e->type ? dlh_port_type_name(e->type) : "",
-			 d->path, e->split ? e->split_line : e->type_line);
+			 e->split && e->type ? ", " : "", e->type ? "type " : "",
+			 e->type ? dlh_port_type_name(e->type) : "", d->path, e->split ? e->split_line : e->type_line);
 }
 
 /* Sets the ports of @number to @type each (NOTSET: to what @was says), looked up again after each. */
@@ -1006,7 +1006,8 @@ static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 				continue;
 			if (next.status == DESIRED_OK) {
 				next.status = DESIRED_UNMET;
-				snprintf(next.why, sizeof(next.why), "%s:%d: %s", d->path, d->e[s->entry].match_line, u);
+				snprintf(next.why, sizeof(next.why), "%s:%d: %s", d->path, d->e[s->entry].match_line,
+					 u);
 			}
 		}
 		next.nsteps = nkeep;

@@ -25,8 +25,8 @@ struct desired_entry {
 	enum dlh_port_type type; /* NOTSET: not said */
 	int match_line, split_line, type_line;
 	int device_line, number_line, netdev_line; /* where each key was said: a repeat names the first */
-	int port_line;		 /* of its [Port] header; 0: none */
-	unsigned int match_keys; /* keys its [Match] had */
+	int port_line;				   /* of its [Port] header; 0: none */
+	unsigned int match_keys;		   /* keys its [Match] had */
 };
 
 struct desired {

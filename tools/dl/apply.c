@@ -123,7 +123,7 @@ struct apply_run {
 	const struct desired_plan *failed; /* the plan that refused, conflicted or left an entry unmet */
 	char error[1200];
 	size_t npending;
-	size_t reloaded; /* devices reset (--reload) */
+	size_t reloaded;		      /* devices reset (--reload) */
 	size_t deferred[DESIRED_ENTRIES_MAX]; /* the entries a dry run could not plan (the last round's) */
 	size_t ndeferred;
 };

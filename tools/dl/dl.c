@@ -50,8 +50,8 @@ static const struct dl_object {
 	int (*cmd)(struct dl *dl);
 	void (*usage)(FILE *f);
 } dl_objects[] = {
-    {"dev", cmd_dev, dev_usage},	     {"port", cmd_port, port_usage},	{"monitor", cmd_monitor, monitor_usage},
-    {"sim", cmd_sim, sim_usage},	     {"apply", cmd_apply, apply_usage}, {"panel", cmd_panel, panel_usage},
+    {"dev", cmd_dev, dev_usage}, {"port", cmd_port, port_usage},    {"monitor", cmd_monitor, monitor_usage},
+    {"sim", cmd_sim, sim_usage}, {"apply", cmd_apply, apply_usage}, {"panel", cmd_panel, panel_usage},
 };
 
 #define DL_N(a) (sizeof(a) / sizeof((a)[0]))
@@ -255,7 +255,8 @@ static int ctx_make(struct dl *dl, struct dlh_ctx **out)
 		return dl_op_err(-ENOMEM, &ext);
 	dlh_ctx_log_set(dl->ctx, log_line, dl);
 	if (dlh_sdk_driver_register(dl->ctx, &mlxsw_driver, &ext) ||
-	    dlh_sdk_driver_register(dl->ctx, &mlx4_driver, &ext) || dlh_sdk_driver_register(dl->ctx, &ice_driver, &ext) ||
+	    dlh_sdk_driver_register(dl->ctx, &mlx4_driver, &ext) ||
+	    dlh_sdk_driver_register(dl->ctx, &ice_driver, &ext) ||
 	    dlh_sdk_driver_register(dl->ctx, &kernel_driver, &ext) ||
 	    dlh_sdk_driver_register(dl->ctx, &daemon_driver, &ext))
 		return dl_op_err(-EINVAL, &ext);
@@ -298,7 +299,6 @@ static int ctx_make(struct dl *dl, struct dlh_ctx **out)
 	*out = dl->ctx;
 	return 0;
 }
-
 
 /*
  * The context; a backend that cannot be had fails this command and every

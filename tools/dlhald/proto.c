@@ -160,8 +160,7 @@ static int put_dev(struct nl_msg *msg, const struct dlh_dev *dev)
 	struct dlh_pending p;
 
 	return put_dev_name(msg, dev) || nla_put_string(msg, DEVLINK_ATTR_INFO_DRIVER_NAME, dlh_dev_driver(dev)) ||
-	       (dlh_dev_pending(dev, &p) && put_pending(msg, &p)) ||
-	       put_fw_options(msg, dev) || put_cages(msg, dev) ||
+	       (dlh_dev_pending(dev, &p) && put_pending(msg, &p)) || put_fw_options(msg, dev) || put_cages(msg, dev) ||
 	       (dlh_dev_card(dev) && nla_put_string(msg, DLHAL_ATTR_CARD, dlh_dev_card(dev)));
 }
 
