@@ -65,7 +65,7 @@ struct kdl {
 	/* Notifications lost (ENOBUFS from the kernel, or dlhald's notice): the model is read again. */
 	bool lost;
 	bool draining;	       /* applying notifications: a drain from inside one (a fill) waits for the outer */
-	bool requesting;       /* reading a request's answer: a request from inside it would read its end */
+	bool requesting;       /* reading a request's answer: a lazy request from inside it waits */
 	bool dump_intr;	       /* a dump's message said NLM_F_DUMP_INTR: it is done again */
 	bool resyncing;	       /* the dumps of a resync: what they report is recorded as seen */
 	struct seen *seen;     /* devices (index UINT32_MAX) and ports a resync's dumps reported */
@@ -708,14 +708,6 @@ static int request_on(struct kdl *k, int which, struct nl_msg *msg, struct dlh_e
 	struct req r = {0};
 	int err;
 
-	/* One request at a time on a connection: one made while another's answer is being applied (an
-	 * event subscriber asking for a device's driver during a dump) would take that answer's end
-	 * for its own. It is refused, to be asked again. */
-	if (k->requesting && which == 0) {
-		nlmsg_free(msg);
-		return dlh_sdk_extack(ext, -EBUSY, "A request to %s is being answered",
-				      k->uds ? "dlhald" : "the kernel");
-	}
 	err = send_msg(k, which, msg);
 	nlmsg_free(msg);
 	if (err < 0)
@@ -1536,9 +1528,14 @@ static int kernel_dev_reload(struct dlh_dev *dev, enum dlh_reload_action action,
 static int kernel_dev_driver_get(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext)
 {
 	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
-	struct nl_msg *msg = msg_new(k, DEVLINK_CMD_INFO_GET, 0);
+	struct nl_msg *msg;
 	int err;
 
+	/* not while another request's answer is being applied (an event subscriber asking during a
+	 * resync's dump): this one would take that answer's end for its own; asked again later */
+	if (k->requesting)
+		return dlh_sdk_extack(ext, -EBUSY, "A request to the kernel is being answered");
+	msg = msg_new(k, DEVLINK_CMD_INFO_GET, 0);
 	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
 	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev))) {
 		nlmsg_free(msg);
