@@ -30,6 +30,8 @@
 
 #include <dlhal/bridge.h>
 
+#include "compat.h"
+
 #define DRV_NAME "dlhal"
 
 /*
@@ -119,7 +121,7 @@ static DEFINE_MUTEX(dlb_names_lock);
 /* The parent of every instance's device: none sits at the top of /sys/devices. */
 static struct device *dlb_root;
 
-static struct bus_type dlb_bus = {
+static DLB_BUS_TYPE dlb_bus = {
 	.name = DRV_NAME,
 	.dev_name = DRV_NAME,
 };
@@ -173,18 +175,22 @@ static netdev_tx_t dlb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	return NETDEV_TX_OK;
 }
 
+#ifndef DLB_HAVE_SET_NETDEV_DEVLINK_PORT
 static struct devlink_port *dlb_get_devlink_port(struct net_device *dev)
 {
 	struct dlb_netdev *nd = netdev_priv(dev);
 
 	return &nd->port->dl;
 }
+#endif
 
 static const struct net_device_ops dlb_netdev_ops = {
 	.ndo_start_xmit = dlb_start_xmit,
 	.ndo_set_mac_address = eth_mac_addr,
 	.ndo_validate_addr = eth_validate_addr,
+#ifndef DLB_HAVE_SET_NETDEV_DEVLINK_PORT
 	.ndo_get_devlink_port = dlb_get_devlink_port,
+#endif
 };
 
 static void dlb_netdev_setup(struct net_device *dev)
@@ -260,74 +266,117 @@ static void dlb_dev_release(struct device *dev)
 	kfree(container_of(dev, struct dlb_dev, dev));
 }
 
-/* A registered netdev for port @p, not yet the port's: *@out. */
-static int netdev_new(struct dlb_dev *d, struct dlb_port *p, const char *name,
-		      struct net_device **out)
+/*
+ * The port's netdev, registered under the name @name (NULL: none), in place
+ * of the one it has. Under the RTNL throughout, so that once the name is seen
+ * free no one takes it before the new netdev does: a refusal (a name the
+ * kernel has) leaves the port as it was. The old netdev goes first, because
+ * from 6.2 on devlink follows the port's netdevs by their registration, and
+ * the old one's unregistration would clear what the new one's set.
+ */
+static int port_netdev_replace(struct dlb_dev *d, struct dlb_port *p, const char *name)
 {
-	struct net_device *netdev;
+	struct net_device *netdev = NULL, *old = p->netdev;
 	struct dlb_netdev *nd;
-	int err;
+	int err = 0;
 
-	netdev = alloc_netdev(sizeof(*nd), name, NET_NAME_USER, dlb_netdev_setup);
-	if (!netdev)
-		return -ENOMEM;
-	nd = netdev_priv(netdev);
-	nd->port = p;
-	SET_NETDEV_DEV(netdev, &d->dev);
-	err = register_netdev(netdev);
-	if (err) {
-		free_netdev(netdev);
-		return err;
+	if (!name && !old)
+		return 0;
+	if (name) {
+		netdev = alloc_netdev(sizeof(*nd), name, NET_NAME_USER, dlb_netdev_setup);
+		if (!netdev)
+			return -ENOMEM;
+		nd = netdev_priv(netdev);
+		nd->port = p;
+		SET_NETDEV_DEV(netdev, &d->dev);
+		dlb_netdev_link(netdev, &p->dl);
 	}
-	*out = netdev;
+	rtnl_lock();
+	if (name && __dev_get_by_name(&init_net, name)) {
+		err = -EEXIST;
+		goto err_unlock;
+	}
+	if (old) {
+		dlb_port_eth_clear(&p->dl);
+		unregister_netdevice(old);
+		p->netdev = NULL;
+	}
+	if (netdev) {
+		err = register_netdevice(netdev);
+		if (err)
+			goto err_unlock;
+		dlb_port_eth_set(&p->dl, netdev);
+		p->netdev = netdev;
+	}
+	rtnl_unlock();
+	/* unregistered once the RTNL was let go */
+	if (old)
+		free_netdev(old);
 	return 0;
-}
 
-/* The devlink port's type first, as it must not point at a netdev gone. */
-static void netdev_destroy(struct dlb_port *p)
-{
-	if (!p->netdev)
-		return;
-	devlink_port_type_clear(&p->dl);
-	unregister_netdev(p->netdev);
-	free_netdev(p->netdev);
-	p->netdev = NULL;
+err_unlock:
+	rtnl_unlock();
+	if (netdev)
+		free_netdev(netdev);
+	if (old && !p->netdev)
+		free_netdev(old);
+	return err;
 }
 
 /*
- * The port's type and netdev as @m says; its other attributes stay. The new
- * netdev is registered before the old one goes, so that a refusal (a name
- * the kernel has) leaves the port as it was.
+ * The port's type and netdev as @m says; its other attributes stay. On a
+ * refusal the port is as it was, but if the new netdev failed to register
+ * after the old one went: then it is left with no type, and says so.
  */
 static int port_type_apply(struct dlb_dev *d, struct dlb_port *p, const struct dlhal_bridge_port *m)
 {
-	struct net_device *netdev = NULL;
 	int err;
 
-	if (m->port_type == DLHAL_BRIDGE_PORT_ETH && p->netdev &&
-	    !strcmp(p->netdev->name, m->netdev)) {
-		/* the same netdev: nothing to do */
-	} else if (m->port_type == DLHAL_BRIDGE_PORT_ETH) {
-		err = netdev_new(d, p, m->netdev, &netdev);
+	if (m->port_type == DLHAL_BRIDGE_PORT_ETH) {
+		if (p->netdev && !strcmp(p->netdev->name, m->netdev))
+			goto out;
+		err = port_netdev_replace(d, p, m->netdev);
+		if (err && !p->netdev && p->msg.port_type == DLHAL_BRIDGE_PORT_ETH) {
+			p->msg.port_type = DLHAL_BRIDGE_PORT_NOTSET;
+			p->msg.netdev[0] = '\0';
+		}
 		if (err)
 			return err;
-		netdev_destroy(p);
-		p->netdev = netdev;
-		devlink_port_type_eth_set(&p->dl, netdev);
 	} else {
-		netdev_destroy(p);
-		if (m->port_type == DLHAL_BRIDGE_PORT_IB)
+		port_netdev_replace(d, p, NULL);
+		if (m->port_type == DLHAL_BRIDGE_PORT_IB && p->msg.port_type != m->port_type)
 			devlink_port_type_ib_set(&p->dl, NULL);
+		else if (m->port_type == DLHAL_BRIDGE_PORT_NOTSET &&
+			 p->msg.port_type == DLHAL_BRIDGE_PORT_IB)
+			devlink_port_type_clear(&p->dl);
 	}
+out:
 	p->msg = *m;
 	p->msg.type = DLHAL_BRIDGE_PORT_ADD;
 	return 0;
 }
 
+#ifdef DLB_HAVE_DEVLINK_PORT_OPS
+static const struct devlink_port_ops dlb_port_ops;
+#endif
+
+/* 6.5 on, its split, unsplit and type set ops come with it. */
+static int dlb_port_register(struct dlb_dev *d, struct dlb_port *p)
+{
+#ifdef DLB_HAVE_DEVLINK_PORT_OPS
+	return devl_port_register_with_ops(d->devlink, &p->dl, p->index, &dlb_port_ops);
+#else
+	return devl_port_register(d->devlink, &p->dl, p->index);
+#endif
+}
+
 /* Under devl_lock. */
 static void port_del(struct dlb_dev *d, struct dlb_port *p)
 {
-	netdev_destroy(p);
+	/* with no type: 6.2 on warns about a port unregistered with one */
+	port_netdev_replace(d, p, NULL);
+	if (p->msg.port_type == DLHAL_BRIDGE_PORT_IB)
+		devlink_port_type_clear(&p->dl);
 	devl_port_unregister(&p->dl);
 	list_del(&p->node);
 	d->nports--;
@@ -358,14 +407,13 @@ static int port_add(struct dlb_dev *d, const struct dlhal_bridge_port *m)
 	attrs.splittable = m->splittable;
 	attrs.lanes = m->lanes;
 	devlink_port_attrs_set(&p->dl, &attrs);
-	err = devl_port_register(d->devlink, &p->dl, m->index);
+	err = dlb_port_register(d, p);
 	if (err)
 		goto err_free;
 	if (m->port_type == DLHAL_BRIDGE_PORT_ETH) {
-		err = netdev_new(d, p, m->netdev, &p->netdev);
+		err = port_netdev_replace(d, p, m->netdev);
 		if (err)
 			goto err_port_unregister;
-		devlink_port_type_eth_set(&p->dl, p->netdev);
 	} else if (m->port_type == DLHAL_BRIDGE_PORT_IB) {
 		devlink_port_type_ib_set(&p->dl, NULL);
 	}
@@ -578,7 +626,7 @@ static int dlb_port_unsplit(struct devlink *devlink, struct devlink_port *port,
 	return dlb_op_run(dlb_of(devlink), DLHAL_BRIDGE_REQ_UNSPLIT, port->index, 0, extack);
 }
 
-/* Linux 6.1 gives this op no extack: the caller gets the errno only. */
+/* Linux gives this op no extack (6.1 to 6.12 at least): the caller gets the errno only. */
 static int dlb_port_type_set(struct devlink_port *port, enum devlink_port_type type)
 {
 	return dlb_op_run(dlb_of(port->devlink), DLHAL_BRIDGE_REQ_TYPE_SET, port->index, type,
@@ -614,10 +662,20 @@ static int dlb_reload_up(struct devlink *devlink, enum devlink_reload_action act
 	return 0;
 }
 
-static const struct devlink_ops dlb_devlink_ops = {
+#ifdef DLB_HAVE_DEVLINK_PORT_OPS
+static const struct devlink_port_ops dlb_port_ops = {
 	.port_split = dlb_port_split,
 	.port_unsplit = dlb_port_unsplit,
 	.port_type_set = dlb_port_type_set,
+};
+#endif
+
+static const struct devlink_ops dlb_devlink_ops = {
+#ifndef DLB_HAVE_DEVLINK_PORT_OPS
+	.port_split = dlb_port_split,
+	.port_unsplit = dlb_port_unsplit,
+	.port_type_set = dlb_port_type_set,
+#endif
 	.reload_actions = BIT(DEVLINK_RELOAD_ACTION_DRIVER_REINIT) |
 			  BIT(DEVLINK_RELOAD_ACTION_FW_ACTIVATE),
 	.reload_limits = BIT(DEVLINK_RELOAD_LIMIT_NO_RESET),
@@ -700,7 +758,7 @@ static int dev_register(struct dlb_file *f, const struct dlhal_bridge_dev *m)
 		return -ENOMEM;
 	}
 	*(struct dlb_dev **)devlink_priv(d->devlink) = d;
-	devlink_set_features(d->devlink, DEVLINK_F_RELOAD);
+	dlb_devlink_reload_enable(d->devlink);
 	list_add_tail(&d->node, &f->devs);
 	f->ndevs++;
 	return 0;
@@ -1001,7 +1059,9 @@ static const struct file_operations dlb_fops = {
 	.read = dlb_read,
 	.write = dlb_write,
 	.poll = dlb_poll,
+#ifdef DLB_HAVE_NO_LLSEEK
 	.llseek = no_llseek,
+#endif
 };
 
 static struct miscdevice dlb_misc = {
