@@ -1,34 +1,48 @@
 #!/bin/sh
-# Boots Debian's own kernel under qemu (TCG) with netdevsim built out of tree,
-# and runs guest.sh (or bench.sh) in it: dl against the real kernel devlink
-# family, with Debian's devlink as the peer. Downloads and builds are cached
-# under BUILD/vm-cache. A VM that cannot start is a failure, with the reason.
-#   run.sh BUILD SRC DL JSONCMP TIMEIT [test|bench|SCRIPT]
+# Boots Debian's own kernel under qemu (TCG) with netdevsim built out of tree
+# from that kernel's own source, and the bridge module from this tree, and runs
+# guest.sh (or bench.sh) in it: dl against the real kernel devlink family, with
+# Debian's devlink as the peer. Downloads and builds are cached under
+# BUILD/vm-cache. A VM that cannot start is a failure, with the reason.
+#   run.sh [--kernel SERIES] BUILD SRC DL JSONCMP TIMEIT [test|bench|SCRIPT]
+# SERIES: 6.1 (default: linux-headers-amd64, Debian 12's kernel) or 6.12
+# (linux-headers-6.12-amd64, from Debian 12's security suite); the matching
+# linux-source-SERIES must be installed.
 # (SCRIPT: any shell script to run in the guest instead, for investigations;
 # strace, perf and callgrind are copied in when the host has them.)
 set -eu
+series=6.1
+if [ "${1:-}" = --kernel ]; then
+	series=$2
+	shift 2
+fi
 build=$(cd "$1" && pwd) src=$2 dl=$3 jsoncmp=$4 timeit=$5 mode=${6:-test}
 case $mode in
 test) script=guest.sh ;;
 bench) script=bench.sh ;;
-*) [ -f "$mode" ] || { echo "usage: run.sh BUILD SRC DL JSONCMP TIMEIT [test|bench|SCRIPT]" >&2; exit 2; }
+*) [ -f "$mode" ] || { echo "usage: run.sh [--kernel SERIES] BUILD SRC DL JSONCMP TIMEIT [test|bench|SCRIPT]" >&2; exit 2; }
 	script=probe.sh ;;
 esac
 cache=$build/vm-cache
 mkdir -p "$cache"
 
 fail() {
-	echo "not ok vm: $*"
+	echo "not ok vm ($series): $*"
 	echo "0 passed, 1 failed"
 	exit 1
 }
 
-# The kernel version is the one the installed linux-headers-amd64 is for, so
+# The kernel version is the one the installed headers' metapackage is for, so
 # that netdevsim builds against headers matching the image we boot.
-ver=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null | sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')
-[ -n "$ver" ] || fail "linux-headers-amd64 is not installed"
+case $series in
+6.1) meta=linux-headers-amd64 ;;
+*) meta=linux-headers-$series-amd64 ;;
+esac
+ver=$(dpkg-query -W -f='${Depends}' "$meta" 2>/dev/null | sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')
+[ -n "$ver" ] || fail "$meta is not installed"
 [ -d "/usr/src/linux-headers-$ver" ] || fail "/usr/src/linux-headers-$ver missing"
-[ -f /usr/src/linux-source-6.1.tar.xz ] || fail "linux-source-6.1 is not installed"
+lsrc=/usr/src/linux-source-$series.tar.xz
+[ -f "$lsrc" ] || fail "linux-source-$series is not installed"
 command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86_64 is not installed"
 [ -x /bin/busybox ] || fail "busybox-static is not installed"
 
@@ -44,25 +58,25 @@ psample=$(find "$img/lib/modules/$ver" -name 'psample.ko*' | head -n 1)
 
 nsim=$cache/netdevsim-$ver
 if [ ! -f "$nsim/netdevsim.ko" ]; then
-	rm -rf "$nsim" "$cache/src"
-	mkdir -p "$cache/src" "$nsim"
-	tar -xf /usr/src/linux-source-6.1.tar.xz -C "$cache/src" --wildcards 'linux-source-6.1/drivers/net/netdevsim/*' ||
-		fail "cannot extract netdevsim from linux-source-6.1"
-	cp "$cache"/src/linux-source-6.1/drivers/net/netdevsim/* "$nsim/"
-	rm -rf "$cache/src"
-	make -s -C "/usr/src/linux-headers-$ver" M="$nsim" CONFIG_NETDEVSIM=m modules >"$cache/netdevsim.log" 2>&1 ||
-		fail "netdevsim does not build: $(tail -n 5 "$cache/netdevsim.log")"
+	rm -rf "$nsim" "$cache/src-$ver"
+	mkdir -p "$cache/src-$ver" "$nsim"
+	tar -xf "$lsrc" -C "$cache/src-$ver" --wildcards "linux-source-$series/drivers/net/netdevsim/*" ||
+		fail "cannot extract netdevsim from linux-source-$series"
+	cp -r "$cache/src-$ver/linux-source-$series/drivers/net/netdevsim/." "$nsim/"
+	rm -rf "$cache/src-$ver"
+	make -s -C "/usr/src/linux-headers-$ver" M="$nsim" CONFIG_NETDEVSIM=m modules >"$cache/netdevsim-$ver.log" 2>&1 ||
+		fail "netdevsim does not build: $(tail -n 5 "$cache/netdevsim-$ver.log")"
 fi
 
 # The bridge module, from this tree: built each run (the source changes), as netdevsim is.
-bridge=$cache/bridge
+bridge=$cache/bridge-$ver
 rm -rf "$bridge"
 mkdir -p "$bridge/include/dlhal"
 cp "$src"/kernel/bridge/* "$bridge/"
 cp "$src/include/dlhal/bridge.h" "$bridge/include/dlhal/"
-make -s -C "/usr/src/linux-headers-$ver" M="$bridge" modules >"$cache/bridge.log" 2>&1 ||
-	fail "kernel/bridge does not build: $(tail -n 5 "$cache/bridge.log")"
-if grep -E 'warning|error' "$cache/bridge.log"; then
+make -s -C "/usr/src/linux-headers-$ver" M="$bridge" modules >"$cache/bridge-$ver.log" 2>&1 ||
+	fail "kernel/bridge does not build: $(tail -n 5 "$cache/bridge-$ver.log")"
+if grep -E 'warning|error' "$cache/bridge-$ver.log"; then
 	fail "kernel/bridge builds with warnings"
 fi
 
@@ -166,14 +180,14 @@ echo VM-DONE
 poweroff -f
 INIT
 chmod 755 "$root" "$root/init"
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$cache/initrd.gz" || fail "cannot build the initramfs"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$cache/initrd-$ver.gz" || fail "cannot build the initramfs"
 
 # The tests record who allocated each kmalloc-512 object, to attribute the bridge's leaks; the
 # benchmarks run without it.
 debug=
 [ "$mode" = test ] && debug=" slub_debug=U,kmalloc-512"
 timeout 1500 qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nographic -no-reboot \
-	-kernel "$img/boot/vmlinuz-$ver" -initrd "$cache/initrd.gz" \
+	-kernel "$img/boot/vmlinuz-$ver" -initrd "$cache/initrd-$ver.gz" \
 	-append "console=ttyS0 panic=-1 quiet loglevel=3$debug" >"$out" 2>&1 </dev/null || true
 tr -d '\r' <"$out" >"$out.clean" && mv "$out.clean" "$out"
 # Console escape codes may precede the markers: match them anywhere on a line.
