@@ -215,6 +215,60 @@ void dlh__fill_netdev(const struct dlh_ctx *cctx, const char *netdev)
 	ctx->filling = 0;
 }
 
+/* Whether every bus whose ports are pending can read one device's ports alone. */
+bool dlh__fill_dev_capable(const struct dlh_ctx *ctx)
+{
+	for (const struct dlh__list *it = ctx->buses.next; it != &ctx->buses; it = it->next) {
+		const struct dlh_sdk_bus *bus = dlh__container_of(it, struct dlh_sdk_bus, node);
+
+		if ((bus->fill_pending & DLH_SDK_FILL_PORTS) && !DLH__OP(bus->drv, bus_fill_dev))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * One device's ports: a lazy bus that can read them alone (bus_fill_dev: the
+ * kernel from 6.6 on dumps one device's ports) reads just those, once, and
+ * its notifications keep them; the others fill every port. The bus's ports
+ * stay pending for a listing of every port. The device may go while its
+ * ports are read (a notification drained at the end): it is looked up again.
+ */
+void dlh__fill_dev(const struct dlh_dev *cdev)
+{
+	struct dlh_dev *dev = (struct dlh_dev *)cdev;
+	struct dlh_ctx *ctx = dev->ctx;
+	struct dlh_sdk_bus *bus = dev->sdk_bus;
+	int (*one)(struct dlh_sdk_bus *, const char *, struct dlh_extack *);
+	char handle[sizeof(dev->handle)];
+	struct dlh_extack ext;
+	int err;
+
+	if (!bus || !(bus->fill_pending & DLH_SDK_FILL_PORTS) || dev->ports_filled || ctx->filling)
+		return;
+	one = DLH__OP(bus->drv, bus_fill_dev);
+	if (!one) {
+		dlh__fill(ctx, DLH_SDK_FILL_PORTS);
+		return;
+	}
+	memcpy(handle, dev->handle, sizeof(handle));
+	dev->ports_filled = true;
+	dlh__extack_clear(&ext);
+	ctx->filling = 1;
+	ctx->fill_mode = DLH__FILL_DEV;
+	err = one(bus, handle, &ext);
+	ctx->fill_mode = 0;
+	ctx->filling = 0;
+	if (!err)
+		return;
+	if (err != -EOPNOTSUPP)
+		dlh__log(ctx, DLH_LOG_WARNING, NULL, "%s: %s", bus->drv->name, ext.msg);
+	dev = dlh__dev_find(ctx, handle);
+	if (dev)
+		dev->ports_filled = false;
+	dlh__fill(ctx, DLH_SDK_FILL_PORTS);
+}
+
 /*
  * Objects a netdev lookup registered early take their place when the full
  * fill reports them: a port where the dump lists it, its device at the
@@ -227,6 +281,15 @@ void dlh__fill_place(struct dlh_dev *dev, struct dlh_port *port)
 	if (ctx->fill_mode == DLH__FILL_NETDEV) {
 		if (port)
 			port->early = 1;
+		return;
+	}
+	/* A device's ports, all of them in order: each in its place now. */
+	if (ctx->fill_mode == DLH__FILL_DEV) {
+		if (port && port->early) {
+			dlh__list_del(&port->node);
+			dlh__list_add_tail(&dev->ports, &port->node);
+			port->early = 0;
+		}
 		return;
 	}
 	if (!(ctx->fill_mode & DLH_SDK_FILL_PORTS))

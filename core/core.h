@@ -169,7 +169,7 @@ struct dlh_ctx {
 	struct dlh__list buses;
 	unsigned int fill_pending; /* union of the buses' */
 	int filling;
-	unsigned int fill_mode; /* what the running fill asks for: DLH_SDK_FILL_* or DLH__FILL_NETDEV */
+	unsigned int fill_mode; /* what the running fill asks for: DLH_SDK_FILL_*, DLH__FILL_NETDEV or _DEV */
 	struct dlh__htab dev_by_handle;
 	struct dlh__htab port_by_netdev;
 	struct dlh__list subs;
@@ -195,6 +195,7 @@ struct dlh_dev {
 	size_t nports;
 	struct dlh__list timers;
 	bool early;		     /* came with a port found by netdev (bus_fill_netdev): placed by the full fill */
+	bool ports_filled;	     /* its ports were read alone (bus_fill_dev); notifications keep them */
 	struct dlh_pending *pending; /* until the next reset; NULL when nothing is */
 	struct dlh_cage *cages;	     /* its faceplate (faceplate.c); NULL when none */
 	size_t ncages;
@@ -346,16 +347,20 @@ bool dlh__port_flavour_valid(enum dlh_port_flavour flavour);
 /* "DEV_HANDLE/INDEX" into @out (room for the device handle, '/', 10 digits and the NUL). */
 void dlh__port_handle_format(char *out, const char *dev, uint32_t index);
 #define DLH__FILL_NETDEV 4u
+#define DLH__FILL_DEV	 8u
 void dlh__fill_netdev(const struct dlh_ctx *ctx, const char *netdev);
+/* Every port of @dev: read alone where its bus can (bus_fill_dev), else with every port. */
+void dlh__fill_dev(const struct dlh_dev *dev);
+bool dlh__fill_dev_capable(const struct dlh_ctx *ctx);
 void dlh__fill_place(struct dlh_dev *dev, struct dlh_port *port);
 /*
  * Before anything that reads a port's device beyond the port (a plan, an op,
  * the next port): a port found by netdev alone came without its neighbours,
- * so the bus's ports are filled first. Cheap when nothing is pending.
+ * so the device's ports are filled first. Cheap when nothing is pending.
  */
 static inline void dlh__dev_whole(const struct dlh_dev *dev)
 {
-	dlh__fill(dev->ctx, DLH_SDK_FILL_PORTS);
+	dlh__fill_dev(dev);
 }
 /* Fills @what of one bus only (a walk streams the others). */
 void dlh__fill_bus(struct dlh_ctx *ctx, struct dlh_sdk_bus *bus, unsigned int what);

@@ -94,7 +94,7 @@ DLH_EXPORT int dlh_sdk_dev_driver_set(struct dlh_dev *dev, const char *name, str
 
 DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev)
 {
-	dlh__fill(dev->ctx, DLH_SDK_FILL_PORTS);
+	dlh__fill_dev(dev);
 	return dev->nports;
 }
 
@@ -221,7 +221,7 @@ int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sd
 		goto err_card;
 	}
 	dlh__list_add_tail(&ctx->devs, &dev->node);
-	dev->early = ctx->fill_mode == DLH__FILL_NETDEV;
+	dev->early = ctx->fill_mode == DLH__FILL_NETDEV || ctx->fill_mode == DLH__FILL_DEV;
 	dlh__event_emit(ctx, DLH_EVENT_DEV_NEW, dev, NULL);
 	*out = dev;
 	return 0;

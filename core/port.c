@@ -27,7 +27,7 @@ DLH_EXPORT struct dlh_port *dlh_port_find(const struct dlh_dev *dev, uint32_t in
 {
 	struct index_key k = {index};
 
-	dlh__fill(dev->ctx, DLH_SDK_FILL_PORTS);
+	dlh__fill_dev(dev);
 	return port_find(dev, &k);
 }
 
@@ -58,7 +58,7 @@ struct dlh_port *dlh__port_find_netdev(const struct dlh_ctx *ctx, const char *ne
 
 DLH_EXPORT struct dlh_port *dlh_port_first(const struct dlh_dev *dev)
 {
-	dlh__fill(dev->ctx, DLH_SDK_FILL_PORTS);
+	dlh__fill_dev(dev);
 	return dlh__list_empty(&dev->ports) ? NULL : dlh__container_of(dev->ports.next, struct dlh_port, node);
 }
 
@@ -141,8 +141,6 @@ DLH_EXPORT int dlh_port_lookup(const struct dlh_ctx *ctx, const char *what, stru
 		*out = port;
 		return 0;
 	}
-	/* A port's device comes with the port: no need for every device. */
-	dlh__fill(ctx, DLH_SDK_FILL_PORTS);
 	if (slash == strchr(what, '/'))
 		return dlh__extack_set(ext, -EINVAL, NULL, "Port handle \"%s\" is not of the form bus/dev/index",
 				       DLH__QUOTE(what, strlen(what)));
@@ -155,13 +153,20 @@ DLH_EXPORT int dlh_port_lookup(const struct dlh_ctx *ctx, const char *what, stru
 				       DLH__QUOTE(slash + 1, strlen(slash + 1)), UINT32_MAX);
 	memcpy(handle, what, (size_t)(slash - what)); /* parsed and bounded above */
 	handle[slash - what] = '\0';
+	/* A port's device comes with the port where a bus reads every port anyway (and
+	 * the device list then is only needed for a device without ports); where a
+	 * bus reads one device's ports alone, the device list is read first. */
+	if (!dlh__fill_dev_capable(ctx))
+		dlh__fill(ctx, DLH_SDK_FILL_PORTS);
 	dev = dlh__dev_find(ctx, handle);
 	if (!dev) {
-		/* It may be a device without ports: those need the device list. */
 		dlh__fill(ctx, DLH_SDK_FILL_DEVS);
 		dev = dlh__dev_find(ctx, handle);
 	}
 	if (!dev)
+		return dlh__extack_set(ext, -ENODEV, handle, "Device does not exist");
+	dlh__fill_dev(dev);
+	if (dev != dlh__dev_find(ctx, handle)) /* gone while its ports were read */
 		return dlh__extack_set(ext, -ENODEV, handle, "Device does not exist");
 	port = port_find(dev, &(struct index_key){index});
 	if (!port)

@@ -2,7 +2,8 @@
 /*
  * The kernel backend's reply scanners that run outside the dump parser
  * (fuzz_client covers that one): the generic-netlink controller's family
- * reply (id and "config" group, nested groups) and the scan of a port dump
+ * reply (id, "config" group, nested groups and commands), its policy reply
+ * (whether the port dump has a policy of its own) and the scan of a port dump
  * read for one netdev name. The input is a buffer of netlink messages as a
  * read from the kernel would return it; every byte of it is hostile.
  */
@@ -17,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct nlmsghdr *end = NULL, *found;
 	unsigned char *buf;
-	int family = -1, group = -1, rem;
+	int family = -1, group = -1, rem, dumps = 0;
+	uint32_t ops[4] = {0};
 
 	/* A copy of exactly the input's size, so that ASan sees any read past it; aligned as a read buffer is. */
 	buf = malloc(size ? size : 1);
@@ -25,8 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, data, size);
 	rem = (int)size;
-	for (struct nlmsghdr *h = (struct nlmsghdr *)buf; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem))
-		dlh__family_parse(h, &family, &group);
+	for (struct nlmsghdr *h = (struct nlmsghdr *)buf; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem)) {
+		dlh__family_parse(h, &family, &group, ops);
+		dumps += dlh__policy_has_dump(h, 3);
+	}
 	found = dlh__netdev_scan(buf, (int)size, "eth0", &end);
 	/* What the scan hands back lies inside the buffer, whole. */
 	if (found && ((unsigned char *)found < buf || (unsigned char *)found + found->nlmsg_len > buf + size))
@@ -34,5 +38,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (end && ((unsigned char *)end < buf || (unsigned char *)end + end->nlmsg_len > buf + size))
 		abort();
 	free(buf);
-	return family == -2 && group == -2; /* keeps the results */
+	return family == -2 && group == -2 && dumps == -1 && ops[3] == 7; /* keeps the results */
 }

@@ -28,6 +28,8 @@
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
+/* Linux 6.8's, not in Debian 12's headers (the uapi's numbers never change). */
+#define DLH_DEVLINK_CMD_NOTIFY_FILTER_SET 84
 
 struct kdl {
 	struct dlh_sdk_bus *bus;
@@ -55,6 +57,11 @@ struct kdl {
 	bool plan_got;
 	struct dlh_sdk_io *io;
 	int family;
+	uint32_t ops[4]; /* the family's commands (the controller's list), a bit each */
+	int dev_dump;	 /* the kernel dumps one device's ports (6.6 on): 1, not: -1, not asked: 0 */
+	/* config "dev=BUS/NAME": only that device is mirrored; "" for every device */
+	char scope_bus[DLH_BUS_NAME_MAX];
+	char scope_dev[DLH_DEV_NAME_MAX];
 	struct dlh_dev *last;		 /* a dump's messages come device by device */
 	uint8_t map[DLH__ATTR_MAP_SIZE]; /* rules[] by attribute type */
 	/* A walk (bus_ports_walk): port replies go to walk_fn, not into the model. */
@@ -541,6 +548,10 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 				    A_COUNT_, k->map, tb, false, why, sizeof(why)))
 		return;
 	cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
+	/* Another device than the one mirrored: a dump's, or a notification the kernel did not filter. */
+	if (k->scope_bus[0] && tb[A_BUS] && tb[A_DEV] &&
+	    (strcmp(dlh__attr_str(tb[A_BUS]), k->scope_bus) || strcmp(dlh__attr_str(tb[A_DEV]), k->scope_dev)))
+		return;
 	if (cmd == DLHAL_CMD_SIM_GET) {
 		if (k->sim_value && tb[A_SIM_VALUE])
 			snprintf(k->sim_value, k->sim_len, "%s", dlh__attr_str(tb[A_SIM_VALUE]));
@@ -1046,6 +1057,7 @@ static struct nl_sock *sock_open(void)
 struct family {
 	int id;
 	int grp;
+	uint32_t ops[4];
 };
 
 /* The first attribute @type of a generic netlink message, bounds checked, not yet validated. */
@@ -1068,8 +1080,11 @@ static const struct nlattr *attr_peek(const struct nlmsghdr *h, uint16_t type)
 	return NULL;
 }
 
-/* The family id and the "config" group from a CTRL_CMD_NEWFAMILY reply, each attribute checked. */
-void dlh__family_parse(const struct nlmsghdr *nlh, int *family, int *group)
+/*
+ * The family id, the "config" group and the commands (a bit each in @ops,
+ * 128 bits) from a CTRL_CMD_NEWFAMILY reply, each attribute checked.
+ */
+void dlh__family_parse(const struct nlmsghdr *nlh, int *family, int *group, uint32_t ops[4])
 {
 	static const struct dlh__attr_rule fam_rules[] = {
 	    {CTRL_ATTR_FAMILY_ID, DLH__ATTR_U16, 0, "family id"},
@@ -1078,7 +1093,10 @@ void dlh__family_parse(const struct nlmsghdr *nlh, int *family, int *group)
 	    {CTRL_ATTR_MCAST_GRP_NAME, DLH__ATTR_STR, GENL_NAMSIZ, "group name"},
 	    {CTRL_ATTR_MCAST_GRP_ID, DLH__ATTR_U32, 0, "group id"},
 	};
-	const struct nlattr *groups, *g;
+	static const struct dlh__attr_rule op_rules[] = {
+	    {CTRL_ATTR_OP_ID, DLH__ATTR_U32, 0, "op id"},
+	};
+	const struct nlattr *groups, *g, *ops_nest;
 	struct nlattr *id[1];
 	char why[128];
 	int rem;
@@ -1089,6 +1107,21 @@ void dlh__family_parse(const struct nlmsghdr *nlh, int *family, int *group)
 	    !id[0])
 		return;
 	*family = nla_get_u16(id[0]);
+	ops_nest = attr_peek(nlh, CTRL_ATTR_OPS);
+	if (ops_nest) {
+		nla_for_each_nested(g, ops_nest, rem)
+		{
+			struct nlattr *ob[1];
+			uint32_t op;
+
+			if (dlh__attrs_parse(nla_data(g), nla_len(g), op_rules, 1, ob, false, why, sizeof(why)) ||
+			    !ob[0])
+				continue;
+			op = nla_get_u32(ob[0]);
+			if (op < 128)
+				ops[op / 32] |= 1u << (op % 32);
+		}
+	}
 	groups = attr_peek(nlh, CTRL_ATTR_MCAST_GROUPS);
 	if (!groups)
 		return;
@@ -1104,25 +1137,17 @@ void dlh__family_parse(const struct nlmsghdr *nlh, int *family, int *group)
 	}
 }
 
-/* Family id and "config" group in one CTRL_CMD_GETFAMILY (libnl's helpers ask twice), read as a dump is. */
-static int family_resolve(struct nl_sock *sk, struct family *f)
+/* Sends @msg (freed here) to the controller and hands each reply to @fn until the end or an error. */
+static int ctrl_request(struct nl_sock *sk, struct nl_msg *msg, void (*fn)(const struct nlmsghdr *h, void *arg),
+			void *arg)
 {
-	struct nl_msg *msg = nlmsg_alloc();
 	int err, done = 0;
 
-	f->id = f->grp = -1;
-	if (!msg)
-		return -ENOMEM;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0, 0, CTRL_CMD_GETFAMILY, 1) ||
-	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, DEVLINK_GENL_NAME)) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
 	err = nl_send_auto(sk, msg);
 	nlmsg_free(msg);
 	if (err < 0)
 		return -EIO;
-	/* The family, then the ack; an unknown family is an error reply (ENOENT). */
+	/* The answer, then the ack or the end of a dump; an unknown family is an error reply (ENOENT). */
 	while (!done) {
 		struct sockaddr_nl nla;
 		unsigned char *buf = NULL;
@@ -1136,11 +1161,96 @@ static int family_resolve(struct nl_sock *sk, struct family *f)
 			if (h->nlmsg_type == NLMSG_ERROR || h->nlmsg_type == NLMSG_DONE)
 				done = 1;
 			else if (h->nlmsg_type == GENL_ID_CTRL)
-				dlh__family_parse(h, &f->id, &f->grp);
+				fn(h, arg);
 		}
 		free(buf);
 	}
+	return 0;
+}
+
+static void on_family(const struct nlmsghdr *h, void *arg)
+{
+	struct family *f = arg;
+
+	dlh__family_parse(h, &f->id, &f->grp, f->ops);
+}
+
+/* Family id, "config" group and commands in one CTRL_CMD_GETFAMILY (libnl's helpers ask twice). */
+static int family_resolve(struct nl_sock *sk, struct family *f)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	*f = (struct family){.id = -1, .grp = -1};
+	if (!msg)
+		return -ENOMEM;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0, 0, CTRL_CMD_GETFAMILY, 1) ||
+	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, DEVLINK_GENL_NAME)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	if (ctrl_request(sk, msg, on_family, f))
+		return -EIO;
 	return f->id >= 0 ? 0 : -ENOENT;
+}
+
+/*
+ * From a CTRL_CMD_GETPOLICY reply: whether command @cmd's dump has a policy
+ * of its own (CTRL_ATTR_OP_POLICY, nested by command, holds
+ * CTRL_ATTR_POLICY_DUMP). A kernel whose dump ignores attributes has none.
+ */
+bool dlh__policy_has_dump(const struct nlmsghdr *nlh, uint32_t cmd)
+{
+	const struct nlattr *ops = attr_peek(nlh, CTRL_ATTR_OP_POLICY), *op, *a;
+	int rem, rem2;
+
+	if (!ops)
+		return false;
+	nla_for_each_nested(op, ops, rem)
+	{
+		if ((op->nla_type & NLA_TYPE_MASK) != cmd)
+			continue;
+		nla_for_each_nested(a, op, rem2)
+		{
+			if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_POLICY_DUMP && nla_len(a) == sizeof(uint32_t))
+				return true;
+		}
+	}
+	return false;
+}
+
+static void on_port_policy(const struct nlmsghdr *h, void *arg)
+{
+	bool *has = arg;
+
+	*has = *has || dlh__policy_has_dump(h, DEVLINK_CMD_PORT_GET);
+}
+
+/*
+ * Whether a port dump takes the device to dump (Linux 6.6 on), asked once of
+ * the controller: a dump that has a policy of its own validates and uses
+ * DEVLINK_ATTR_BUS_NAME and _DEV_NAME; before, the dump ignores them and
+ * reads every port, and the device's ports come with every port's (bus_fill).
+ */
+static bool dev_dump_supported(struct kdl *k)
+{
+	struct nl_msg *msg;
+	bool has = false;
+
+	if (k->dev_dump)
+		return k->dev_dump > 0;
+	k->dev_dump = -1;
+	msg = nlmsg_alloc();
+	if (!msg)
+		return false;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0, NLM_F_DUMP, CTRL_CMD_GETPOLICY, 1) ||
+	    nla_put_u16(msg, CTRL_ATTR_FAMILY_ID, (uint16_t)k->family) ||
+	    nla_put_u32(msg, CTRL_ATTR_OP, DEVLINK_CMD_PORT_GET)) {
+		nlmsg_free(msg);
+		return false;
+	}
+	if (!ctrl_request(k->sk, msg, on_port_policy, &has) && has)
+		k->dev_dump = 1;
+	return k->dev_dump > 0;
 }
 
 /*
@@ -1169,6 +1279,47 @@ static void mon_buffer(struct nl_sock *sk)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 }
 
+/* The backend's config: NULL, or "dev=BUS/NAME" to mirror that one device. */
+static int scope_parse(struct kdl *k, const char *config, struct dlh_extack *ext)
+{
+	const char *name, *slash;
+	size_t blen;
+
+	if (!config)
+		return 0;
+	name = strncmp(config, "dev=", 4) ? NULL : config + 4;
+	slash = name ? strchr(name, '/') : NULL;
+	blen = slash ? (size_t)(slash - name) : 0;
+	if (!slash || !blen || blen >= sizeof(k->scope_bus) || !slash[1] || strchr(slash + 1, '/') ||
+	    strlen(slash + 1) >= sizeof(k->scope_dev))
+		return dlh_sdk_extack(ext, -EINVAL, "Kernel backend option \"%.64s\" is not dev=BUS/NAME", config);
+	memcpy(k->scope_bus, name, blen);
+	k->scope_bus[blen] = '\0';
+	snprintf(k->scope_dev, sizeof(k->scope_dev), "%s", slash + 1);
+	return 0;
+}
+
+/*
+ * A mirror of one device asks the kernel (6.8 on) for that device's
+ * notifications only, on the notification socket (the filter is the
+ * socket's); before, or if it refuses, the others are read and dropped.
+ */
+static void scope_filter_set(struct kdl *k)
+{
+	struct nl_msg *msg;
+
+	if (!k->scope_bus[0] ||
+	    !(k->ops[DLH_DEVLINK_CMD_NOTIFY_FILTER_SET / 32] & (1u << (DLH_DEVLINK_CMD_NOTIFY_FILTER_SET % 32))))
+		return;
+	msg = msg_new(k, DLH_DEVLINK_CMD_NOTIFY_FILTER_SET, 0);
+	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, k->scope_bus) ||
+	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, k->scope_dev)) {
+		nlmsg_free(msg);
+		return;
+	}
+	request_on(k, 1, msg, NULL);
+}
+
 static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 {
 	struct kdl *k = dlh_sdk_bus_priv(bus);
@@ -1176,6 +1327,9 @@ static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 	int grp, err;
 
 	k->bus = bus;
+	err = scope_parse(k, dlh_sdk_bus_config(bus), ext);
+	if (err)
+		return err;
 	dlh__attr_map_init(k->map, rules, A_COUNT_);
 	k->sk = sock_open();
 	if (!k->sk)
@@ -1186,12 +1340,14 @@ static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 		goto err_family;
 	}
 	k->family = fam.id;
+	memcpy(k->ops, fam.ops, sizeof(k->ops));
 	grp = fam.grp;
 	k->mon = sock_open();
 	if (grp < 0 || !k->mon || nl_socket_add_membership(k->mon, grp)) {
 		err = dlh_sdk_extack(ext, -EIO, "Cannot join the devlink \"config\" multicast group");
 		goto err_mon;
 	}
+	scope_filter_set(k); /* while the socket blocks: the answer is waited for */
 	nl_socket_set_nonblocking(k->mon);
 	mon_buffer(k->mon);
 	err = dlh_sdk_io_new(bus, nl_socket_get_fd(k->mon), on_mon_readable, k, &k->io);
@@ -1221,6 +1377,39 @@ static int kernel_bus_fill(struct dlh_sdk_bus *bus, unsigned int what, struct dl
 		err = dump(k, DEVLINK_CMD_GET, ext);
 	if (!err && (what & DLH_SDK_FILL_PORTS))
 		err = dump(k, DEVLINK_CMD_PORT_GET, ext);
+	notifications_drain(k);
+	return err;
+}
+
+/*
+ * One device's ports (bus_fill_dev): a port dump of that device where the
+ * kernel has it (6.6 on), read and applied as a fill's; on an older kernel
+ * core reads every port instead (-EOPNOTSUPP).
+ */
+static int kernel_bus_fill_dev(struct dlh_sdk_bus *bus, const char *handle, struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(bus);
+	const char *slash = strchr(handle, '/');
+	char busname[DLH_BUS_NAME_MAX];
+	struct nl_msg *msg;
+	int err;
+
+	if (!slash || (size_t)(slash - handle) >= sizeof(busname))
+		return dlh_sdk_extack(ext, -EINVAL, "Device handle \"%s\" is not bus/name", handle);
+	/* the request socket reads another answer now: every port, later */
+	if (k->requesting)
+		return -EOPNOTSUPP;
+	if (!dev_dump_supported(k))
+		return -EOPNOTSUPP;
+	memcpy(busname, handle, (size_t)(slash - handle));
+	busname[slash - handle] = '\0';
+	msg = msg_new(k, DEVLINK_CMD_PORT_GET, NLM_F_DUMP);
+	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, busname) ||
+	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, slash + 1)) {
+		nlmsg_free(msg);
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	}
+	err = request(k, msg, ext);
 	notifications_drain(k);
 	return err;
 }
@@ -1592,6 +1781,7 @@ static const struct dlh_sdk_ops kernel_ops = {
     .bus_ports_walk = kernel_bus_ports_walk,
     .dev_reload = kernel_dev_reload,
     .dev_driver_get = kernel_dev_driver_get,
+    .bus_fill_dev = kernel_bus_fill_dev,
 };
 
 const struct dlh_sdk_driver kernel_driver = {

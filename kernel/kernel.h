@@ -11,7 +11,8 @@ extern const struct dlh_sdk_driver daemon_driver;
 
 /* The reply scanners of devlink.c, for fuzz/fuzz_kernel.c. */
 struct nlmsghdr;
-void dlh__family_parse(const struct nlmsghdr *nlh, int *family, int *group);
+void dlh__family_parse(const struct nlmsghdr *nlh, int *family, int *group, uint32_t ops[4]);
+bool dlh__policy_has_dump(const struct nlmsghdr *nlh, uint32_t cmd);
 struct nlmsghdr *dlh__netdev_scan(unsigned char *buf, int len, const char *netdev, struct nlmsghdr **end);
 
 #endif

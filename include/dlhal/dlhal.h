@@ -242,11 +242,14 @@ DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct
 /**
  * @brief Attach a driver that finds its devices itself ("kernel": the kernel's
  *        devlink family; "daemon": a dlhald), loading its module if it is not linked in.
- * @param config driver-specific, may be NULL (the daemon's socket path).
+ * @param config driver-specific, may be NULL: the daemon's socket path; for
+ *        the kernel, "dev=BUS/NAME" mirrors that one device alone (from Linux
+ *        6.8 the kernel then sends only its notifications).
  * @return 0; -ENOENT if there is no such driver; -EOPNOTSUPP if the driver
  *         does not find devices itself; -EEXIST if already attached; the
  *         driver's error otherwise (the kernel backend: -EPROTONOSUPPORT when
- *         the kernel has no devlink family).
+ *         the kernel has no devlink family, -EINVAL for a config that is
+ *         not dev=BUS/NAME).
  */
 DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, const char *config, struct dlh_extack *ext);
 
@@ -377,10 +380,10 @@ struct dlh_cage {
 	 * for a cage found by module, only its name.
 	 */
 	uint32_t number;
-	unsigned int row;		/**< Its row on the panel, from the top, from 0. */
-	unsigned int col;		/**< Its column, from the left, from 0. */
-	char form[DLH_CAGE_NAME_MAX];	/**< Form factor: "QSFP28", "QSFP+", "SFP28"... */
-	char label[DLH_CAGE_NAME_MAX];	/**< What the panel prints by it. */
+	unsigned int row;	       /**< Its row on the panel, from the top, from 0. */
+	unsigned int col;	       /**< Its column, from the left, from 0. */
+	char form[DLH_CAGE_NAME_MAX];  /**< Form factor: "QSFP28", "QSFP+", "SFP28"... */
+	char label[DLH_CAGE_NAME_MAX]; /**< What the panel prints by it. */
 	/**
 	 * The cage carries the ports that report @c module (dlh_port_module()),
 	 * whatever their numbers: a card whose port numbers are not its cages'
@@ -691,7 +694,7 @@ struct dlh_plan {
 	struct dlh_plan_after {
 		char dev[DLH_HANDLE_MAX];  /**< Its device's handle. */
 		struct dlh_plan_port port; /**< The port. */
-	} after[DLH_PLAN_PORTS_MAX]; /**< The first @c nafter hold them. */
+	} after[DLH_PLAN_PORTS_MAX];	   /**< The first @c nafter hold them. */
 };
 
 /**

@@ -155,6 +155,16 @@ struct dlh_sdk_ops {
 	 * but -EBUSY (the relay cannot ask now) has it asked again next time.
 	 */
 	int (*dev_driver_get)(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext);
+	/**
+	 * For a lazy mirror (bus_fill) that can read one device's ports for less
+	 * than every port (the kernel from 6.6 on: a port dump of one device):
+	 * register the ports of device @p handle ("bus/name") as bus_fill would,
+	 * and return 0. The bus's ports stay pending for a listing of every
+	 * port. -EOPNOTSUPP (or any error, which is logged): core calls
+	 * bus_fill. Used when one device's ports are wanted (dlh_port_first(),
+	 * dlh_port_find(), a lookup by handle, an op or a plan on the device).
+	 */
+	int (*bus_fill_dev)(struct dlh_sdk_bus *bus, const char *handle, struct dlh_extack *ext);
 };
 
 #define DLH_SDK_STAGED_SPLIT 1u /**< port_split and port_unsplit are staged (::dlh_sdk_ops.staged). */
