@@ -480,7 +480,10 @@ Test(bad_input, each_class_is_named_and_changes_nothing)
 	    {"port unsplit eth0", 1, "Error: " SW "/1: Port wasn't split.\ndl answers: Invalid argument"},
 	    {"port set eth0 type ib", 1, "Port type setting is not supported.\ndl answers: Operation not supported"},
 	    {"monitor bogus", 2, "Unknown monitor object \"bogus\""},
-	    {"monitor port extra", 2, "Unexpected argument \"extra\""},
+	    {"monitor port pci/0000:03:00.0 extra", 2, "Unexpected argument \"extra\""},
+	    {"monitor port extra", 2, "Device handle \"extra\" is not BUS/NAME"},
+	    {"monitor pci/", 2, "Device handle \"pci/\" is not BUS/NAME"},
+	    {"monitor dev a/b/c", 2, "Device handle \"a/b/c\" is not BUS/NAME"},
 	};
 	struct run_result before, r;
 	char input[512];
@@ -673,6 +676,21 @@ Test(monitor, batch_prints_the_events_of_later_lines)
 	run_free(&r);
 	run_dl(&r, "--sim sn2700 -b -", "monitor dev\nport split eth0 2\n");
 	cr_expect_str_eq(r.out, "", "dev only");
+	run_free(&r);
+	/* one device's: the other's events are not printed */
+	run_dl(&r, "-j --sim sn2700,cx3-vpi -b -",
+	       "monitor port pci/0000:01:00.0\nport split eth0 2\nport set pci/0000:01:00.0/2 type eth\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(
+	    r.out,
+	    "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"notset\"," P2 "}}}\n"
+	    "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"," P2 "}}}\n"
+	    "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"," P2 "}}}\n");
+	run_free(&r);
+	run_dl(&r, "--sim sn2700,cx3-vpi -b -",
+	       "monitor " SW "\nport split eth0 2\nport unsplit eth32\nport set pci/0000:01:00.0/2 type eth\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, SPLIT_UNSPLIT_EVENTS, "the switch's events alone");
 	run_free(&r);
 	run_dl(&r, "--sim sn2700 monitor bogus", NULL);
 	cr_expect_eq(r.status, 2);
@@ -1225,15 +1243,15 @@ Test(staged, a_stored_split_is_a_warning_and_shows_as_pending)
 	run_free(&r);
 	run_dl(&r, "--sim e810-cqda2 -d -b -", "port split " ICE0 "/0 4\ndev show " ICE0 "\nport show\n");
 	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect_str_eq(r.out,
-			 ICE0 ": driver ice pending split 4\n" ICE_TABLE ICE0
-			      /* PF 0's number is 0, and a number all the same: devlink sends it for a physical port */
-			      "/0: type eth netdev ens16f0 flavour physical port 0 splittable true lanes 8 speed 100000 "
-			      "module 0 lane 0 split_counts 2,4,8\n"
-			      /* PF 1 on quad 1's first lane, at its speed (0 until PF i took the option's i-th lane
-			       * in use rather than lane i) */
-			      "pci/0000:16:00.1/0: type eth netdev ens16f1 flavour physical port 1 splittable false "
-			      "speed 100000 module 1 lane 0\n");
+	cr_expect_str_eq(r.out, ICE0
+			 ": driver ice pending split 4\n" ICE_TABLE ICE0
+			 /* PF 0's number is 0, and a number all the same: devlink sends it for a physical port */
+			 "/0: type eth netdev ens16f0 flavour physical port 0 splittable true lanes 8 speed 100000 "
+			 "module 0 lane 0 split_counts 2,4,8\n"
+			 /* PF 1 on quad 1's first lane, at its speed (0 until PF i took the option's i-th lane
+			  * in use rather than lane i) */
+			 "pci/0000:16:00.1/0: type eth netdev ens16f1 flavour physical port 1 splittable false "
+			 "speed 100000 module 1 lane 0\n");
 	run_free(&r);
 	run_dl(&r, "--sim e810-cqda2 -d -j -b -", "port split " ICE0 "/0 8\ndev show " ICE0 "\n");
 	cr_expect_not_null(strstr(r.out,

@@ -270,7 +270,11 @@ static int ctx_make(struct dl *dl, struct dlh_ctx **out)
 	}
 	/* The kernel when asked for, or when nothing else was. */
 	if (dl->kernel || (!dl->sim && !dl->socket && access(DLHAL_SOCKET_DEFAULT, F_OK))) {
-		err = dlh_ctx_bus_attach(dl->ctx, "kernel", NULL, &ext);
+		char scope[300];
+
+		if (dl->kernel_scope)
+			snprintf(scope, sizeof(scope), "dev=%s", dl->kernel_scope);
+		err = dlh_ctx_bus_attach(dl->ctx, "kernel", dl->kernel_scope ? scope : NULL, &ext);
 		if (err == -EPROTONOSUPPORT) {
 			if (dl->kernel)
 				fprintf(stderr, "dl --kernel: %s.\n", ext.msg);

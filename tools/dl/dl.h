@@ -22,6 +22,8 @@ struct dl {
 	const char *sim;
 	const char *socket; /* -s: a dlhald's socket */
 	const char *batch;
+	/* a monitor of one device, before the context is made: the kernel mirrors that one alone */
+	const char *kernel_scope;
 	/* state */
 	struct dlh_ctx *ctx;
 	/* A backend that could not be had: every later command of a batch fails the same way (a batch

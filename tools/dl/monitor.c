@@ -3,7 +3,10 @@
  * dl monitor: one line per device or port event, as iproute2's devlink
  * monitor prints them, on a libev loop that also drives the backends' sockets
  * and the drivers' timers. In a batch, "monitor" prints the events of the
- * lines that follow instead of waiting.
+ * lines that follow instead of waiting. "dl monitor port DEV" prints one
+ * device's: the kernel backend then mirrors that device alone (from Linux
+ * 6.8 the kernel sends no other's notifications), and the others' events
+ * are dropped here, so the lines are the same whatever the backend.
  */
 #include "dl.h"
 #include "evhost.h"
@@ -14,12 +17,14 @@
 
 void monitor_usage(FILE *f)
 {
-	fprintf(f, "Usage: dl monitor [ all | dev | port ]\n");
+	fprintf(f, "Usage: dl monitor [ all | dev | port ] [ DEV ]\n");
 }
 
 struct monitor {
 	struct dl *dl;
 	bool dev, port;
+	/* one device's events only (its handle; a copy: a batch's line goes); "": every device's */
+	char scope[DLH_HANDLE_MAX];
 	struct ev_loop *loop;
 	int failed;
 	char lost[200]; /* why the backend went away: the monitor ends, exit 1 */
@@ -32,6 +37,8 @@ static void on_event(const struct dlh_event *ev, void *arg)
 	const char *obj = dlh_event_object(ev->type);
 
 	if (dl->closing || (ev->port ? !m->port : !ev->dev ? false : !m->dev))
+		return;
+	if (m->scope[0] && ev->dev && strcmp(dlh_dev_handle(ev->dev), m->scope))
 		return;
 	out_begin_event(dl, obj, dlh_event_action(ev->type));
 	if (ev->type == DLH_EVENT_RESYNC)
@@ -87,7 +94,7 @@ static int run_loop(struct monitor *m)
 int cmd_monitor(struct dl *dl)
 {
 	static struct monitor m; /* lives as long as the subscription: the whole run */
-	const char *what = dl_shift(dl);
+	const char *what = dl_shift(dl), *scope = NULL;
 	struct dlh_ctx *ctx;
 	int err;
 
@@ -100,10 +107,24 @@ int cmd_monitor(struct dl *dl)
 		m.port = false;
 	else if (what && dl_match(what, "port"))
 		m.dev = false;
+	else if (what && strchr(what, '/'))
+		scope = what; /* a device with every object */
 	else if (what && !dl_match(what, "all"))
 		return dl_usage_err(monitor_usage, "Unknown monitor object \"%s\"", what);
+	if (!scope && dl_arg(dl))
+		scope = dl_shift(dl);
 	if (dl_arg(dl))
 		return dl_usage_err(monitor_usage, "Unexpected argument \"%s\"", dl_arg(dl));
+	if (scope) {
+		const char *slash = strchr(scope, '/');
+
+		if (!slash || slash == scope || !slash[1] || strchr(slash + 1, '/') || strlen(scope) >= sizeof(m.scope))
+			return dl_usage_err(monitor_usage, "Device handle \"%s\" is not BUS/NAME", scope);
+		snprintf(m.scope, sizeof(m.scope), "%s", scope);
+		/* only a context made for this monitor: a batch's serves its other lines too */
+		if (!dl->ctx && !dl->in_batch)
+			dl->kernel_scope = m.scope;
+	}
 	if (dl->monitoring)
 		return dl_usage_err(monitor_usage, "Already monitoring");
 	err = dl_ctx(dl, &ctx);
