@@ -658,6 +658,12 @@ Test(batch, stops_at_the_failing_line_unless_forced)
 
 /* ---- monitor and backends ------------------------------------------------------------------------ */
 
+/* -j monitor of "port set pci/0000:01:00.0/2 type eth" on cx3-vpi */
+#define CX3_TYPE_ETH_EVENTS                                                                                       \
+	"{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"notset\"," P2 "}}}\n"                    \
+	"{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"," P2 "}}}\n" \
+	"{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"," P2 "}}}\n"
+
 Test(monitor, batch_prints_the_events_of_later_lines)
 {
 	struct run_result r;
@@ -668,11 +674,7 @@ Test(monitor, batch_prints_the_events_of_later_lines)
 			 "no events for the devices going away at exit");
 	run_free(&r);
 	run_dl(&r, "-j --sim cx3-vpi -b -", "monitor\nport set pci/0000:01:00.0/2 type eth\n");
-	cr_expect_str_eq(
-	    r.out,
-	    "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"notset\"," P2 "}}}\n"
-	    "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"," P2 "}}}\n"
-	    "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"," P2 "}}}\n");
+	cr_expect_str_eq(r.out, CX3_TYPE_ETH_EVENTS);
 	run_free(&r);
 	run_dl(&r, "--sim sn2700 -b -", "monitor dev\nport split eth0 2\n");
 	cr_expect_str_eq(r.out, "", "dev only");
@@ -681,11 +683,7 @@ Test(monitor, batch_prints_the_events_of_later_lines)
 	run_dl(&r, "-j --sim sn2700,cx3-vpi -b -",
 	       "monitor port pci/0000:01:00.0\nport split eth0 2\nport set pci/0000:01:00.0/2 type eth\n");
 	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect_str_eq(
-	    r.out,
-	    "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"notset\"," P2 "}}}\n"
-	    "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"," P2 "}}}\n"
-	    "{\"event\":\"new\",\"port\":{\"pci/0000:01:00.0/2\":{\"type\":\"eth\",\"netdev\":\"ens4d1\"," P2 "}}}\n");
+	cr_expect_str_eq(r.out, CX3_TYPE_ETH_EVENTS);
 	run_free(&r);
 	run_dl(&r, "--sim sn2700,cx3-vpi -b -",
 	       "monitor " SW "\nport split eth0 2\nport unsplit eth32\nport set pci/0000:01:00.0/2 type eth\n");
