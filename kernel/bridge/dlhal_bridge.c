@@ -266,30 +266,41 @@ static void dlb_dev_release(struct device *dev)
 	kfree(container_of(dev, struct dlb_dev, dev));
 }
 
+static struct net_device *netdev_alloc(struct dlb_dev *d, struct dlb_port *p, const char *name)
+{
+	struct net_device *netdev;
+	struct dlb_netdev *nd;
+
+	netdev = alloc_netdev(sizeof(*nd), name, NET_NAME_USER, dlb_netdev_setup);
+	if (!netdev)
+		return NULL;
+	nd = netdev_priv(netdev);
+	nd->port = p;
+	SET_NETDEV_DEV(netdev, &d->dev);
+	return netdev;
+}
+
+#ifdef DLB_HAVE_SET_NETDEV_DEVLINK_PORT
 /*
  * The port's netdev, registered under the name @name (NULL: none), in place
- * of the one it has. Under the RTNL throughout, so that once the name is seen
- * free no one takes it before the new netdev does: a refusal (a name the
- * kernel has) leaves the port as it was. The old netdev goes first, because
- * from 6.2 on devlink follows the port's netdevs by their registration, and
- * the old one's unregistration would clear what the new one's set.
+ * of the one it has. 6.2 on, devlink follows the port's netdevs by their
+ * registration, and the old one's unregistration would clear what the new
+ * one's set: the old one goes first, under the RTNL with the new one's
+ * registration, after the name is seen free, so that a refusal (a name the
+ * kernel has) leaves the port as it was.
  */
 static int port_netdev_replace(struct dlb_dev *d, struct dlb_port *p, const char *name)
 {
 	struct net_device *netdev = NULL, *old = p->netdev;
-	struct dlb_netdev *nd;
 	int err = 0;
 
 	if (!name && !old)
 		return 0;
 	if (name) {
-		netdev = alloc_netdev(sizeof(*nd), name, NET_NAME_USER, dlb_netdev_setup);
+		netdev = netdev_alloc(d, p, name);
 		if (!netdev)
 			return -ENOMEM;
-		nd = netdev_priv(netdev);
-		nd->port = p;
-		SET_NETDEV_DEV(netdev, &d->dev);
-		dlb_netdev_link(netdev, &p->dl);
+		SET_NETDEV_DEVLINK_PORT(netdev, &p->dl);
 	}
 	rtnl_lock();
 	if (name && __dev_get_by_name(&init_net, name)) {
@@ -297,7 +308,6 @@ static int port_netdev_replace(struct dlb_dev *d, struct dlb_port *p, const char
 		goto err_unlock;
 	}
 	if (old) {
-		dlb_port_eth_clear(&p->dl);
 		unregister_netdevice(old);
 		p->netdev = NULL;
 	}
@@ -305,7 +315,6 @@ static int port_netdev_replace(struct dlb_dev *d, struct dlb_port *p, const char
 		err = register_netdevice(netdev);
 		if (err)
 			goto err_unlock;
-		dlb_port_eth_set(&p->dl, netdev);
 		p->netdev = netdev;
 	}
 	rtnl_unlock();
@@ -322,6 +331,41 @@ err_unlock:
 		free_netdev(old);
 	return err;
 }
+#else
+/*
+ * Up to 6.1: the new netdev is registered before the old one goes, so that a
+ * refusal (a name the kernel has) leaves the port as it was; the driver sets
+ * and clears the port's type, the type first, as it must not point at a
+ * netdev gone.
+ */
+static int port_netdev_replace(struct dlb_dev *d, struct dlb_port *p, const char *name)
+{
+	struct net_device *netdev = NULL;
+	int err;
+
+	if (name) {
+		netdev = netdev_alloc(d, p, name);
+		if (!netdev)
+			return -ENOMEM;
+		err = register_netdev(netdev);
+		if (err) {
+			free_netdev(netdev);
+			return err;
+		}
+	}
+	if (p->netdev) {
+		devlink_port_type_clear(&p->dl);
+		unregister_netdev(p->netdev);
+		free_netdev(p->netdev);
+		p->netdev = NULL;
+	}
+	if (netdev) {
+		devlink_port_type_eth_set(&p->dl, netdev);
+		p->netdev = netdev;
+	}
+	return 0;
+}
+#endif
 
 /*
  * The port's type and netdev as @m says; its other attributes stay. On a
