@@ -136,15 +136,21 @@ static void fill_bus(struct dlh_ctx *ctx, struct dlh_sdk_bus *bus, unsigned int 
 	int (*fill)(struct dlh_sdk_bus *, unsigned int, struct dlh_extack *) = DLH__OP(bus->drv, bus_fill);
 	unsigned int wanted = bus->fill_pending & what;
 	struct dlh_extack ext;
+	int err;
 
 	bus->fill_pending &= ~wanted;
 	if (!wanted || !fill)
 		return;
 	dlh__extack_clear(&ext);
 	ctx->fill_mode = wanted;
-	if (fill(bus, wanted, &ext))
-		dlh__log(ctx, DLH_LOG_ERR, NULL, "%s: %s", bus->drv->name, ext.msg);
+	err = fill(bus, wanted, &ext);
 	ctx->fill_mode = 0;
+	/* -EBUSY: the bus cannot read now (an event of its own answer being
+	 * applied asked); the next lookup fills. Any other failure stands. */
+	if (err == -EBUSY)
+		bus->fill_pending |= wanted;
+	else if (err)
+		dlh__log(ctx, DLH_LOG_ERR, NULL, "%s: %s", bus->drv->name, ext.msg);
 }
 
 /*
@@ -202,7 +208,7 @@ void dlh__fill_netdev(const struct dlh_ctx *cctx, const char *netdev)
 			ctx->fill_mode = DLH__FILL_NETDEV;
 			err = one(bus, netdev, &ext);
 			ctx->fill_mode = 0;
-			if (err && err != -EOPNOTSUPP)
+			if (err && err != -EOPNOTSUPP && err != -EBUSY)
 				dlh__log(ctx, DLH_LOG_WARNING, NULL, "%s: %s", bus->drv->name, ext.msg);
 		}
 		/* No answer for one port: this bus's every port. */
@@ -261,11 +267,14 @@ void dlh__fill_dev(const struct dlh_dev *cdev)
 	ctx->filling = 0;
 	if (!err)
 		return;
-	if (err != -EOPNOTSUPP)
-		dlh__log(ctx, DLH_LOG_WARNING, NULL, "%s: %s", bus->drv->name, ext.msg);
 	dev = dlh__dev_find(ctx, handle);
 	if (dev)
 		dev->ports_filled = false;
+	/* the bus cannot read now: neither can it read every port; later */
+	if (err == -EBUSY)
+		return;
+	if (err != -EOPNOTSUPP)
+		dlh__log(ctx, DLH_LOG_WARNING, NULL, "%s: %s", bus->drv->name, ext.msg);
 	dlh__fill(ctx, DLH_SDK_FILL_PORTS);
 }
 

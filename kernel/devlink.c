@@ -72,7 +72,7 @@ struct kdl {
 	/* Notifications lost (ENOBUFS from the kernel, or dlhald's notice): the model is read again. */
 	bool lost;
 	bool draining;	       /* applying notifications: a drain from inside one (a fill) waits for the outer */
-	bool requesting;       /* reading a request's answer: a lazy request from inside it waits */
+	bool reading[2];       /* reading a request's answer on connection 0 or 1: see request_on() */
 	bool dump_intr;	       /* a dump's message said NLM_F_DUMP_INTR: it is done again */
 	bool resyncing;	       /* the dumps of a resync: what they report is recorded as seen */
 	struct seen *seen;     /* devices (index UINT32_MAX) and ports a resync's dumps reported */
@@ -719,14 +719,27 @@ static int request_on(struct kdl *k, int which, struct nl_msg *msg, struct dlh_e
 	struct req r = {0};
 	int err;
 
+	/*
+	 * One answer at a time on a connection. Applying an answer emits events,
+	 * and a subscriber may want more (dlhald, sending a device a resync's dump
+	 * reported, reads its ports): a request sent then would take the rest of
+	 * the first answer, and its end, for its own, and the kernel refuses a
+	 * second dump on the socket. It gets -EBUSY instead, which every caller
+	 * takes as "later": core leaves a fill pending, a driver name unasked.
+	 */
+	if (k->reading[which]) {
+		nlmsg_free(msg);
+		return dlh_sdk_extack(ext, -EBUSY, "A request to %s is being answered",
+				      k->uds ? "dlhald" : "the kernel");
+	}
 	err = send_msg(k, which, msg);
 	nlmsg_free(msg);
 	if (err < 0)
 		return dlh_sdk_extack(ext, -EIO, "Cannot send to %s: %s", k->uds ? "dlhald" : "the kernel",
 				      nl_geterror(err));
-	k->requesting = which == 0;
+	k->reading[which] = true;
 	err = read_msgs(k, which, &r);
-	k->requesting = false;
+	k->reading[which] = false;
 	if (err < 0)
 		return dlh_sdk_extack(ext, -EIO, "Cannot read %s answer: %s", k->uds ? "dlhald's" : "the kernel's",
 				      nl_geterror(err));
@@ -760,20 +773,29 @@ static struct nl_msg *msg_new(struct kdl *k, uint8_t cmd, int flags)
 
 static int dump(struct kdl *k, uint8_t cmd, struct dlh_extack *ext);
 
-/* Reads and drops what the notification socket holds: older than the dump that follows. */
+/*
+ * Reads and drops what the notification socket holds, to the end: all of it is
+ * older than the dump that follows. A further overflow reported meanwhile
+ * (ENOBUFS) dropped more of the same, so reading goes on past it. Stopping
+ * there instead (as this once did) left older notifications queued whose
+ * successors were lost: applied after the dump, they could put back a state
+ * the kernel had left. Should the kernel outpace the reading, another resync
+ * follows.
+ */
 static int notifications_drain_all(struct kdl *k);
 static void notifications_discard(struct kdl *k)
 {
 	unsigned char *buf;
+	int n;
 
-	for (int i = 0; i < 4096; i++) {
+	for (unsigned long i = 0; i < (1ul << 20); i++) {
 		buf = NULL;
-		if (recv_buf(k, 1, false, &buf) <= 0) {
-			free(buf);
-			return;
-		}
+		n = recv_buf(k, 1, false, &buf);
 		free(buf);
+		if (n == 0 || (n < 0 && n != -NLE_NOMEM))
+			return;
 	}
+	k->lost = true;
 }
 
 /*
@@ -792,6 +814,8 @@ static void resync(struct kdl *k)
 
 	k->lost = false;
 	notifications_discard(k);
+	if (k->lost)
+		return;
 	do {
 		k->nseen = 0;
 		k->dump_intr = false;
@@ -1397,8 +1421,8 @@ static int kernel_bus_fill_dev(struct dlh_sdk_bus *bus, const char *handle, stru
 	if (!slash || (size_t)(slash - handle) >= sizeof(busname))
 		return dlh_sdk_extack(ext, -EINVAL, "Device handle \"%s\" is not bus/name", handle);
 	/* the request socket reads another answer now: every port, later */
-	if (k->requesting)
-		return -EOPNOTSUPP;
+	if (k->reading[0])
+		return -EBUSY;
 	if (!dev_dump_supported(k))
 		return -EOPNOTSUPP;
 	memcpy(busname, handle, (size_t)(slash - handle));
@@ -1720,10 +1744,6 @@ static int kernel_dev_driver_get(struct dlh_dev *dev, char *buf, size_t len, str
 	struct nl_msg *msg;
 	int err;
 
-	/* not while another request's answer is being applied (an event subscriber asking during a
-	 * resync's dump): this one would take that answer's end for its own; asked again later */
-	if (k->requesting)
-		return dlh_sdk_extack(ext, -EBUSY, "A request to the kernel is being answered");
 	msg = msg_new(k, DEVLINK_CMD_INFO_GET, 0);
 	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
 	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev))) {

@@ -623,6 +623,84 @@ Test(bus, lazy_fill_once_and_only_what_is_needed)
 }
 
 /*
+ * A mirror that cannot read while it applies an answer of its own (the kernel
+ * backend's request socket): its fills say -EBUSY then. Nothing may be lost
+ * for it: the parts stay pending, nothing is logged, nothing falls back.
+ */
+static int busy_now, busy_fills, busy_dev_fills, busy_logs;
+
+static int busy_fill(struct dlh_sdk_bus *bus, unsigned int what, struct dlh_extack *ext)
+{
+	struct dlh_dev *dev = dlh_dev_find(dlh_sdk_bus_ctx(bus), "busy/a");
+
+	busy_fills++;
+	if (busy_now)
+		return dlh_sdk_extack(ext, -EBUSY, "A request to the source is being answered");
+	if ((what & DLH_SDK_FILL_PORTS) && dev && !dlh_port_find(dev, 3))
+		return dlh_sdk_port_register(dev, 3, NULL, NULL, ext);
+	return 0;
+}
+
+static int busy_fill_dev(struct dlh_sdk_bus *bus, const char *handle, struct dlh_extack *ext)
+{
+	(void)handle;
+	busy_dev_fills++;
+	return busy_now ? -EBUSY : busy_fill(bus, DLH_SDK_FILL_PORTS, ext);
+}
+
+static int busy_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	if (dlh_sdk_bus_dev_add(bus, "busy/a", NULL, ext))
+		return -EIO;
+	dlh_sdk_bus_fill_pending(bus, DLH_SDK_FILL_PORTS);
+	return 0;
+}
+
+static void busy_log(void *arg, enum dlh_log_level level, const struct dlh_dev *dev, const char *msg)
+{
+	(void)arg;
+	(void)dev;
+	(void)msg;
+	busy_logs += level <= DLH_LOG_WARNING;
+}
+
+static const struct dlh_sdk_ops busy_ops = {
+    .bus_attach = busy_attach, .bus_fill = busy_fill, .bus_fill_dev = busy_fill_dev};
+static const struct dlh_sdk_driver busy_driver = {DLH_SDK_DRIVER_INIT("busy", &busy_ops)};
+
+Test(bus, a_fill_the_bus_cannot_do_now_stays_pending)
+{
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev;
+
+	busy_now = busy_fills = busy_dev_fills = busy_logs = 0;
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	dlh_ctx_log_set(ctx, busy_log, NULL);
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &busy_driver, &ext), 0);
+	cr_assert_eq(dlh_ctx_bus_attach(ctx, "busy", NULL, &ext), 0, "%s", ext.msg);
+	dev = dlh_dev_find(ctx, "busy/a");
+	cr_assert_not_null(dev);
+	busy_now = 1;
+	/* One device's ports: the bus says later; core does not read every port instead. */
+	cr_expect_null(dlh_port_first(dev));
+	cr_expect_eq(busy_dev_fills, 1);
+	cr_expect_eq(busy_fills, 0, "no fallback to every port while the bus is busy");
+	/* Every port: asked, refused for now. */
+	cr_expect_null(dlh_port_first_all(ctx));
+	cr_expect_eq(busy_fills, 1);
+	cr_expect_eq(busy_logs, 0, "a fill for later is no error");
+	/* The bus free again: the same questions read the ports. */
+	busy_now = 0;
+	cr_expect_not_null(dlh_port_first(dev), "the device's ports were still pending");
+	cr_expect_eq(busy_dev_fills, 2);
+	cr_expect_not_null(dlh_port_first_all(ctx), "every port was still pending");
+	cr_expect_eq(busy_fills, 3);
+	cr_expect_eq(busy_logs, 0);
+	dlh_ctx_free(ctx);
+}
+
+/*
  * A mirror of two devices, "mirror/a" (ports 0-3, netdevs ma0-ma3) and
  * "mirror/b" (mb0-mb3), that can also find one port by netdev
  * (bus_fill_netdev), as the kernel backend does by stopping its dump.

@@ -77,6 +77,9 @@ struct dlh_sdk_ops {
 	 * Fill the model on first use: @p what is DLH_SDK_FILL_DEVS and/or
 	 * DLH_SDK_FILL_PORTS, as declared pending with dlh_sdk_bus_fill_pending().
 	 * Lets a mirror (the kernel backend) skip dumps a caller never needs.
+	 * -EBUSY: the bus cannot read now (it is applying another answer, whose
+	 * events asked); the parts stay pending for the next lookup. Any other
+	 * error is logged and the model holds what was read.
 	 */
 	int (*bus_fill)(struct dlh_sdk_bus *bus, unsigned int what, struct dlh_extack *ext);
 	/**
@@ -161,7 +164,8 @@ struct dlh_sdk_ops {
 	 * register the ports of device @p handle ("bus/name") as bus_fill would,
 	 * and return 0. The bus's ports stay pending for a listing of every
 	 * port. -EOPNOTSUPP (or any error, which is logged): core calls
-	 * bus_fill. Used when one device's ports are wanted (dlh_port_first(),
+	 * bus_fill; -EBUSY (as bus_fill's): neither, the ports are read later.
+	 * Used when one device's ports are wanted (dlh_port_first(),
 	 * dlh_port_find(), a lookup by handle, an op or a plan on the device).
 	 */
 	int (*bus_fill_dev)(struct dlh_sdk_bus *bus, const char *handle, struct dlh_extack *ext);

@@ -16,7 +16,7 @@ client() { printf '%b' "$1" | bridge_client > $T/c.out 2>&1; }
 answer() { sed -n "$(($1 + 1))p" $T/c.out; }
 # (inside a { ... } | bridge_client > $T/c.out pipeline) until the client has answered N commands, 10 s at most
 answered() {
-	i=0; until [ "$(grep -c . $T/c.out 2> /dev/null)" -gt "$1" ]; do
+	i=0; until [ "$(cat $T/c.out 2> /dev/null | grep -c .)" -gt "$1" ]; do
 		i=$((i + 1)); [ $i -gt 100 ] && { echo "no answer to command $1 in 10 s" >> $T/c.slow; return 1; }; sleep 0.1
 	done
 }
