@@ -147,3 +147,14 @@ DLH_EXPORT int dlh_reload_limit_parse(const char *word, enum dlh_reload_limit *l
 	}
 	return -EINVAL;
 }
+
+static const char *const version_kinds[] = {
+#define DLH_X(s, n, v) [v] = n,
+    DLH_VERSION_KIND_MAP(DLH_X)
+#undef DLH_X
+};
+
+DLH_EXPORT const char *dlh_version_kind_name(enum dlh_version_kind kind)
+{
+	return (unsigned)kind < DLH__ARRAY_SIZE(version_kinds) ? version_kinds[kind] : "unknown";
+}

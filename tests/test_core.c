@@ -942,3 +942,100 @@ Test(registry, all_ports_across_devices_in_order)
 	cr_expect_eq(n, 34);
 	dlh_ctx_free(ctx);
 }
+
+/*
+ * What a device reports of itself (dlh_dev_info_get()): the driver's puts in
+ * order, each checked, and the driver's name when it puts none.
+ */
+static int info_mode;
+
+static int info_get(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext)
+{
+	char long_value[DLH_VERSION_VALUE_MAX + 1];
+	struct dlh_extack bad;
+
+	(void)dev;
+	if (info_mode == 1)
+		return dlh_sdk_extack(ext, -EIO, "Firmware does not answer");
+	if (info_mode == 2)
+		return -EIO;
+	memset(long_value, 'x', sizeof(long_value) - 1);
+	long_value[sizeof(long_value) - 1] = '\0';
+	/* refusals first: none may leave a trace */
+	cr_expect_eq(dlh_sdk_info_driver_put(info, "two words", &bad), -EINVAL);
+	cr_expect_str_eq(bad.msg, "Info driver name has a blank or an unprintable character");
+	cr_expect_eq(dlh_sdk_info_driver_put(info, "", &bad), -EINVAL);
+	cr_expect_eq(dlh_sdk_info_serial_put(info, false, "bell\a", &bad), -EINVAL);
+	cr_expect_eq(dlh_sdk_info_version_put(info, DLH_VERSION_RUNNING, "fw.version", long_value, &bad), -EINVAL);
+	cr_expect_eq(dlh_sdk_info_version_put(info, (enum dlh_version_kind)3, "fw", "1", &bad), -EINVAL);
+	cr_expect_eq(dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "hw revision", "1", &bad), -EINVAL);
+	if (dlh_sdk_info_driver_put(info, "mlxsw_spectrum", ext) ||
+	    dlh_sdk_info_serial_put(info, true, "MT1234X00001", ext) ||
+	    dlh_sdk_info_version_put(info, DLH_VERSION_RUNNING, "fw.version", "13.2010.1006", ext) ||
+	    dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "hw.revision", "A1", ext) ||
+	    dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "fw.psid", "MT_2860111033", ext))
+		return -EIO;
+	for (int i = 3; i < DLH_VERSIONS_MAX; i++)
+		if (info_mode == 3 && dlh_sdk_info_version_put(info, DLH_VERSION_STORED, "fw", "1", ext))
+			return -EIO;
+	if (info_mode == 3)
+		return dlh_sdk_info_version_put(info, DLH_VERSION_STORED, "fw", "1", ext);
+	return 0;
+}
+
+static int info_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	return dlh_sdk_bus_dev_add(bus, "info/a", NULL, ext);
+}
+
+static const struct dlh_sdk_ops info_ops = {.bus_attach = info_attach, .dev_info_get = info_get};
+static const struct dlh_sdk_driver info_driver = {DLH_SDK_DRIVER_INIT("info", &info_ops)};
+
+Test(info, what_a_device_reports_checked_in_order)
+{
+	struct dlh_dev_info *info = malloc(sizeof(*info));
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev;
+
+	cr_assert_not_null(info);
+	info_mode = 0;
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &info_driver, &ext), 0);
+	cr_assert_eq(dlh_ctx_bus_attach(ctx, "info", NULL, &ext), 0, "%s", ext.msg);
+	dev = dlh_dev_find(ctx, "info/a");
+	cr_assert_not_null(dev);
+	cr_assert_eq(dlh_dev_info_get(dev, info, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(info->driver, "mlxsw_spectrum");
+	cr_expect_str_eq(info->serial, "");
+	cr_expect_str_eq(info->board_serial, "MT1234X00001");
+	cr_assert_eq(info->nversions, 3);
+	cr_expect_eq(info->versions[0].kind, DLH_VERSION_RUNNING);
+	cr_expect_str_eq(info->versions[0].name, "fw.version");
+	cr_expect_str_eq(info->versions[0].value, "13.2010.1006");
+	cr_expect_str_eq(info->versions[2].name, "fw.psid");
+	cr_expect_str_eq(dlh_version_kind_name(info->versions[1].kind), "fixed");
+	cr_expect_str_eq(dlh_version_kind_name((enum dlh_version_kind)7), "unknown");
+	/* a driver's failure: its message, or one that names the device; nothing half filled */
+	info_mode = 1;
+	cr_expect_eq(dlh_dev_info_get(dev, info, &ext), -EIO);
+	cr_expect_str_eq(ext.msg, "Firmware does not answer");
+	cr_expect_eq(info->nversions, 0);
+	info_mode = 2;
+	cr_expect_eq(dlh_dev_info_get(dev, info, &ext), -EIO);
+	cr_expect_str_eq(ext.obj, "info/a");
+	cr_expect_str_eq(ext.msg, "Driver cannot report the device's info");
+	/* one version too many */
+	info_mode = 3;
+	cr_expect_eq(dlh_dev_info_get(dev, info, &ext), -E2BIG);
+	cr_expect_str_eq(ext.msg, "More than 64 info versions");
+	dlh_ctx_free(ctx);
+
+	/* A profile's device whose driver reports nothing: its driver's name alone. */
+	ctx = fake_ctx(1, 0, NULL, &ext);
+	cr_assert_eq(dlh_dev_info_get(dlh_dev_find(ctx, "test/fake0"), info, &ext), 0);
+	cr_expect_str_eq(info->driver, "fake");
+	cr_expect_eq(info->nversions, 0);
+	dlh_ctx_free(ctx);
+	free(info);
+}

@@ -94,6 +94,16 @@ extern "C" {
 	X(UNSPEC, "unspec", 0)  \
 	X(NO_RESET, "no_reset", 1)
 
+/**
+ * Kinds of a device's info version: X(SUFFIX, name, value), in the order
+ * `devlink dev info` prints them (Linux's DEVLINK_ATTR_INFO_VERSION_FIXED,
+ * _RUNNING, _STORED).
+ */
+#define DLH_VERSION_KIND_MAP(X)  \
+	X(FIXED, "fixed", 0)     \
+	X(RUNNING, "running", 1) \
+	X(STORED, "stored", 2)
+
 /** Port type (devlink's `enum devlink_port_type`). */
 enum dlh_port_type {
 #define DLH_X(s, n, v) DLH_PORT_TYPE_##s = v,
@@ -127,6 +137,13 @@ enum dlh_reload_action {
 enum dlh_reload_limit {
 #define DLH_X(s, n, v) DLH_RELOAD_LIMIT_##s = v,
 	DLH_RELOAD_LIMIT_MAP(DLH_X)
+#undef DLH_X
+};
+
+/** Kind of an info version: fixed (the board's), running or stored (firmware). */
+enum dlh_version_kind {
+#define DLH_X(s, n, v) DLH_VERSION_##s = v,
+	DLH_VERSION_KIND_MAP(DLH_X)
 #undef DLH_X
 };
 
@@ -182,6 +199,9 @@ DLH_EXPORT const char *dlh_reload_limit_name(enum dlh_reload_limit limit);
 
 /** @brief Parse a reload limit word. @return 0, or -EINVAL for any other word. */
 DLH_EXPORT int dlh_reload_limit_parse(const char *word, enum dlh_reload_limit *limit);
+
+/** @brief Name of an info version kind ("fixed", "running", "stored"), or "unknown". */
+DLH_EXPORT const char *dlh_version_kind_name(enum dlh_version_kind kind);
 
 /**
  * @brief Format an extack as one line: "OBJ: MSG", or "MSG" without an object.
@@ -366,6 +386,46 @@ DLH_EXPORT const char *dlh_dev_driver(const struct dlh_dev *dev);
 DLH_EXPORT const char *dlh_dev_backend(const struct dlh_dev *dev);
 /** @brief Number of ports. */
 DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev);
+
+/** Longest info version name ("fw.psid"), NUL included. */
+#define DLH_VERSION_NAME_MAX 64
+/** Longest info version value, serial number or board serial, NUL included. */
+#define DLH_VERSION_VALUE_MAX 128
+/** Most info versions one device reports. */
+#define DLH_VERSIONS_MAX 64
+
+/** @brief One info version of a device ("fw.version" running "13.2000.1886"). */
+struct dlh_version {
+	enum dlh_version_kind kind;	   /**< Fixed, running or stored. */
+	char name[DLH_VERSION_NAME_MAX];   /**< Its name, as the driver reports it. */
+	char value[DLH_VERSION_VALUE_MAX]; /**< Its value. */
+};
+
+/**
+ * @brief What a device reports of itself, as `devlink dev info` shows it:
+ *        the driver that runs it, serial numbers, and the versions of its
+ *        board and firmware (mlxsw's "hw.revision" and "fw.psid", ice's
+ *        "board.id"). What identifies a device of a known vendor.
+ */
+struct dlh_dev_info {
+	char driver[DLH_DRIVER_NAME_MAX];	  /**< The driver's name ("mlxsw_spectrum"); "" when none is known. */
+	char serial[DLH_VERSION_VALUE_MAX];	  /**< Serial number, "" when not reported. */
+	char board_serial[DLH_VERSION_VALUE_MAX]; /**< Board serial number, "" when not reported. */
+	size_t nversions;			  /**< How many of @c versions are set. */
+	struct dlh_version versions[DLH_VERSIONS_MAX]; /**< In the order reported. */
+};
+
+/**
+ * @brief Ask the device what it reports of itself (a relay asks the other
+ *        side each time: versions change with a firmware update). A device
+ *        whose driver reports nothing has its driver's name alone, as
+ *        Linux's devlink core answers from 6.2 on; a kernel device whose
+ *        driver reports none has the driver bound to it in sysfs, if any.
+ * @param[out] info filled in.
+ * @return 0; -EBUSY inside an op; -ENODEV if the device went meanwhile; a
+ *         relay's errors (-EIO: the kernel or dlhald cannot be reached).
+ */
+DLH_EXPORT int dlh_dev_info_get(struct dlh_dev *dev, struct dlh_dev_info *info, struct dlh_extack *ext);
 
 /** Longest form factor or label of a cage, NUL included. */
 #define DLH_CAGE_NAME_MAX 16

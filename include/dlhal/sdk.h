@@ -42,6 +42,7 @@ struct dlh_sdk_plan;
 struct dlh_sdk_bus;
 struct dlh_sdk_io;
 struct dlh_sdk_port_info;
+struct dlh_sdk_info;
 
 /** @brief Driver operations. Any op may be NULL. */
 struct dlh_sdk_ops {
@@ -169,6 +170,13 @@ struct dlh_sdk_ops {
 	 * dlh_port_find(), a lookup by handle, an op or a plan on the device).
 	 */
 	int (*bus_fill_dev)(struct dlh_sdk_bus *bus, const char *handle, struct dlh_extack *ext);
+	/**
+	 * What the device reports of itself (dlh_dev_info_get(), `devlink dev
+	 * info`): put the driver's name, serial numbers and versions with
+	 * dlh_sdk_info_driver_put() and friends, as a Linux driver's info_get
+	 * does. A driver name left unput is the device's (dlh_dev_driver()).
+	 */
+	int (*dev_info_get)(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext);
 };
 
 #define DLH_SDK_STAGED_SPLIT 1u /**< port_split and port_unsplit are staged (::dlh_sdk_ops.staged). */
@@ -442,6 +450,29 @@ DLH_EXPORT int dlh_sdk_dev_card_set(struct dlh_dev *dev, const char *card, struc
  * @return 0; -EINVAL for an empty, long or unprintable name (named in @p ext).
  */
 DLH_EXPORT int dlh_sdk_dev_driver_set(struct dlh_dev *dev, const char *name, struct dlh_extack *ext);
+
+/**
+ * @brief In dev_info_get: the name of the driver that runs the device
+ *        ("mlxsw_spectrum"; a relay: the driver on the other side).
+ * @return 0; -EINVAL for an empty, long, unprintable or blank-holding name.
+ */
+DLH_EXPORT int dlh_sdk_info_driver_put(struct dlh_sdk_info *info, const char *name, struct dlh_extack *ext);
+
+/**
+ * @brief In dev_info_get: the device's serial number (@p board false) or its
+ *        board's (@p board true).
+ * @return 0; -EINVAL for an empty, long or unprintable one.
+ */
+DLH_EXPORT int dlh_sdk_info_serial_put(struct dlh_sdk_info *info, bool board, const char *serial,
+				       struct dlh_extack *ext);
+
+/**
+ * @brief In dev_info_get: one version ("fw.version", running, "13.2000.1886").
+ * @return 0; -EINVAL for an unknown kind, an empty, long or unprintable name
+ *         or value; -E2BIG past DLH_VERSIONS_MAX.
+ */
+DLH_EXPORT int dlh_sdk_info_version_put(struct dlh_sdk_info *info, enum dlh_version_kind kind, const char *name,
+					const char *value, struct dlh_extack *ext);
 
 /**
  * @brief In a plan op: the port at @p index would go (its names would be free).
