@@ -15,8 +15,11 @@ for k in 6.1 6.12; do
 		tests/vm/bench-dev.sh)
 	echo "$out" | grep -q '^BENCH ' || { echo "$out"; exit 1; }
 	echo "$out" | grep -q '^SAME ' || { echo "$k: dl's lines differ from devlink's"; exit 1; }
+	# (one expression per line: mawk, Debian's awk, takes no line break inside a ?: chain)
 	echo "$out" | awk -v k="$(echo "$out" | sed -n 's/^KERNEL //p')" '
-	/^BENCH /{ c = $2 == "dev" ? "`port show DEV` (256 of 4096 ports)" : $2 == "all" ? "`port show` (4096 ports)" :
-		$2 == "dev-aslr" ? "`port show DEV`, ASLR on" : "`port show`, ASLR on"
-		printf "| %s | %s | %.1f | %.1f | %.2f |\n", k, c, $3 / 1000, $4 / 1000, $3 / $4 }'
+	BEGIN {
+		name["dev"] = "`port show DEV` (256 of 4096 ports)"; name["all"] = "`port show` (4096 ports)"
+		name["dev-aslr"] = "`port show DEV`, ASLR on"; name["all-aslr"] = "`port show`, ASLR on"
+	}
+	/^BENCH / { printf "| %s | %s | %.1f | %.1f | %.2f |\n", k, name[$2], $3 / 1000, $4 / 1000, $3 / $4 }'
 done
