@@ -149,6 +149,41 @@ static int walk_read(const struct dlh_port *p, void *arg)
 	return 0;
 }
 
+/* A string the info put in: NUL-terminated inside its field, printable (core checked it). */
+static size_t text_checked(const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+
+	if (n == max)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < ' ' || (unsigned char)s[i] >= 0x7f)
+			abort();
+	return n;
+}
+
+/* What the device reports of itself (a hostile DEVLINK_CMD_INFO_GET answer): every field read. */
+static size_t info_read(struct dlh_dev *dev)
+{
+	static struct dlh_dev_info info;
+	size_t sum = 0;
+
+	if (dlh_dev_info_get(dev, &info, NULL))
+		return 0;
+	if (info.nversions > DLH_VERSIONS_MAX)
+		abort();
+	sum += text_checked(info.driver, sizeof(info.driver)) + text_checked(info.serial, sizeof(info.serial)) +
+	       text_checked(info.board_serial, sizeof(info.board_serial));
+	for (size_t i = 0; i < info.nversions; i++) {
+		if ((unsigned)info.versions[i].kind > DLH_VERSION_STORED || !info.versions[i].name[0] ||
+		    !info.versions[i].value[0])
+			abort();
+		sum += text_checked(info.versions[i].name, sizeof(info.versions[i].name)) +
+		       text_checked(info.versions[i].value, sizeof(info.versions[i].value));
+	}
+	return sum;
+}
+
 static void socket_remove(void)
 {
 	unlink(path);
@@ -217,6 +252,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			if (!dlh_dev_fw_options(dlh_port_dev(port), o, 16, &n, &ext))
 				sum += n;
+			sum += info_read(dlh_port_dev(port));
 			dlh_port_split(port, 2, &ext);
 		}
 		if (list(ctx) + sum == 1)

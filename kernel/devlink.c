@@ -43,6 +43,8 @@ struct kdl {
 	uint32_t *reload_done; /* where a RELOAD reply's actions performed go */
 	char *info_driver;     /* where an INFO_GET reply's driver name goes */
 	size_t info_len;
+	struct dlh_sdk_info *info; /* where its serial numbers and versions go (dev_info_get) */
+	char info_bad[128];	   /* the first of them refused, for the log */
 	/* A dlhald's devices' firmware options (DLHAL_ATTR_FW_OPTION), by device handle. */
 	struct kopts {
 		char dev[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1];
@@ -529,6 +531,8 @@ static int daemon_dev_fw_options(struct dlh_dev *dev, struct dlh_fw_option *opts
 }
 
 /* Devices and ports, from a dump or a notification. */
+static void info_of(struct kdl *k, struct nlmsghdr *nlh);
+
 static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 {
 	struct nlattr *tb[A_COUNT_];
@@ -560,6 +564,8 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 	if (cmd == DEVLINK_CMD_INFO_GET) {
 		if (k->info_driver && tb[A_DRIVER])
 			snprintf(k->info_driver, k->info_len, "%s", dlh__attr_str(tb[A_DRIVER]));
+		if (k->info)
+			info_of(k, nlh);
 		return;
 	}
 	/* Linux fills port dump replies with DEVLINK_CMD_NEW (not PORT_NEW): a
@@ -614,6 +620,55 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 		break;
 	default: /* params, health, traps...: not in the model */
 		break;
+	}
+}
+
+static const struct dlh__attr_rule serial_rule[] = {
+    {DEVLINK_ATTR_INFO_SERIAL_NUMBER, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "serial number"},
+    {DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "board serial number"},
+};
+static const struct dlh__attr_rule version_rules[] = {
+    {DEVLINK_ATTR_INFO_VERSION_NAME, DLH__ATTR_STR, DLH_VERSION_NAME_MAX, "version name"},
+    {DEVLINK_ATTR_INFO_VERSION_VALUE, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "version value"},
+};
+
+/*
+ * An INFO_GET reply's serial numbers and versions, in the order the driver put
+ * them, each checked (here as an attribute, by core as a value). One that
+ * fails is left out and named in k->info_bad: the rest still identifies the
+ * device.
+ */
+static void info_of(struct kdl *k, struct nlmsghdr *nlh)
+{
+	const struct nlattr *a;
+	int rem;
+
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
+	{
+		struct nlattr *tb[2] = {NULL, NULL};
+		struct dlh_extack ext = {0};
+		char why[128] = "";
+		int type = nla_type(a), err = 0;
+
+		if (type == DEVLINK_ATTR_INFO_SERIAL_NUMBER || type == DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER) {
+			bool board = type == DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER;
+
+			err = dlh__attrs_parse(a, a->nla_len, serial_rule + board, 1, tb, false, why, sizeof(why));
+			if (!err)
+				err = dlh_sdk_info_serial_put(k->info, board, dlh__attr_str(tb[0]), &ext);
+		} else if (type >= DEVLINK_ATTR_INFO_VERSION_FIXED && type <= DEVLINK_ATTR_INFO_VERSION_STORED) {
+			err = dlh__attrs_parse(nla_data(a), nla_len(a), version_rules, 2, tb, false, why, sizeof(why));
+			if (!err && (!tb[0] || !tb[1]))
+				err = -EINVAL, snprintf(why, sizeof(why), "a version without its name or value");
+			if (!err)
+				err = dlh_sdk_info_version_put(
+				    k->info, (enum dlh_version_kind)(type - DEVLINK_ATTR_INFO_VERSION_FIXED),
+				    dlh__attr_str(tb[0]), dlh__attr_str(tb[1]), &ext);
+		} else {
+			continue;
+		}
+		if (err && !k->info_bad[0])
+			snprintf(k->info_bad, sizeof(k->info_bad), "%s", why[0] ? why : ext.msg);
 	}
 }
 
@@ -1758,6 +1813,68 @@ static int kernel_dev_driver_get(struct dlh_dev *dev, char *buf, size_t len, str
 	return err ? err : buf[0] ? 0 : dlh_sdk_extack(ext, -ENODATA, "The kernel names no driver");
 }
 
+/* The driver bound to the bus device in sysfs ("/sys/bus/BUS/devices/NAME/driver"), or "". */
+static void sysfs_driver(const struct dlh_dev *dev, char *buf, size_t len)
+{
+	char path[64 + DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX], link[256];
+	const char *base;
+	ssize_t n;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/bus/%s/devices/%s/driver",
+		 getenv("DLHAL_SYSFS") ? getenv("DLHAL_SYSFS") : "/sys", dlh_dev_bus(dev), dlh_dev_name(dev));
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return;
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	snprintf(buf, len, "%s", base ? base + 1 : link);
+}
+
+/*
+ * What the device reports of itself (`devlink dev info`): its driver, serial
+ * numbers and versions. Linux 6.1 answers -EOPNOTSUPP for a driver without
+ * info_get, and from 6.2 on names the driver itself but only when one is bound:
+ * then the bus device's driver in sysfs names it, as it does for udev.
+ */
+static int kernel_dev_info_get(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext)
+{
+	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
+	char driver[DLH_DRIVER_NAME_MAX] = "";
+	struct dlh_extack bad = {0};
+	struct nl_msg *msg;
+	int err;
+
+	msg = msg_new(k, DEVLINK_CMD_INFO_GET, 0);
+	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
+	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev))) {
+		nlmsg_free(msg);
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	}
+	k->info_driver = driver;
+	k->info_len = sizeof(driver);
+	k->info = info;
+	k->info_bad[0] = '\0';
+	err = request(k, msg, ext);
+	k->info_driver = NULL;
+	k->info = NULL;
+	/* the kernel's driver has no info_get (6.1); a dlhald from before it answered INFO_GET: the driver alone */
+	if (err == -EOPNOTSUPP) {
+		err = 0;
+		if (k->uds)
+			snprintf(driver, sizeof(driver), "%s", dlh_dev_driver(dev));
+	}
+	if (err)
+		return err;
+	if (k->info_bad[0])
+		dlh_sdk_log(dev, DLH_LOG_WARNING, "the kernel's info: %s: left out", k->info_bad);
+	if (!driver[0] && !k->uds)
+		sysfs_driver(dev, driver, sizeof(driver));
+	if (driver[0] && dlh_sdk_info_driver_put(info, driver, &bad))
+		dlh_sdk_log(dev, DLH_LOG_WARNING, "the kernel's driver name: %s: left out", bad.msg);
+	return 0;
+}
+
 /* dlhald's power cycle of an emulated card (an emulator control of its own, DLHAL_SIM_RESET). */
 static int daemon_sim_reset(struct dlh_dev *dev, struct dlh_extack *ext)
 {
@@ -1781,6 +1898,7 @@ static const struct dlh_sdk_ops daemon_ops = {
     .port_unsplit_plan = daemon_port_unsplit_plan,
     .port_type_set_plan = daemon_port_type_set_plan,
     .dev_fw_options = daemon_dev_fw_options,
+    .dev_info_get = kernel_dev_info_get,
     /* the daemon plans on its own view of what the sequence planned before (DLHAL_ATTR_PLAN_BEFORE) */
     .flags = DLH_SDK_F_PLAN_VIEW,
 };
@@ -1802,6 +1920,7 @@ static const struct dlh_sdk_ops kernel_ops = {
     .dev_reload = kernel_dev_reload,
     .dev_driver_get = kernel_dev_driver_get,
     .bus_fill_dev = kernel_bus_fill_dev,
+    .dev_info_get = kernel_dev_info_get,
 };
 
 const struct dlh_sdk_driver kernel_driver = {

@@ -2020,3 +2020,34 @@ Test(daemon, socket_activation_and_an_optional_desired_file)
 	unlink(sock);
 	unlink(conf);
 }
+
+/*
+ * dl dev info through dlhald (DEVLINK_CMD_INFO_GET): what the daemon's
+ * devices report, as dl in the daemon's process would print it, every device
+ * and one; an unknown device is refused by name.
+ */
+Test(daemon, dev_info_is_relayed_as_in_the_daemons_process)
+{
+	struct run_result here, there;
+	char args[128];
+
+	daemon_start(NULL);
+	run_dl(&here, "--sim cx3-vpi,sn2700 dev info", NULL);
+	snprintf(args, sizeof(args), "-s %s dev info", sock);
+	run_dl(&there, args, NULL);
+	cr_expect_eq(there.status, 0, "%s", there.err);
+	cr_expect_str_eq(there.out, here.out);
+	cr_expect_str_eq(there.out, "pci/0000:01:00.0:\n  driver mlx4\n" SW ":\n  driver mlxsw\n");
+	run_free(&here);
+	run_free(&there);
+	snprintf(args, sizeof(args), "-s %s -j dev info " SW, sock);
+	run_dl(&there, args, NULL);
+	cr_expect_str_eq(there.out, "{\"info\":{\"" SW "\":{\"driver\":\"mlxsw\"}}}\n");
+	run_free(&there);
+	snprintf(args, sizeof(args), "-s %s dev info pci/0000:09:00.0", sock);
+	run_dl(&there, args, NULL);
+	cr_expect_eq(there.status, 2);
+	cr_expect_not_null(strstr(there.err, "pci/0000:09:00.0: Device does not exist"), "%s", there.err);
+	run_free(&there);
+	daemon_stop();
+}

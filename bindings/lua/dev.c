@@ -271,12 +271,65 @@ static int dev_options(lua_State *L)
 	return 1;
 }
 
+/*
+ * dev:info(): what the device reports of itself, shaped as devlink's JSON:
+ * {driver = ..., serial_number = ..., ["board.serial_number"] = ...,
+ * versions = {fixed = {name = value}, running = {...}, stored = {...}}};
+ * absent fields and kinds are nil.
+ */
+static int dev_info(lua_State *L)
+{
+	struct lobj *o;
+	struct dlh_dev *dev = resolve(L, 1, &o);
+	struct dlh_dev_info *info;
+	struct dlh_extack ext;
+	int err;
+
+	if (!dev)
+		return gone(L, o);
+	/* ~13 KiB: a userdata Lua frees even if a push below raises */
+	info = lua_newuserdatauv(L, sizeof(*info), 0);
+	err = dlh_dev_info_get(dev, info, &ext);
+	if (err)
+		return ldlhal_fail_ext(L, err, &ext);
+	lua_createtable(L, 0, 4);
+	if (info->driver[0]) {
+		lua_pushstring(L, info->driver);
+		lua_setfield(L, -2, "driver");
+	}
+	if (info->serial[0]) {
+		lua_pushstring(L, info->serial);
+		lua_setfield(L, -2, "serial_number");
+	}
+	if (info->board_serial[0]) {
+		lua_pushstring(L, info->board_serial);
+		lua_setfield(L, -2, "board.serial_number");
+	}
+	if (info->nversions) {
+		lua_createtable(L, 0, 3);
+		for (size_t i = 0; i < info->nversions; i++) {
+			const char *kind = dlh_version_kind_name(info->versions[i].kind);
+
+			if (lua_getfield(L, -1, kind) != LUA_TTABLE) {
+				lua_pop(L, 1);
+				lua_newtable(L);
+				lua_pushvalue(L, -1);
+				lua_setfield(L, -3, kind);
+			}
+			lua_pushstring(L, info->versions[i].value);
+			lua_setfield(L, -2, info->versions[i].name);
+			lua_pop(L, 1);
+		}
+		lua_setfield(L, -2, "versions");
+	}
+	return 1;
+}
+
 void ldlhal_dev_open(lua_State *L)
 {
 	static const luaL_Reg methods[] = {
-	    {"ports", dev_ports}, {"port", dev_port},	  {"totable", dev_totable},
-	    {"sim", dev_sim},	  {"reload", dev_reload}, {"options", dev_options},
-	    {NULL, NULL},
+	    {"ports", dev_ports},   {"port", dev_port},	      {"totable", dev_totable}, {"sim", dev_sim},
+	    {"reload", dev_reload}, {"options", dev_options}, {"info", dev_info},	{NULL, NULL},
 	};
 	static const luaL_Reg meta[] = {
 	    {"__newindex", dev_newindex},

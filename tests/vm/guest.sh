@@ -38,6 +38,18 @@ for p in netdevsim/netdevsim11/2 eth0; do
 	if jsoncmp $T/one.json $T/one-dl.json 2> $T/cmp.err; then ok "port show $p matches devlink"
 	else nok "port show $p matches devlink" "$(head -3 $T/cmp.err)"; fi
 done
+# What each device reports of itself (issue 30: what recognises a vendor's device): the driver and
+# versions as devlink prints them, text and JSON, every device and one.
+for w in "" netdevsim/netdevsim11; do
+	for j in "" -j; do
+		dl $j dev info $w > $T/info.dl 2>&1; devlink $j dev info $w > $T/info.devlink 2>&1
+		if cmp -s $T/info.dl $T/info.devlink && grep -q "netdevsim" $T/info.dl; then
+			ok "dev info $j ${w:-(every device)}: devlink's bytes ($(grep -c . $T/info.dl) lines)"
+		else
+			nok "dev info $j ${w:-(every device)}" "$(diff $T/info.devlink $T/info.dl | head -c 400)"
+		fi
+	done
+done
 # Byte for byte: iproute2's compact JSON, and its text line.
 dl -j port show > $T/dl.json; devlink -j port show > $T/devlink.json
 if cmp -s $T/dl.json $T/devlink.json; then ok "port dump -j: the same bytes as devlink's"

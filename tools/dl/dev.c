@@ -2,11 +2,14 @@
 /* dl dev: devices. */
 #include "dl.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 void dev_usage(FILE *f)
 {
 	fprintf(f, "Usage: dl dev show [DEV]\n"
+		   "Usage: dl dev info [DEV]\n"
 		   "Usage: dl dev reload DEV [ action { driver_reinit | fw_activate } ] [ limit no_reset ]\n");
 }
 
@@ -36,6 +39,47 @@ static int dev_show(struct dl *dl)
 			out_dev(dl, dev);
 	out_end(dl);
 	return DL_OK;
+}
+
+/*
+ * "devlink dev info": what each device reports of itself. A device that
+ * cannot answer is named on stderr and the others are still shown; the exit
+ * status says that one failed.
+ */
+static int dev_info(struct dl *dl)
+{
+	struct dlh_dev_info *info = malloc(sizeof(*info));
+	struct dlh_dev *dev = NULL, *next;
+	const char *what = dl_shift(dl);
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+	int err, ret = DL_OK;
+
+	if (!info)
+		return dl_op_err(-ENOMEM, NULL);
+	if (dl_arg(dl)) {
+		free(info);
+		return dl_usage_err(dev_usage, "Unexpected argument \"%s\"", dl_arg(dl));
+	}
+	err = dl_ctx(dl, &ctx);
+	if (!err && what && (err = dlh_dev_lookup(ctx, what, &dev, &ext)))
+		err = dl_lookup_err(err, &ext, dev_usage);
+	if (err) {
+		free(info);
+		return err;
+	}
+	out_begin(dl, "info");
+	for (dev = dev ? dev : dlh_dev_first(ctx); dev; dev = next) {
+		next = what ? NULL : dlh_dev_next(dev);
+		err = dlh_dev_info_get(dev, info, &ext);
+		if (err)
+			ret = dl_op_err(err, &ext);
+		else
+			out_info(dl, dev, info);
+	}
+	out_end(dl);
+	free(info);
+	return ret;
 }
 
 /*
@@ -96,6 +140,8 @@ int cmd_dev(struct dl *dl)
 
 	if (!cmd || dl_match(cmd, "show") || dl_match(cmd, "list"))
 		return dev_show(dl);
+	if (dl_match(cmd, "info"))
+		return dev_info(dl);
 	if (dl_match(cmd, "reload"))
 		return dev_reload(dl);
 	if (dl_match(cmd, "help")) {

@@ -70,6 +70,7 @@ void out_lost(struct dl *dl, const char *bus, const char *why);
 void out_end(struct dl *dl);
 void out_reload(struct dl *dl, uint32_t done);
 void out_dev(struct dl *dl, const struct dlh_dev *dev);
+void out_info(struct dl *dl, const struct dlh_dev *dev, const struct dlh_dev_info *info);
 void out_port(struct dl *dl, const struct dlh_port *port);
 void out_sim(struct dl *dl, const char *handle, const char *key, const char *value);
 /* A plan's members: "partial", "del", "new" and, when staged, "staged" and "after". */

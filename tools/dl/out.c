@@ -212,6 +212,69 @@ void out_dev(struct dl *dl, const struct dlh_dev *dev)
 }
 
 /* iproute2's answer to a reload given an action or a limit. */
+/*
+ * `devlink dev info`: the driver, serial numbers, then the versions by kind
+ * (fixed, running, stored), each kind only when it has one; a device that
+ * reports nothing at all is not printed, as devlink does not.
+ */
+void out_info(struct dl *dl, const struct dlh_dev *dev, const struct dlh_dev_info *info)
+{
+	static const char *const keys[] = {"driver", "serial_number", "board.serial_number"};
+	const char *vals[] = {info->driver, info->serial, info->board_serial};
+	struct jsonw *w = dl->json ? &dl->jw : NULL;
+	bool any = info->nversions > 0;
+
+	for (size_t i = 0; i < 3; i++)
+		any |= vals[i][0] != '\0';
+	if (!any)
+		return;
+	if (w)
+		jsonw_obj_open(w, dlh_dev_handle(dev));
+	else
+		printf("%s:", dlh_dev_handle(dev));
+	for (size_t i = 0; i < 3; i++) {
+		if (!vals[i][0])
+			continue;
+		if (w)
+			jsonw_str(w, keys[i], vals[i]);
+		else
+			printf("\n  %s %s", keys[i], vals[i]);
+	}
+	if (info->nversions) {
+		if (w)
+			jsonw_obj_open(w, "versions");
+		else
+			printf("\n  versions:");
+		for (int kind = DLH_VERSION_FIXED; kind <= DLH_VERSION_STORED; kind++) {
+			bool opened = false;
+
+			for (size_t i = 0; i < info->nversions; i++) {
+				const struct dlh_version *v = &info->versions[i];
+
+				if ((int)v->kind != kind)
+					continue;
+				if (!opened && w)
+					jsonw_obj_open(w, dlh_version_kind_name(v->kind));
+				else if (!opened)
+					printf("\n      %s:", dlh_version_kind_name(v->kind));
+				opened = true;
+				if (w)
+					jsonw_str(w, v->name, v->value);
+				else
+					printf("\n        %s %s", v->name, v->value);
+			}
+			if (opened && w)
+				jsonw_obj_close(w);
+		}
+		if (w)
+			jsonw_obj_close(w);
+	}
+	if (w)
+		jsonw_obj_close(w);
+	else
+		putchar('\n');
+}
+
 void out_reload(struct dl *dl, uint32_t done)
 {
 	const char *sep = "";

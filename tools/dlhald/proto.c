@@ -622,6 +622,51 @@ out_seq:
 	dlh_seq_free(seq);
 }
 
+/*
+ * DEVLINK_CMD_INFO_GET of one device: what it reports of itself, as the
+ * kernel answers (driver, serial numbers, a nest per version), then the ack.
+ */
+static void cmd_info(struct client *c, const struct nlmsghdr *req, struct nlattr **tb)
+{
+	static const int kinds[] = {DEVLINK_ATTR_INFO_VERSION_FIXED, DEVLINK_ATTR_INFO_VERSION_RUNNING,
+				    DEVLINK_ATTR_INFO_VERSION_STORED};
+	struct dlh_extack ext = {0};
+	struct dlh_dev_info *info;
+	struct nl_msg *msg = NULL;
+	struct dlh_dev *dev;
+	int err = -ENOMEM;
+
+	if (find_dev(c, req, tb, &dev))
+		return;
+	info = malloc(sizeof(*info));
+	if (info && (err = dlh_dev_info_get(dev, info, &ext))) {
+		reply_err(c, req, err, ext.msg);
+		goto out;
+	}
+	msg = info ? reply_new(req, DEVLINK_CMD_INFO_GET, 0) : NULL;
+	err = !msg || put_dev_name(msg, dev) ||
+	      (info->driver[0] && nla_put_string(msg, DEVLINK_ATTR_INFO_DRIVER_NAME, info->driver)) ||
+	      (info->serial[0] && nla_put_string(msg, DEVLINK_ATTR_INFO_SERIAL_NUMBER, info->serial)) ||
+	      (info->board_serial[0] && nla_put_string(msg, DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER, info->board_serial));
+	for (size_t i = 0; !err && i < info->nversions; i++) {
+		struct nlattr *nest = nla_nest_start(msg, kinds[info->versions[i].kind]);
+
+		err = !nest || nla_put_string(msg, DEVLINK_ATTR_INFO_VERSION_NAME, info->versions[i].name) ||
+		      nla_put_string(msg, DEVLINK_ATTR_INFO_VERSION_VALUE, info->versions[i].value);
+		if (!err)
+			nla_nest_end(msg, nest);
+	}
+	if (err) {
+		reply_err(c, req, -ENOMEM, "Out of memory");
+		goto out;
+	}
+	client_send_msg(c, msg);
+	reply_ack(c, req);
+out:
+	nlmsg_free(msg);
+	free(info);
+}
+
 static void handle_one(struct client *c, const struct nlmsghdr *req)
 {
 	struct nlattr *tb[A_COUNT_];
@@ -665,6 +710,9 @@ static void handle_one(struct client *c, const struct nlmsghdr *req)
 		return;
 	case DEVLINK_CMD_RELOAD:
 		cmd_reload(c, req, tb);
+		return;
+	case DEVLINK_CMD_INFO_GET:
+		cmd_info(c, req, tb);
 		return;
 	case DEVLINK_CMD_PORT_SET:
 	case DEVLINK_CMD_PORT_SPLIT:

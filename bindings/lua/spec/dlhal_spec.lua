@@ -336,6 +336,10 @@ describe("dlhal", function()
       assert.same({ 25000, 25000, 25000, 25000, 0, 0, 0, 0 }, opts[3].lanes)
     end)
 
+    it("says what a device reports of itself, as devlink's JSON shapes it", function()
+      assert.same({ driver = "ice" }, assert(ctx:dev(ICE):info()))
+    end)
+
     it("reloads: devices go and come, nothing stays pending", function()
       assert(ctx:port(ICE .. "/0"):split(8))
       local dev = ctx:dev("pci/0000:16:00.1")
