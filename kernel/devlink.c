@@ -1792,24 +1792,37 @@ static int kernel_dev_reload(struct dlh_dev *dev, enum dlh_reload_action action,
 	return err;
 }
 
-/* The kernel driver of a devlink instance, as `devlink dev info` prints it ("driver netdevsim"). */
-static int kernel_dev_driver_get(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext)
+/*
+ * One DEVLINK_CMD_INFO_GET of @dev: its driver's name into @driver (@len
+ * bytes; "" when it names none) and, when @info is given, the rest (info_of).
+ */
+static int info_request(struct kdl *k, struct dlh_dev *dev, char *driver, size_t len, struct dlh_sdk_info *info,
+			struct dlh_extack *ext)
 {
-	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
-	struct nl_msg *msg;
+	struct nl_msg *msg = msg_new(k, DEVLINK_CMD_INFO_GET, 0);
 	int err;
 
-	msg = msg_new(k, DEVLINK_CMD_INFO_GET, 0);
 	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
 	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev))) {
 		nlmsg_free(msg);
 		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
 	}
-	buf[0] = '\0';
-	k->info_driver = buf;
+	driver[0] = '\0';
+	k->info_driver = driver;
 	k->info_len = len;
+	k->info = info;
+	k->info_bad[0] = '\0';
 	err = request(k, msg, ext);
 	k->info_driver = NULL;
+	k->info = NULL;
+	return err;
+}
+
+/* The kernel driver of a devlink instance, as `devlink dev info` prints it ("driver netdevsim"). */
+static int kernel_dev_driver_get(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext)
+{
+	int err = info_request(dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev)), dev, buf, len, NULL, ext);
+
 	return err ? err : buf[0] ? 0 : dlh_sdk_extack(ext, -ENODATA, "The kernel names no driver");
 }
 
@@ -1840,24 +1853,10 @@ static void sysfs_driver(const struct dlh_dev *dev, char *buf, size_t len)
 static int kernel_dev_info_get(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext)
 {
 	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
-	char driver[DLH_DRIVER_NAME_MAX] = "";
+	char driver[DLH_DRIVER_NAME_MAX];
 	struct dlh_extack bad = {0};
-	struct nl_msg *msg;
-	int err;
+	int err = info_request(k, dev, driver, sizeof(driver), info, ext);
 
-	msg = msg_new(k, DEVLINK_CMD_INFO_GET, 0);
-	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
-	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev))) {
-		nlmsg_free(msg);
-		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
-	}
-	k->info_driver = driver;
-	k->info_len = sizeof(driver);
-	k->info = info;
-	k->info_bad[0] = '\0';
-	err = request(k, msg, ext);
-	k->info_driver = NULL;
-	k->info = NULL;
 	/* the kernel's driver has no info_get (6.1); a dlhald from before it answered INFO_GET: the driver alone */
 	if (err == -EOPNOTSUPP) {
 		err = 0;
