@@ -460,3 +460,36 @@ Test(spectrum, emulator_controls_are_checked)
 	cr_expect_str_eq(ext.obj, DEV "/1");
 	dlh_ctx_free(ctx);
 }
+
+/*
+ * dl dev info of a Spectrum: what Linux's mlxsw says (6.1's mlxsw_devlink_info_get): the PCI
+ * driver's name, MGIR's hardware revision in hex and PSID (fixed), the running firmware; a
+ * failing MGIR read is an error that says so, and leaves nothing half filled.
+ */
+Test(spectrum, dev_info_is_linux_mlxsw_from_mgir)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_dev *dev = dlh_dev_find(ctx, DEV);
+	struct dlh_dev_info *info = malloc(sizeof(*info));
+	struct dlh_extack ext;
+
+	cr_assert_not_null(info);
+	cr_assert_eq(dlh_dev_info_get(dev, info, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(info->driver, "mlxsw_spectrum");
+	cr_assert_eq(info->nversions, 3);
+	cr_expect_eq(info->versions[0].kind, DLH_VERSION_FIXED);
+	cr_expect_str_eq(info->versions[0].name, "hw.revision");
+	cr_expect_str_eq(info->versions[0].value, "A1");
+	cr_expect_str_eq(info->versions[1].name, "fw.psid");
+	cr_expect_str_eq(info->versions[1].value, "MT_2860111033");
+	cr_expect_eq(info->versions[2].kind, DLH_VERSION_RUNNING);
+	cr_expect_str_eq(info->versions[2].name, "fw.version");
+	cr_expect_str_eq(info->versions[2].value, "13.2010.1006");
+	cr_expect_eq(dlh_dev_sim_set(dev, NULL, "fail_nth", "1", &ext), 0);
+	cr_expect_eq(dlh_dev_info_get(dev, info, &ext), -EIO);
+	cr_expect_str_eq(ext.msg, "Failed to query the device's general information (MGIR)");
+	cr_expect_eq(info->nversions, 0);
+	cr_expect_str_eq(info->driver, "");
+	free(info);
+	dlh_ctx_free(ctx);
+}

@@ -22,6 +22,7 @@ struct emu_port {
 struct mlxsw_emu {
 	struct emu_port port[MLXSW_PORT_MAX_PORTS];
 	uint8_t lane_owner[MLXSW_MODULE_MAX][MLXSW_PORT_MODULE_MAX_WIDTH]; /* local port, 0 = free */
+	struct mlxsw_reg_mgir mgir;
 	unsigned long accesses;
 	unsigned long fail_nth;
 };
@@ -105,10 +106,15 @@ static int emu_query(void *priv, enum mlxsw_reg_id id, void *payload)
 {
 	struct mlxsw_emu *emu = priv;
 	int err = access_begin(emu);
-	uint8_t lp = *(uint8_t *)payload; /* every register starts with local_port */
+	uint8_t lp;
 
 	if (err)
 		return err;
+	if (id == MLXSW_REG_MGIR) {
+		*(struct mlxsw_reg_mgir *)payload = emu->mgir;
+		return 0;
+	}
+	lp = *(uint8_t *)payload; /* every other register starts with local_port */
 	if (!port_ok(lp))
 		return -EINVAL;
 	switch (id) {
@@ -121,6 +127,8 @@ static int emu_query(void *priv, enum mlxsw_reg_id id, void *payload)
 	case MLXSW_REG_PTYS:
 		((struct mlxsw_reg_ptys *)payload)->speed_admin = emu->port[lp].speed_admin;
 		return 0;
+	case MLXSW_REG_MGIR:
+		break;
 	}
 	return -EINVAL;
 }
@@ -129,11 +137,14 @@ static int emu_write(void *priv, enum mlxsw_reg_id id, const void *payload)
 {
 	struct mlxsw_emu *emu = priv;
 	int err = access_begin(emu);
-	uint8_t lp = *(const uint8_t *)payload;
 	struct emu_port *ep;
+	uint8_t lp;
 
 	if (err)
 		return err;
+	if (id == MLXSW_REG_MGIR) /* read-only */
+		return -EINVAL;
+	lp = *(const uint8_t *)payload;
 	if (!port_ok(lp))
 		return -EINVAL;
 	ep = &emu->port[lp];
@@ -154,8 +165,15 @@ static int emu_write(void *priv, enum mlxsw_reg_id id, const void *payload)
 	case MLXSW_REG_PTYS:
 		ep->speed_admin = ((const struct mlxsw_reg_ptys *)payload)->speed_admin;
 		return 0;
+	case MLXSW_REG_MGIR:
+		break;
 	}
 	return -EINVAL;
+}
+
+void mlxsw_emu_identity(struct mlxsw_emu *emu, const struct mlxsw_reg_mgir *mgir)
+{
+	emu->mgir = *mgir;
 }
 
 void mlxsw_emu_bus(struct mlxsw_emu *emu, struct mlxsw_bus *bus)

@@ -15,6 +15,8 @@ void mlxsw_emu_free(struct mlxsw_emu *emu);
 int mlxsw_emu_board_map(struct mlxsw_emu *emu, uint8_t local_port, uint8_t module, uint8_t width);
 /* A saved mapping (lanes lane..lane+width-1 of module), before the bus is handed over. */
 int mlxsw_emu_map(struct mlxsw_emu *emu, uint8_t local_port, uint8_t module, uint8_t width, uint8_t lane);
+/* What MGIR answers (the board's identity), before the bus is handed over. */
+void mlxsw_emu_identity(struct mlxsw_emu *emu, const struct mlxsw_reg_mgir *mgir);
 void mlxsw_emu_bus(struct mlxsw_emu *emu, struct mlxsw_bus *bus);
 /* Make the nth register access from now fail with -EIO (0 cancels). */
 void mlxsw_emu_fail_nth(struct mlxsw_emu *emu, unsigned long nth);

@@ -20,6 +20,16 @@ enum mlxsw_reg_id {
 	MLXSW_REG_PMLP, /* Port Module Lane map: which module lanes a local port uses */
 	MLXSW_REG_PSPA, /* Port Switch Partition: enabled (swid 0) or disabled */
 	MLXSW_REG_PTYS, /* Port Type and Speed: admin speed cap */
+	MLXSW_REG_MGIR, /* Management General Information: hardware revision, PSID, firmware version */
+};
+
+#define MLXSW_REG_MGIR_FW_INFO_PSID_SIZE 16
+
+/* The one register not of a port: what the ASIC and its firmware say of themselves. */
+struct mlxsw_reg_mgir {
+	uint32_t hw_revision;
+	char psid[MLXSW_REG_MGIR_FW_INFO_PSID_SIZE]; /* NUL-padded; may fill all 16 bytes */
+	uint32_t fw_major, fw_minor, fw_sub_minor;
 };
 
 struct mlxsw_reg_pmlp {

@@ -587,6 +587,32 @@ static int state_apply(struct mlxsw_sp *sp, json_t *st, struct dlh_extack *ext)
 	return 0;
 }
 
+/* hw.mgir: {"hw_revision": N, "psid": "...", "fw_version": "major.minor.subminor"}: what MGIR answers. */
+static int mgir_apply(struct mlxsw_sp *sp, json_t *m, struct dlh_extack *ext)
+{
+	struct mlxsw_reg_mgir mgir = {0};
+	const char *psid, *ver;
+	json_int_t rev;
+	size_t n;
+	int end = 0;
+
+	if (json_unpack(m, "{s:I, s:s%, s:s!}", "hw_revision", &rev, "psid", &psid, &n, "fw_version", &ver) ||
+	    rev < 0 || rev > 0xffff)
+		return dlh_sdk_extack(ext, -EINVAL,
+				      "field \"hw.mgir\": expected {\"hw_revision\": 0 to 65535, \"psid\": \"...\", "
+				      "\"fw_version\": \"major.minor.subminor\"}");
+	if (!n || n > sizeof(mgir.psid) || strlen(psid) != n)
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.mgir.psid\": expected 1 to %zu characters",
+				      sizeof(mgir.psid));
+	if (sscanf(ver, "%5u.%5u.%5u%n", &mgir.fw_major, &mgir.fw_minor, &mgir.fw_sub_minor, &end) != 3 || ver[end] ||
+	    mgir.fw_major > 0xffff || mgir.fw_minor > 0xffff || mgir.fw_sub_minor > 0xffff)
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.mgir.fw_version\": expected \"major.minor.subminor\"");
+	mgir.hw_revision = (uint32_t)rev;
+	memcpy(mgir.psid, psid, n);
+	mlxsw_emu_identity(sp->emu, &mgir);
+	return 0;
+}
+
 static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_extack *ext)
 {
 	json_error_t jerr;
@@ -618,6 +644,11 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 			goto out;
 		}
 		mlxsw_emu_fail_nth(sp->emu, (unsigned long)json_integer_value(fn));
+	}
+	if (json_object_get(root, "mgir")) {
+		err = mgir_apply(sp, json_object_get(root, "mgir"), ext);
+		if (err)
+			goto out;
 	}
 	ports = json_object_get(root, "ports");
 	if (!json_is_array(ports) || !json_array_size(ports)) {
@@ -828,6 +859,38 @@ static int mlxsw_sp_sim_get(struct dlh_dev *dev, struct dlh_port *port, const ch
 	return n < 0 || (size_t)n >= len ? dlh_sdk_extack(ext, -ENOSPC, "Buffer too small") : 0;
 }
 
+/*
+ * What Linux's mlxsw says of the device (mlxsw_devlink_info_get, 6.1): the
+ * driver of its PCI function, then MGIR's hardware revision ("%X") and PSID,
+ * fixed, and the running firmware version; from 6.2 on the core puts the same
+ * driver name. An empty PSID (a profile without hw.mgir) is left out rather
+ * than put empty.
+ */
+static int mlxsw_sp_dev_info_get(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext)
+{
+	struct mlxsw_sp *sp = sp_of(dev);
+	struct mlxsw_reg_mgir mgir = {0};
+	char buf[32], psid[MLXSW_REG_MGIR_FW_INFO_PSID_SIZE + 1];
+	int err;
+
+	err = dlh_sdk_info_driver_put(info, "mlxsw_spectrum", ext);
+	if (err)
+		return err;
+	err = mlxsw_reg_query(&sp->bus, MLXSW_REG_MGIR, &mgir);
+	if (err)
+		return dlh_sdk_extack(ext, err, "Failed to query the device's general information (MGIR)");
+	snprintf(buf, sizeof(buf), "%X", mgir.hw_revision);
+	err = dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "hw.revision", buf, ext);
+	memcpy(psid, mgir.psid, sizeof(mgir.psid));
+	psid[sizeof(mgir.psid)] = '\0';
+	if (!err && psid[0])
+		err = dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "fw.psid", psid, ext);
+	snprintf(buf, sizeof(buf), "%u.%u.%u", mgir.fw_major, mgir.fw_minor, mgir.fw_sub_minor);
+	if (!err)
+		err = dlh_sdk_info_version_put(info, DLH_VERSION_RUNNING, "fw.version", buf, ext);
+	return err;
+}
+
 static const struct dlh_sdk_ops mlxsw_sp_ops = {
     .probe = mlxsw_sp_probe,
     .remove = mlxsw_sp_remove,
@@ -837,6 +900,7 @@ static const struct dlh_sdk_ops mlxsw_sp_ops = {
     .port_unsplit_plan = mlxsw_sp_port_unsplit_plan,
     .sim_set = mlxsw_sp_sim_set,
     .sim_get = mlxsw_sp_sim_get,
+    .dev_info_get = mlxsw_sp_dev_info_get,
     /* plans read ports through the plan (ports_view), so a sequence can plan on its view */
     .flags = DLH_SDK_F_PLAN_VIEW,
 };
