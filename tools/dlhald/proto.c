@@ -91,6 +91,21 @@ static void reply_ack(struct client *c, const struct nlmsghdr *req)
 		reply_err(c, req, 0, NULL);
 }
 
+/*
+ * A get's answer, then the ack; @msg NULL or @put_err (it could not be built
+ * whole): -ENOMEM instead, never an ack without the answer. @msg is the
+ * caller's to free.
+ */
+static void reply_answer(struct client *c, const struct nlmsghdr *req, struct nl_msg *msg, int put_err)
+{
+	if (!msg || put_err) {
+		reply_err(c, req, -ENOMEM, "Out of memory");
+		return;
+	}
+	client_send_msg(c, msg);
+	reply_ack(c, req);
+}
+
 /* What is pending until the next reset, in dlhal's own attributes (docs/protocol.md). */
 static int put_pending(struct nl_msg *msg, const struct dlh_pending *p)
 {
@@ -343,10 +358,8 @@ static void cmd_get(struct client *c, const struct nlmsghdr *req, struct nlattr 
 		return;
 	if (!all) {
 		msg = reply_new(req, ports ? DEVLINK_CMD_PORT_NEW : DEVLINK_CMD_NEW, 0);
-		if (msg && !(ports ? put_port(msg, one) : put_dev(msg, dev)))
-			client_send_msg(c, msg);
+		reply_answer(c, req, msg, msg ? (ports ? put_port(msg, one) : put_dev(msg, dev)) : 0);
 		nlmsg_free(msg);
-		reply_ack(c, req);
 		return;
 	}
 	for (dev = dlh_dev_first(c->srv->ctx); dev; dev = dlh_dev_next(dev)) {
@@ -403,10 +416,8 @@ static void cmd_sim(struct client *c, const struct nlmsghdr *req, struct nlattr 
 		return;
 	}
 	msg = reply_new(req, DLHAL_CMD_SIM_GET, 0);
-	if (msg && !put_dev(msg, dev) && !nla_put_string(msg, DLHAL_ATTR_SIM_VALUE, buf))
-		client_send_msg(c, msg);
+	reply_answer(c, req, msg, msg ? put_dev(msg, dev) || nla_put_string(msg, DLHAL_ATTR_SIM_VALUE, buf) : 0);
 	nlmsg_free(msg);
-	reply_ack(c, req);
 }
 
 /*
@@ -610,13 +621,7 @@ static void cmd_plan(struct client *c, const struct nlmsghdr *req, struct nlattr
 		goto out_seq;
 	}
 	msg = reply_new(req, DLHAL_CMD_PLAN, 0);
-	if (!msg || put_dev_name(msg, dev) || put_plan(msg, seq, dev, &plan)) {
-		reply_err(c, req, -ENOMEM, "Out of memory");
-		goto out_msg;
-	}
-	client_send_msg(c, msg);
-	reply_ack(c, req);
-out_msg:
+	reply_answer(c, req, msg, msg ? put_dev_name(msg, dev) || put_plan(msg, seq, dev, &plan) : 0);
 	nlmsg_free(msg);
 out_seq:
 	dlh_seq_free(seq);
@@ -656,12 +661,7 @@ static void cmd_info(struct client *c, const struct nlmsghdr *req, struct nlattr
 		if (!err)
 			nla_nest_end(msg, nest);
 	}
-	if (err) {
-		reply_err(c, req, -ENOMEM, "Out of memory");
-		goto out;
-	}
-	client_send_msg(c, msg);
-	reply_ack(c, req);
+	reply_answer(c, req, msg, err);
 out:
 	nlmsg_free(msg);
 	free(info);
