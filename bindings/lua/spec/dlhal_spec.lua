@@ -174,6 +174,14 @@ describe("dlhal", function()
       assert.same({ nil, "nosuch: No port has this netdev", "ENODEV" }, { ctx:port("nosuch") })
     end)
 
+    it("says what a Spectrum reports of itself, as Linux's mlxsw", function()
+      assert.same({ driver = "mlxsw_spectrum",
+                    versions = { fixed = { ["hw.revision"] = "A1", ["fw.psid"] = "MT_2860111033" },
+                                 running = { ["fw.version"] = "13.2010.1006" } } },
+                  assert(ctx:dev(SW):info()))
+      assert.same({ driver = "mlx4" }, assert(ctx:dev(HCA):info()))
+    end)
+
     it("returns nil, message, errname for a refusal and raises for misuse", function()
       local p = ctx:port("eth0")
       assert.same({ nil, SW .. "/1: Port can only be split into 2 or 4 ports", "EINVAL" }, { p:split(3) })
