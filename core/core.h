@@ -202,6 +202,12 @@ struct dlh_dev {
 	char *card;			  /* the card it is one device of (faceplate.c); NULL when none */
 	char driver[DLH_DRIVER_NAME_MAX]; /* a relay's: the driver on the other side; "" for its own */
 	bool driver_asked;		  /* dev_driver_get was called (once is enough) */
+	/* The vendor rules its plans rest on (rules.c): its driver's, or those a kernel device was recognised by. */
+	const struct dlh_sdk_rules *rules;
+	const struct dlh_sdk_driver *rules_drv;
+	void *facts;	  /* rules->facts_size bytes */
+	bool rules_asked; /* a relay's: recognition was tried (once is enough, as for the driver) */
+	char *basis;	  /* what its plans rest on, or (no rules) what is missing: for dlh_dev_rules() */
 	char bus[DLH_BUS_NAME_MAX];
 	char name[DLH_DEV_NAME_MAX];
 	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX];
@@ -376,6 +382,16 @@ void dlh__timers_free_dev(struct dlh_dev *dev);
 /* Whether the driver's @what op (DLH_SDK_STAGED_*) stores its change for the next reset. */
 #define DLH__STAGED(drv, what) ((DLH__OPVAL(drv, staged) & (what)) != 0)
 /* A data field of the ops table, 0 past what the driver's table holds. */
+/* Recognising a kernel device (rules.c): the host's, which knows the profiles; NULL: none. */
+extern int (*dlh__recognise_hook)(struct dlh_dev *dev, struct dlh_extack *ext);
+void dlh__dev_rules(struct dlh_dev *dev);
+int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv, const char *config,
+			  const char *profile, struct dlh_extack *ext);
+void dlh__dev_rules_missing(struct dlh_dev *dev, const char *why);
+int dlh__dev_rules_own(struct dlh_dev *dev, struct dlh_extack *ext);
+void dlh__dev_rules_free(struct dlh_dev *dev);
+void dlh__port_attrs_fill(const struct dlh_dev *dev, uint32_t index, struct dlh_sdk_port_attrs *attrs);
+
 #define DLH__OPVAL(drv, f) ((drv)->ops && offsetof(struct dlh_sdk_ops, f) < (drv)->ops_size ? (drv)->ops->f : 0)
 #define DLH__OP(drv, op)   ((drv)->ops && offsetof(struct dlh_sdk_ops, op) < (drv)->ops_size ? (drv)->ops->op : NULL)
 

@@ -183,6 +183,7 @@ static void dev_free(struct dlh_dev *dev)
 	free(dev->pending);
 	free(dev->cages);
 	free(dev->card);
+	dlh__dev_rules_free(dev);
 	free(dev);
 }
 
@@ -215,6 +216,9 @@ int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sd
 		if (err)
 			goto err_card;
 	}
+	err = dlh__dev_rules_own(dev, ext);
+	if (err)
+		goto err_card;
 	err = dlh__htab_insert(&ctx->dev_by_handle, &dev->hnode, dlh__hash_str(dev->handle));
 	if (err) {
 		dlh__extack_set(ext, err, dev->handle, "Out of memory");
@@ -229,6 +233,7 @@ int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sd
 err_card:
 	free(dev->cages);
 	free(dev->card);
+	dlh__dev_rules_free(dev);
 err_parse:
 	free(dev);
 	return err;

@@ -354,6 +354,7 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 	port->type = port->desired_type = DLH_PORT_TYPE_NOTSET;
 	port->netdev[0] = port->ibdev[0] = '\0';
 	port->attrs = attrs ? *attrs : (struct dlh_sdk_port_attrs){0};
+	dlh__port_attrs_fill(dev, index, &port->attrs);
 	if (!port->attrs.split)
 		port->attrs.split_group = port->attrs.split_subport = 0;
 	dlh__list_add_tail(&dev->ports, &port->node);
@@ -440,6 +441,7 @@ DLH_EXPORT void dlh_sdk_port_attrs_set(struct dlh_port *port, const struct dlh_s
 		return;
 	if (port->dev->ctx->fill_mode)
 		dlh__fill_place(port->dev, port);
+	dlh__port_attrs_fill(port->dev, port->index, &a);
 	if (!a.split)
 		a.split_group = a.split_subport = 0;
 	if (!memcmp(&a, &port->attrs, sizeof(a)))
@@ -678,29 +680,50 @@ static int plan_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const
  * plan op runs under the op guard (nothing may start from inside it) and its
  * result is checked as an op's.
  */
+/* The plan ops of a device: its rules' (its driver's own or a kernel device's), else its driver's. */
+struct plan_ops {
+	int (*split)(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan, struct dlh_extack *ext);
+	int (*unsplit)(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext);
+	int (*type_set)(struct dlh_port *port, enum dlh_port_type type, struct dlh_sdk_plan *plan,
+			struct dlh_extack *ext);
+	bool view; /* they plan on a sequence's view (DLH_SDK_F_PLAN_VIEW; rules always do) */
+};
+
+static struct plan_ops plan_ops_of(const struct dlh_dev *dev)
+{
+	const struct dlh_sdk_driver *drv = dev->drv;
+
+	if (dev->rules)
+		return (struct plan_ops){dev->rules->port_split_plan, dev->rules->port_unsplit_plan,
+					 dev->rules->port_type_set_plan, true};
+	return (struct plan_ops){DLH__OP(drv, port_split_plan), DLH__OP(drv, port_unsplit_plan),
+				 DLH__OP(drv, port_type_set_plan), (DLH__OPVAL(drv, flags) & DLH_SDK_F_PLAN_VIEW) != 0};
+}
+
 static int plan_run(struct dlh_port *port, const struct dlh_change_req *req, struct dlh_plan *plan,
 		    struct dlh_sdk_port_attrs *come_attrs, struct dlh_extack *ext)
 {
 	static const char *const names[] = {"port_split_plan", "port_unsplit_plan", "port_type_set_plan"};
 	static const char *const words[] = {"a split", "an unsplit", "a type set"};
 	const struct dlh_sdk_driver *drv = port->dev->drv;
+	const struct plan_ops ops = plan_ops_of(port->dev);
 	struct dlh_sdk_plan sp = {.dev = port->dev, .out = plan, .view = port->view};
 	struct dlh_ctx *ctx = port->dev->ctx;
 	char handle[DLH_HANDLE_MAX];
-	bool has;
+	bool has, ruled = port->dev->rules != NULL;
 	int err;
 
-	has = req->kind == DLH_CHANGE_SPLIT	? DLH__OP(drv, port_split_plan) != NULL
-	      : req->kind == DLH_CHANGE_UNSPLIT ? DLH__OP(drv, port_unsplit_plan) != NULL
-						: DLH__OP(drv, port_type_set_plan) != NULL;
+	has = req->kind == DLH_CHANGE_SPLIT	? ops.split != NULL
+	      : req->kind == DLH_CHANGE_UNSPLIT ? ops.unsplit != NULL
+						: ops.type_set != NULL;
 	if (!has && DLH__RELAY(drv)) {
 		plan->partial = true;
 		return 0;
 	}
 	if (!has)
-		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Driver %s cannot plan %s", drv->name,
-				       words[req->kind]);
-	if (port->view && !(DLH__OPVAL(drv, flags) & DLH_SDK_F_PLAN_VIEW)) {
+		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "%s cannot plan %s",
+				       ruled ? "Rules of driver" : "Driver", words[req->kind]);
+	if (port->view && !ops.view) {
 		port = port->view->nsteps ? NULL : dlh__port_find(port->dev, port->index);
 		if (!port) {
 			plan->partial = true;
@@ -714,11 +737,11 @@ static int plan_run(struct dlh_port *port, const struct dlh_change_req *req, str
 	ctx->op.dev = port->dev;
 	memcpy(handle, port->handle, strlen(port->handle) + 1);
 	if (req->kind == DLH_CHANGE_SPLIT)
-		err = drv->ops->port_split_plan(port, req->count, &sp, ext);
+		err = ops.split(port, req->count, &sp, ext);
 	else if (req->kind == DLH_CHANGE_UNSPLIT)
-		err = drv->ops->port_unsplit_plan(port, &sp, ext);
+		err = ops.unsplit(port, &sp, ext);
 	else
-		err = drv->ops->port_type_set_plan(port, req->type, &sp, ext);
+		err = ops.type_set(port, req->type, &sp, ext);
 	/* A relayed plan is partial or as the other core's driver says it (staged or not). */
 	if (!err && plan->partial) {
 		plan->ngone = plan->ncome = plan->nafter = 0;
@@ -761,12 +784,15 @@ int dlh__port_plan(struct dlh_port *port, const struct dlh_change_req *req, stru
 		plan->partial = true;
 		return 0;
 	}
+	/* a kernel device a vendor's rules know plans with them (recognised once, on first need) */
+	dlh__dev_rules(port->dev);
 	switch (req->kind) {
 	case DLH_CHANGE_SPLIT:
 		if (!DLH__OP(drv, port_split))
 			return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port splitting is not supported");
-		/* a relay that plans (a dlhald) leaves the checks to the core it asks, as its op does */
-		err = split_check(port, req->count, DLH__OP(drv, port_split_plan) != NULL, ext);
+		/* a relay that plans (a dlhald) leaves the checks to the core it asks, as its op does; a
+		 * kernel device under a vendor's rules is checked as the kernel's core checks it */
+		err = split_check(port, req->count, DLH__OP(drv, port_split_plan) != NULL && !port->dev->rules, ext);
 		if (err)
 			return err;
 		break;

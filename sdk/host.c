@@ -80,7 +80,7 @@ DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct
  * directory: $DLHAL_MODULE_DIR when set (empty: none, as a test suite wants
  * whatever is installed on its machine), else the one built in.
  */
-static int driver_autoload(struct dlh_ctx *ctx, const char *name, struct dlh_extack *ext)
+int dlh__driver_autoload(struct dlh_ctx *ctx, const char *name, struct dlh_extack *ext)
 {
 	const char *env = getenv("DLHAL_MODULE_PATH"), *sys = getenv("DLHAL_MODULE_DIR");
 	char dirs[4096], path[4352];
@@ -107,7 +107,7 @@ DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, const
 	dlh__extack_clear(ext);
 	drv = dlh__driver_find(ctx, driver);
 	if (!drv) {
-		err = driver_autoload(ctx, driver, ext);
+		err = dlh__driver_autoload(ctx, driver, ext);
 		if (err)
 			return err;
 		drv = dlh__driver_find(ctx, driver);
@@ -123,7 +123,7 @@ static int is_path(const char *s)
 }
 
 /* Reads the profile text: a path, NAME.json on $DLHAL_PROFILE_PATH, or a built-in. */
-static int profile_open(const char *profile, json_t **root, char *src, size_t srclen, struct dlh_extack *ext)
+int dlh__profile_open(const char *profile, json_t **root, char *src, size_t srclen, struct dlh_extack *ext)
 {
 	const char *env = getenv("DLHAL_PROFILE_PATH");
 	json_error_t jerr;
@@ -170,7 +170,7 @@ parsed:
  * (its number by default) and, for a cage found by module rather than number, the module its ports
  * report. Checked whole here; against the ports once the device has probed (or the card is up).
  */
-static int faceplate_parse(json_t *fp, const char *src, struct dlh_cage **out, size_t *n, struct dlh_extack *ext)
+int dlh__faceplate_parse(json_t *fp, const char *src, struct dlh_cage **out, size_t *n, struct dlh_extack *ext)
 {
 	json_t *cages = json_object_get(fp, "cages"), *c;
 	const char *form = json_string_value(json_object_get(fp, "form"));
@@ -292,7 +292,7 @@ DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, 
 	int err;
 
 	dlh__extack_clear(ext);
-	err = profile_open(profile, &root, src, sizeof(src), ext);
+	err = dlh__profile_open(profile, &root, src, sizeof(src), ext);
 	if (err)
 		return err;
 	if (!json_is_object(root)) {
@@ -317,9 +317,12 @@ DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, 
 		err = dlh__extack_set(ext, -EINVAL, NULL, "%s: field \"hw\": expected an object", src);
 		goto out_root;
 	}
+	err = dlh__profile_kernel_check(root, src, ext);
+	if (err)
+		goto out_root;
 	fp = json_object_get(root, "faceplate");
 	if (fp) {
-		err = faceplate_parse(fp, src, &cages, &ncages, ext);
+		err = dlh__faceplate_parse(fp, src, &cages, &ncages, ext);
 		if (err)
 			goto out_root;
 	}
@@ -340,7 +343,7 @@ DLH_EXPORT int dlh_ctx_sim_load_state(struct dlh_ctx *ctx, const char *profile, 
 	}
 	drv = dlh__driver_find(ctx, driver);
 	if (!drv) {
-		err = driver_autoload(ctx, driver, ext);
+		err = dlh__driver_autoload(ctx, driver, ext);
 		if (err)
 			goto out_prefix;
 		drv = dlh__driver_find(ctx, driver);

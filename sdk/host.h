@@ -3,6 +3,11 @@
 #ifndef DLHAL_SDK_HOST_H
 #define DLHAL_SDK_HOST_H
 
+#include <jansson.h>
+#include <stddef.h>
+
+struct dlh_cage;
+struct dlh_ctx;
 struct dlh_extack;
 
 /*
@@ -13,5 +18,11 @@ struct dlh_extack;
  * extack set.
  */
 extern int (*dlh__module_load_hook)(const char *path, struct dlh_extack *ext);
+
+/* Shared by the host's files (host.c, recognise.c). */
+int dlh__driver_autoload(struct dlh_ctx *ctx, const char *name, struct dlh_extack *ext);
+int dlh__profile_open(const char *profile, json_t **root, char *src, size_t srclen, struct dlh_extack *ext);
+int dlh__faceplate_parse(json_t *fp, const char *src, struct dlh_cage **out, size_t *n, struct dlh_extack *ext);
+int dlh__profile_kernel_check(json_t *root, const char *src, struct dlh_extack *ext);
 
 #endif

@@ -13,6 +13,7 @@
 #include "emu.h"
 #include "mlxsw.h"
 #include "reg.h"
+#include "rules.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -35,21 +36,8 @@ struct mlxsw_sp {
 	struct mlxsw_emu *emu;
 	struct mlxsw_bus bus;
 	struct mlxsw_sp_port *ports[MLXSW_PORT_MAX_PORTS]; /* NULL: local port unused (seed 005) */
-	uint8_t port_to_module[MLXSW_PORT_MAX_PORTS];	   /* as found at probe (seed 004) */
-	bool port_at_probe[MLXSW_PORT_MAX_PORTS];
-	char netdev_pattern[DLH_NETDEV_NAME_MAX];
+	struct mlxsw_facts *facts; /* the board's wiring, as found at probe (seed 004), for the rules */
 	char saved_netdev[MLXSW_PORT_MAX_PORTS][DLH_NETDEV_NAME_MAX]; /* from a saved state, for probe */
-};
-
-/* What a port is, in hardware terms: enough to take it down and bring it back. */
-struct port_spec {
-	uint8_t local_port;
-	bool split;
-	uint8_t module;
-	uint8_t width;
-	uint8_t lane;
-	uint8_t subport;
-	char netdev[DLH_NETDEV_NAME_MAX]; /* a name, or the pattern */
 };
 
 static struct mlxsw_sp *sp_of(const struct dlh_dev *dev)
@@ -68,13 +56,6 @@ static int module_lane_get(struct mlxsw_sp *sp, uint8_t local_port, uint8_t *mod
 	*width = pmlp.width;
 	*lane = pmlp.lane[0];
 	return 0;
-}
-
-static uint8_t cluster_base_port(uint8_t local_port)
-{
-	uint8_t offset = (uint8_t)((local_port - 1) % MLXSW_SP_PORTS_PER_CLUSTER_MAX);
-
-	return (uint8_t)(local_port - offset);
 }
 
 static int module_info_get(struct mlxsw_sp *sp, uint8_t local_port, uint8_t *module, uint8_t *width)
@@ -172,24 +153,6 @@ static void port_spec_of(const struct mlxsw_sp_port *p, struct port_spec *ps)
 	memcpy(ps->netdev, p->netdev, sizeof(ps->netdev));
 }
 
-/* The attributes a port of this spec registers with (also what a plan says it would). */
-static void port_attrs_of(const struct port_spec *ps, struct dlh_sdk_port_attrs *attrs)
-{
-	*attrs = (struct dlh_sdk_port_attrs){
-	    .flavour = DLH_PORT_FLAVOUR_PHYSICAL,
-	    .number = ps->module + 1u,
-	    .split = ps->split,
-	    .split_group = ps->module,
-	    .split_subport = ps->subport,
-	    .lanes = ps->width,
-	    .splittable = ps->width == MLXSW_PORT_MODULE_MAX_WIDTH && !ps->split,
-	    .speed = (uint32_t)MLXSW_SP_PORT_BASE_SPEED * ps->width,
-	    .has_module = true,
-	    .module = ps->module,
-	    .lane = ps->lane,
-	};
-}
-
 /* Registers the port with core: devlink port, then its netdev. */
 static int port_model_add(struct mlxsw_sp *sp, const struct port_spec *ps, struct dlh_extack *ext)
 {
@@ -197,7 +160,7 @@ static int port_model_add(struct mlxsw_sp *sp, const struct port_spec *ps, struc
 	struct mlxsw_sp_port *p = calloc(1, sizeof(*p));
 	int err;
 
-	port_attrs_of(ps, &attrs);
+	mlxsw_port_attrs_of(sp->facts, ps, &attrs);
 	if (!p)
 		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
 	p->local_port = ps->local_port;
@@ -283,130 +246,33 @@ err_old_down:
 	return err;
 }
 
-/*
- * The ports a decision is made on: an op's are the driver's own; a plan's are
- * those the plan finds (dlh_sdk_plan_port()), which in a sequence of planned
- * changes are the ports the changes before leave (DLH_SDK_F_PLAN_VIEW).
- */
-struct ports_view {
-	struct mlxsw_sp *sp;
-	const struct dlh_sdk_plan *plan; /* NULL: the driver's own ports */
-};
-
-/* The port at @local_port as @v has it, into @ps; false if there is none. */
-static bool view_port(const struct ports_view *v, unsigned int local_port, struct port_spec *ps)
+/* The driver's own ports, for its ops' decisions (struct ports_view). */
+static bool own_port(const void *arg, unsigned int local_port, struct port_spec *ps)
 {
-	const struct dlh_port *p;
-	uint32_t module = 0, lane = 0;
+	const struct mlxsw_sp *sp = arg;
 
-	if (local_port < 1 || local_port >= MLXSW_PORT_MAX_PORTS)
+	if (!sp->ports[local_port])
 		return false;
-	if (!v->plan) {
-		if (!v->sp->ports[local_port])
-			return false;
-		if (ps)
-			port_spec_of(v->sp->ports[local_port], ps);
-		return true;
-	}
-	p = dlh_sdk_plan_port(v->plan, local_port);
-	if (!p)
-		return false;
-	if (ps) {
-		memset(ps, 0, sizeof(*ps));
-		dlh_port_module(p, &module, &lane);
-		ps->local_port = (uint8_t)local_port;
-		ps->split = dlh_port_is_split(p);
-		ps->module = (uint8_t)module;
-		ps->width = (uint8_t)dlh_port_lanes(p);
-		ps->lane = (uint8_t)lane;
-		ps->subport = (uint8_t)dlh_port_split_subport(p);
-		snprintf(ps->netdev, sizeof(ps->netdev), "%s", dlh_port_netdev(p));
-	}
+	if (ps)
+		port_spec_of(sp->ports[local_port], ps);
 	return true;
-}
-
-static int collect_old(const struct ports_view *v, uint8_t base, unsigned int count, struct port_spec *old)
-{
-	int n = 0;
-
-	for (unsigned int i = 0; i < count; i++)
-		if (view_port(v, base + i, &old[n]))
-			n++;
-	return n;
-}
-
-/*
- * What a split or an unsplit does, decided once for the op and its plan: the
- * op reads the port's module and width from the ASIC (PMLP, as the seed
- * does), the plan from what the driver last wrote there, and both give them
- * to these, which check the seed's rules and list the ports to go and come.
- */
-static int split_decide(const struct ports_view *v, uint8_t local_port, unsigned int count, uint8_t module,
-			uint8_t cur_width, struct port_spec *old, int *nold, struct port_spec *new,
-			struct dlh_extack *ext)
-{
-	struct mlxsw_sp *sp = v->sp;
-	uint8_t base_port, width;
-
-	if (cur_width != MLXSW_PORT_MODULE_MAX_WIDTH)
-		return dlh_sdk_extack(ext, -EINVAL, "Port cannot be split further");
-
-	/* Make sure we have enough slave (even) ports for the split. */
-	if (count == 2) {
-		base_port = local_port;
-		if (base_port + 1 >= MLXSW_PORT_MAX_PORTS || view_port(v, base_port + 1u, NULL))
-			return dlh_sdk_extack(ext, -EINVAL, "Invalid split configuration");
-	} else {
-		base_port = cluster_base_port(local_port);
-		if (base_port + 3 >= MLXSW_PORT_MAX_PORTS || view_port(v, base_port + 1u, NULL) ||
-		    view_port(v, base_port + 3u, NULL))
-			return dlh_sdk_extack(ext, -EINVAL, "Invalid split configuration");
-	}
-
-	width = (uint8_t)(MLXSW_PORT_MODULE_MAX_WIDTH / count);
-	*nold = collect_old(v, base_port, count, old);
-	for (unsigned int i = 0; i < count; i++) {
-		new[i] = (struct port_spec){
-		    .local_port = (uint8_t)(base_port + i),
-		    .split = true,
-		    .module = module,
-		    .width = width,
-		    .lane = (uint8_t)(i * width),
-		    .subport = (uint8_t)i,
-		};
-		memcpy(new[i].netdev, sp->netdev_pattern, sizeof(new[i].netdev));
-	}
-	return 0;
-}
-
-static int split_port_of(const struct ports_view *v, struct dlh_port *port, unsigned int count, uint8_t *local_port,
-			 struct dlh_extack *ext)
-{
-	uint32_t index = dlh_port_index(port);
-
-	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !view_port(v, index, NULL))
-		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
-	*local_port = (uint8_t)index;
-	if (count != 2 && count != 4)
-		return dlh_sdk_extack(ext, -EINVAL, "Port can only be split into 2 or 4 ports");
-	return 0;
 }
 
 static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
 {
 	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
 	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
-	const struct ports_view v = {sp, NULL};
+	const struct ports_view v = {.facts = sp->facts, .own = own_port, .arg = sp};
 	uint8_t local_port, module, cur_width;
 	int nold, err;
 
-	err = split_port_of(&v, port, count, &local_port, ext);
+	err = mlxsw_split_port_of(&v, port, count, &local_port, ext);
 	if (err)
 		return err;
 	err = module_info_get(sp, local_port, &module, &cur_width);
 	if (err)
 		return dlh_sdk_extack(ext, err, "Failed to get port's width");
-	err = split_decide(&v, local_port, count, module, cur_width, old, &nold, new, ext);
+	err = mlxsw_split_decide(&v, local_port, count, module, cur_width, old, &nold, new, ext);
 	if (err)
 		return err;
 	err = ports_replace(sp, old, nold, new, (int)count, ext);
@@ -415,133 +281,31 @@ static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct
 	return err;
 }
 
-/* The ports to go and come as the plan says them: what ports_replace() will do, in its order. */
-static int plan_fill(struct mlxsw_sp *sp, struct dlh_sdk_plan *plan, const struct port_spec *old, int nold,
-		     const struct port_spec *new, int nnew, struct dlh_extack *ext)
-{
-	int err = 0;
-
-	for (int i = 0; i < nold && !err; i++)
-		err = dlh_sdk_plan_gone(plan, old[i].local_port, ext);
-	for (int i = 0; i < nnew && !err; i++) {
-		struct dlh_sdk_port_attrs attrs;
-
-		port_attrs_of(&new[i], &attrs);
-		err = dlh_sdk_plan_come(plan, new[i].local_port, &attrs, DLH_PORT_TYPE_ETH, new[i].netdev, ext);
-	}
-	(void)sp;
-	return err;
-}
-
-static int mlxsw_sp_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
-				    struct dlh_extack *ext)
-{
-	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX], ps;
-	const struct ports_view v = {sp, plan};
-	uint8_t local_port;
-	int nold, err;
-
-	err = split_port_of(&v, port, count, &local_port, ext);
-	if (!err && view_port(&v, local_port, &ps))
-		err = split_decide(&v, local_port, count, ps.module, ps.width, old, &nold, new, ext);
-	return err ? err : plan_fill(sp, plan, old, nold, new, (int)count, ext);
-}
-
-static int unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width, struct port_spec *old,
-			  int *nold, struct port_spec *new, int *nnew)
-{
-	struct mlxsw_sp *sp = v->sp;
-	unsigned int count = cur_width == 1 ? 4 : 2;
-	uint8_t base_port = cluster_base_port(local_port);
-
-	/* Determine which ports to remove. */
-	if (count == 2 && local_port >= base_port + 2)
-		base_port = (uint8_t)(base_port + 2);
-
-	*nold = collect_old(v, base_port, count, old);
-	*nnew = 0;
-	for (unsigned int i = 0; i < count / 2; i++) {
-		uint8_t lp = (uint8_t)(base_port + i * 2);
-
-		/* The seed re-creates every even port; only re-create those the board had. */
-		if (!sp->port_at_probe[lp])
-			continue;
-		new[*nnew] = (struct port_spec){
-		    .local_port = lp,
-		    .module = sp->port_to_module[lp],
-		    .width = MLXSW_PORT_MODULE_MAX_WIDTH,
-		};
-		memcpy(new[*nnew].netdev, sp->netdev_pattern, sizeof(new[*nnew].netdev));
-		(*nnew)++;
-	}
-	return 0;
-}
-
-static int unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uint8_t *local_port, struct port_spec *ps,
-			   struct dlh_extack *ext)
-{
-	uint32_t index = dlh_port_index(port);
-
-	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !view_port(v, index, ps))
-		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
-	*local_port = (uint8_t)index;
-	if (!ps->split)
-		return dlh_sdk_extack(ext, -EINVAL, "Port wasn't split");
-	return 0;
-}
-
 static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 {
 	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
 	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2], ps;
-	const struct ports_view v = {sp, NULL};
+	const struct ports_view v = {.facts = sp->facts, .own = own_port, .arg = sp};
 	uint8_t local_port, module, cur_width;
 	int nold, nnew, err;
 
-	err = unsplit_port_of(&v, port, &local_port, &ps, ext);
+	err = mlxsw_unsplit_port_of(&v, port, &local_port, &ps, ext);
 	if (err)
 		return err;
 	err = module_info_get(sp, local_port, &module, &cur_width);
 	if (err)
 		return dlh_sdk_extack(ext, err, "Failed to get port's width");
-	unsplit_decide(&v, local_port, cur_width, old, &nold, new, &nnew);
+	mlxsw_unsplit_decide(&v, local_port, cur_width, old, &nold, new, &nnew);
 	err = ports_replace(sp, old, nold, new, nnew, ext);
 	if (err)
 		dlh_sdk_log(sp->dev, DLH_LOG_ERR, "Failed to reinstantiate port");
 	return err;
 }
 
-static int mlxsw_sp_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
-{
-	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2], ps;
-	const struct ports_view v = {sp, plan};
-	uint8_t local_port;
-	int nold, nnew, err;
-
-	err = unsplit_port_of(&v, port, &local_port, &ps, ext);
-	if (err)
-		return err;
-	unsplit_decide(&v, local_port, ps.width, old, &nold, new, &nnew);
-	return plan_fill(sp, plan, old, nold, new, nnew, ext);
-}
-
 /*
  * Profile "hw": {"netdev": "eth%d", "ports": [{"local_port": 1, "module": 16, "width": 4}, ...],
  * "fail_nth": N (optional: fail the Nth register access, counting from probe)}
  */
-static int config_int(json_t *obj, const char *key, int idx, long min, long max, long *out, struct dlh_extack *ext)
-{
-	json_t *v = json_object_get(obj, key);
-
-	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d].%s\": expected an integer from %ld to %ld",
-				      idx, key, min, max);
-	*out = (long)json_integer_value(v);
-	return 0;
-}
-
 /* hw.state: {"pmlp": [[local_port, width, module, first_lane], ...], "netdev": {"1": "eth0", ...}} */
 static int state_apply(struct mlxsw_sp *sp, json_t *st, struct dlh_extack *ext)
 {
@@ -616,8 +380,7 @@ static int mgir_apply(struct mlxsw_sp *sp, json_t *m, struct dlh_extack *ext)
 static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_extack *ext)
 {
 	json_error_t jerr;
-	json_t *root, *ports, *pat, *e;
-	size_t i;
+	json_t *root;
 	int err = 0;
 
 	if (!config)
@@ -625,16 +388,6 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 	root = json_loads(config, 0, &jerr);
 	if (!root)
 		return dlh_sdk_extack(ext, -EINVAL, "field \"hw\": %s", jerr.text);
-	pat = json_object_get(root, "netdev");
-	if (pat && (!json_is_string(pat) || json_string_length(pat) >= sizeof(sp->netdev_pattern))) {
-		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.netdev\": expected a name pattern such as \"eth%%d\"");
-		goto out;
-	}
-	snprintf(sp->netdev_pattern, sizeof(sp->netdev_pattern), "%s", pat ? json_string_value(pat) : "eth%d");
-	if (!strchr(sp->netdev_pattern, '%')) {
-		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.netdev\": expected a pattern with %%d");
-		goto out;
-	}
 	/* Fault injection from the first access on, so that probe itself can be tested. */
 	if (json_object_get(root, "fail_nth")) {
 		json_t *fn = json_object_get(root, "fail_nth");
@@ -650,50 +403,17 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 		if (err)
 			goto out;
 	}
-	ports = json_object_get(root, "ports");
-	if (!json_is_array(ports) || !json_array_size(ports)) {
-		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports\": expected a non-empty array");
+	/* The netdev pattern and the board's wiring: the rules' facts, then the ASIC's lane map. */
+	err = mlxsw_facts_parse(sp->facts, root, ext);
+	if (err)
 		goto out;
-	}
-	json_array_foreach(ports, i, e)
-	{
-		long lp, module, width;
+	for (unsigned int i = 0; i < sp->facts->nwires && !json_object_get(root, "state"); i++) {
+		const struct mlxsw_wire *w = &sp->facts->wires[i];
 
-		if (!json_is_object(e)) {
-			err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%zu]\": expected an object", i);
-			goto out;
-		}
-		err = config_int(e, "local_port", (int)i, 1, MLXSW_PORT_MAX_PORTS - 1, &lp, ext);
-		if (!err)
-			err = config_int(e, "module", (int)i, 0, MLXSW_MODULE_MAX - 1, &module, ext);
-		if (!err)
-			err = config_int(e, "width", (int)i, 1, MLXSW_PORT_MODULE_MAX_WIDTH, &width, ext);
-		if (err)
-			goto out;
-		if (width == 3) {
-			err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%zu].width\": expected 1, 2 or 4", i);
-			goto out;
-		}
-		/* The split logic assumes 4-lane ports at the first or third local port of a cluster. */
-		if (width == MLXSW_PORT_MODULE_MAX_WIDTH && (lp - 1) % 2) {
-			err =
-			    dlh_sdk_extack(ext, -EINVAL,
-					   "field \"hw.ports[%zu].local_port\": a 4-lane port must be at the first or "
-					   "third local port of a cluster",
-					   i);
-			goto out;
-		}
-		/* The board's wiring, which unsplit restores (seed 004 reads it at probe). */
-		sp->port_to_module[lp] = (uint8_t)module;
-		sp->port_at_probe[lp] = width == MLXSW_PORT_MODULE_MAX_WIDTH;
-		if (json_object_get(root, "state"))
-			continue;
-		err = mlxsw_emu_board_map(sp->emu, (uint8_t)lp, (uint8_t)module, (uint8_t)width);
-		if (err) {
+		if (mlxsw_emu_board_map(sp->emu, w->local_port, w->module, w->width)) {
 			err = dlh_sdk_extack(
-			    ext, -EINVAL,
-			    "field \"hw.ports[%zu]\": local port %ld or lanes of module %ld already mapped", i, lp,
-			    module);
+			    ext, -EINVAL, "field \"hw.ports[%u]\": local port %u or lanes of module %u already mapped",
+			    i, w->local_port, w->module);
 			goto out;
 		}
 	}
@@ -721,6 +441,7 @@ static int mlxsw_sp_probe(struct dlh_dev *dev, const char *config, struct dlh_ex
 	int err;
 
 	sp->dev = dev;
+	sp->facts = dlh_sdk_dev_facts(dev);
 	sp->emu = mlxsw_emu_new();
 	if (!sp->emu)
 		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
@@ -740,8 +461,8 @@ static int mlxsw_sp_probe(struct dlh_dev *dev, const char *config, struct dlh_ex
 		if (!width)
 			continue;
 		if (width == MLXSW_PORT_MODULE_MAX_WIDTH) {
-			sp->port_to_module[lp] = module;
-			sp->port_at_probe[lp] = true;
+			sp->facts->port_to_module[lp] = module;
+			sp->facts->port_at_probe[lp] = true;
 		}
 		ps.module = module;
 		ps.width = width;
@@ -749,7 +470,7 @@ static int mlxsw_sp_probe(struct dlh_dev *dev, const char *config, struct dlh_ex
 		ps.lane = lane;
 		ps.subport = (uint8_t)(lane / width);
 		/* A restored port keeps its name; others take the pattern's next. */
-		memcpy(ps.netdev, sp->saved_netdev[lp][0] ? sp->saved_netdev[lp] : sp->netdev_pattern,
+		memcpy(ps.netdev, sp->saved_netdev[lp][0] ? sp->saved_netdev[lp] : sp->facts->netdev_pattern,
 		       sizeof(ps.netdev));
 		/* Firmware mapped the port at reset; probe only enables it. */
 		err = port_hw_up(sp, &ps, false);
@@ -896,13 +617,9 @@ static const struct dlh_sdk_ops mlxsw_sp_ops = {
     .remove = mlxsw_sp_remove,
     .port_split = mlxsw_sp_port_split,
     .port_unsplit = mlxsw_sp_port_unsplit,
-    .port_split_plan = mlxsw_sp_port_split_plan,
-    .port_unsplit_plan = mlxsw_sp_port_unsplit_plan,
     .sim_set = mlxsw_sp_sim_set,
     .sim_get = mlxsw_sp_sim_get,
     .dev_info_get = mlxsw_sp_dev_info_get,
-    /* plans read ports through the plan (ports_view), so a sequence can plan on its view */
-    .flags = DLH_SDK_F_PLAN_VIEW,
 };
 
 const struct dlh_sdk_driver mlxsw_driver = {
@@ -911,4 +628,6 @@ const struct dlh_sdk_driver mlxsw_driver = {
     /* The seed checks the count before anything else, in these words. */
     .split_counts = 1u << 2 | 1u << 4,
     .split_count_msg = "Port can only be split into 2 or 4 ports",
+    /* plans come from the rules, here and on a kernel device that Linux's mlxsw_spectrum runs */
+    .rules = &mlxsw_rules,
 };

@@ -384,6 +384,20 @@ DLH_EXPORT const char *dlh_dev_driver(const struct dlh_dev *dev);
  *        "kernel" through the kernel's devlink family).
  */
 DLH_EXPORT const char *dlh_dev_backend(const struct dlh_dev *dev);
+
+/**
+ * @brief What the device's plans rest on: its driver's rules ("mlxsw rules"),
+ *        or for a kernel device that a vendor's rules know, those rules and
+ *        the profile that stands for its board ("mlxsw rules, profile
+ *        sn2700"). A kernel device is recognised once, from what it reports
+ *        (dlh_dev_info_get()), when this or a plan first needs it.
+ * @param[out] exact (may be NULL) true when plans come from rules; false when
+ *        they are partial (a relay's) or the driver plans without rules.
+ * @return that text; for a kernel device without rules, what is missing
+ *         ("no profile stands for mlxsw_spectrum with fw.psid MT_0000000000");
+ *         NULL when there is nothing to say. Owned by the device.
+ */
+DLH_EXPORT const char *dlh_dev_rules(const struct dlh_dev *dev, bool *exact);
 /** @brief Number of ports. */
 DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev);
 

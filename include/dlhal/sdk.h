@@ -34,8 +34,9 @@ extern "C" {
  * ABI version of this header. A module built against another version is
  * refused. Bumped whenever a structure below changes incompatibly; adding an
  * op at the end of ::dlh_sdk_ops does not bump it (see ::dlh_sdk_driver.ops_size).
+ * 4: ::dlh_sdk_driver.rules (a vendor's rules, also over kernel devices).
  */
-#define DLH_SDK_ABI_VERSION 3u
+#define DLH_SDK_ABI_VERSION 4u
 
 struct dlh_sdk_timer;
 struct dlh_sdk_plan;
@@ -43,6 +44,7 @@ struct dlh_sdk_bus;
 struct dlh_sdk_io;
 struct dlh_sdk_port_info;
 struct dlh_sdk_info;
+struct dlh_sdk_rules;
 
 /** @brief Driver operations. Any op may be NULL. */
 struct dlh_sdk_ops {
@@ -235,6 +237,59 @@ struct dlh_sdk_driver {
 	 */
 	uint32_t split_counts;
 	const char *split_count_msg; /**< Message for a count outside @c split_counts, no period. */
+	/**
+	 * The vendor's rules (NULL for none): what a change would do, decided
+	 * from the ports and the device's facts alone. Core plans with them on
+	 * the driver's own devices and on a kernel device that Linux's driver
+	 * for the same hardware runs (see ::dlh_sdk_rules).
+	 */
+	const struct dlh_sdk_rules *rules;
+};
+
+/**
+ * @brief A vendor's rules, apart from the way its driver reaches the hardware.
+ *
+ * The plan ops decide from the ports as the plan finds them
+ * (dlh_sdk_plan_port()) and from the device's facts (dlh_sdk_dev_facts():
+ * what the rules need that no port says, such as a switch's lane map as
+ * wired), never from the hardware; so one copy of the rules serves two
+ * homes. On the driver's own devices, core gives the facts storage before
+ * probe, the driver fills it there, and core plans with these ops (they
+ * replace ::dlh_sdk_ops' plan ops, and the driver's ops may call the same
+ * decisions). On a kernel device whose Linux driver is one of
+ * @c kernel_drivers, core picks the profile that says it stands for that
+ * driver and board (its "kernel" object, matched against what
+ * `devlink dev info` reports), gives @c attach that profile's "hw" object
+ * to fill the facts from, and then plans with these ops, checks what the
+ * kernel does against the plans, and completes the kernel's port attributes
+ * with @c port_attrs_fill. The ops still go to the kernel.
+ */
+struct dlh_sdk_rules {
+	/** Linux drivers whose devices follow these rules ("mlxsw_spectrum"), NULL-terminated. */
+	const char *const *kernel_drivers;
+	/** Bytes of facts per device, zeroed (dlh_sdk_dev_facts()). */
+	size_t facts_size;
+	/**
+	 * Take a kernel device: fill its facts from @p config (the chosen
+	 * profile's "hw" object as JSON text) and check that its ports, as the
+	 * kernel reports them, fit; a refusal (its message names what does not
+	 * fit) leaves the device unrecognised: its plans stay partial.
+	 */
+	int (*attach)(struct dlh_dev *dev, const char *config, struct dlh_extack *ext);
+	/**
+	 * Complete the attributes the kernel reports for port @p index of a
+	 * kernel device (the module and lane it sits on, its speed) as the
+	 * driver's own device would have them. NULL: taken as reported.
+	 */
+	void (*port_attrs_fill)(const struct dlh_dev *dev, uint32_t index, struct dlh_sdk_port_attrs *attrs);
+	/** What port_split would do (see ::dlh_sdk_ops.port_split_plan). */
+	int (*port_split_plan)(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
+			       struct dlh_extack *ext);
+	/** What port_unsplit would do. */
+	int (*port_unsplit_plan)(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext);
+	/** What port_type_set would do. */
+	int (*port_type_set_plan)(struct dlh_port *port, enum dlh_port_type type, struct dlh_sdk_plan *plan,
+				  struct dlh_extack *ext);
 };
 
 /** Initialiser for the fixed fields of a ::dlh_sdk_driver. */
@@ -270,6 +325,11 @@ DLH_EXPORT int dlh_sdk_driver_register(struct dlh_ctx *ctx, const struct dlh_sdk
 
 /** @brief The device's private storage (::dlh_sdk_driver.dev_priv_size bytes). */
 DLH_EXPORT void *dlh_sdk_dev_priv(const struct dlh_dev *dev);
+/**
+ * @brief The device's facts for its rules (::dlh_sdk_rules.facts_size bytes),
+ *        or NULL when no rules are attached.
+ */
+DLH_EXPORT void *dlh_sdk_dev_facts(const struct dlh_dev *dev);
 /** @brief The port's private storage (::dlh_sdk_driver.port_priv_size bytes). */
 DLH_EXPORT void *dlh_sdk_port_priv(const struct dlh_port *port);
 

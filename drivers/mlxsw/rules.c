@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Spectrum's split and unsplit rules (seeds 002-006), once, for two homes:
+ * the emulated ASIC's ops and plans (spectrum.c), and plans for a kernel
+ * device that Linux's mlxsw_spectrum runs, whose facts come from the profile
+ * of its board (matched by its PSID).
+ */
+#include "rules.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+uint8_t mlxsw_cluster_base_port(uint8_t local_port)
+{
+	uint8_t offset = (uint8_t)((local_port - 1) % MLXSW_SP_PORTS_PER_CLUSTER_MAX);
+
+	return (uint8_t)(local_port - offset);
+}
+
+/* The attributes a port of this spec registers with (also what a plan says it would). */
+void mlxsw_port_attrs_of(const struct mlxsw_facts *facts, const struct port_spec *ps, struct dlh_sdk_port_attrs *attrs)
+{
+	*attrs = (struct dlh_sdk_port_attrs){
+	    .flavour = DLH_PORT_FLAVOUR_PHYSICAL,
+	    .number = ps->module + 1u,
+	    .split = ps->split,
+	    /* Linux 4.6 groups a split by module; 6.1's core by the port number */
+	    .split_group = facts->kernel ? ps->module + 1u : ps->module,
+	    .split_subport = ps->subport,
+	    .lanes = ps->width,
+	    .splittable = ps->width == MLXSW_PORT_MODULE_MAX_WIDTH && !ps->split,
+	    .speed = (uint32_t)MLXSW_SP_PORT_BASE_SPEED * ps->width,
+	    .has_module = true,
+	    .module = ps->module,
+	    .lane = ps->lane,
+	};
+}
+
+static int wire_int(json_t *obj, const char *key, int idx, long min, long max, long *out, struct dlh_extack *ext)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d].%s\": expected an integer from %ld to %ld",
+				      idx, key, min, max);
+	*out = (long)json_integer_value(v);
+	return 0;
+}
+
+/* hw.netdev and hw.ports of a profile: the netdev pattern and the board's wiring. */
+int mlxsw_facts_parse(struct mlxsw_facts *facts, json_t *hw, struct dlh_extack *ext)
+{
+	json_t *ports = json_object_get(hw, "ports"), *pat = json_object_get(hw, "netdev"), *e;
+	size_t i;
+	int err;
+
+	if (pat && (!json_is_string(pat) || json_string_length(pat) >= sizeof(facts->netdev_pattern)))
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.netdev\": expected a name pattern such as \"eth%%d\"");
+	snprintf(facts->netdev_pattern, sizeof(facts->netdev_pattern), "%s", pat ? json_string_value(pat) : "eth%d");
+	if (!strchr(facts->netdev_pattern, '%'))
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.netdev\": expected a pattern with %%d");
+	if (!json_is_array(ports) || !json_array_size(ports))
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports\": expected a non-empty array");
+	if (json_array_size(ports) >= MLXSW_PORT_MAX_PORTS)
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports\": more than %d local ports",
+				      MLXSW_PORT_MAX_PORTS - 1);
+	json_array_foreach(ports, i, e)
+	{
+		long lp, module, width;
+
+		if (!json_is_object(e))
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%zu]\": expected an object", i);
+		err = wire_int(e, "local_port", (int)i, 1, MLXSW_PORT_MAX_PORTS - 1, &lp, ext);
+		if (!err)
+			err = wire_int(e, "module", (int)i, 0, MLXSW_MODULE_MAX - 1, &module, ext);
+		if (!err)
+			err = wire_int(e, "width", (int)i, 1, MLXSW_PORT_MODULE_MAX_WIDTH, &width, ext);
+		if (err)
+			return err;
+		if (width == 3)
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%zu].width\": expected 1, 2 or 4", i);
+		/* The split logic assumes 4-lane ports at the first or third local port of a cluster. */
+		if (width == MLXSW_PORT_MODULE_MAX_WIDTH && (lp - 1) % 2)
+			return dlh_sdk_extack(
+			    ext, -EINVAL,
+			    "field \"hw.ports[%zu].local_port\": a 4-lane port must be at the first or "
+			    "third local port of a cluster",
+			    i);
+		facts->port_to_module[lp] = (uint8_t)module;
+		facts->port_at_probe[lp] = width == MLXSW_PORT_MODULE_MAX_WIDTH;
+		facts->wires[facts->nwires++] = (struct mlxsw_wire){(uint8_t)lp, (uint8_t)module, (uint8_t)width};
+	}
+	return 0;
+}
+
+/* The port at @local_port as @v has it, into @ps; false if there is none. */
+static bool view_port(const struct ports_view *v, unsigned int local_port, struct port_spec *ps)
+{
+	const struct dlh_port *p;
+	uint32_t module = 0, lane = 0;
+
+	if (local_port < 1 || local_port >= MLXSW_PORT_MAX_PORTS)
+		return false;
+	if (!v->plan)
+		return v->own(v->arg, local_port, ps);
+	p = dlh_sdk_plan_port(v->plan, local_port);
+	if (!p)
+		return false;
+	if (ps) {
+		memset(ps, 0, sizeof(*ps));
+		dlh_port_module(p, &module, &lane);
+		ps->local_port = (uint8_t)local_port;
+		ps->split = dlh_port_is_split(p);
+		ps->module = (uint8_t)module;
+		ps->width = (uint8_t)dlh_port_lanes(p);
+		ps->lane = (uint8_t)lane;
+		ps->subport = (uint8_t)dlh_port_split_subport(p);
+		snprintf(ps->netdev, sizeof(ps->netdev), "%s", dlh_port_netdev(p));
+	}
+	return true;
+}
+
+static int collect_old(const struct ports_view *v, uint8_t base, unsigned int count, struct port_spec *old)
+{
+	int n = 0;
+
+	for (unsigned int i = 0; i < count; i++)
+		if (view_port(v, base + i, &old[n]))
+			n++;
+	return n;
+}
+
+/*
+ * What a split or an unsplit does, decided once for the op and its plan: the
+ * op reads the port's module and width from the ASIC (PMLP, as the seed
+ * does), the plan from the port as the view has it, and both give them to
+ * these, which check the seed's rules and list the ports to go and come.
+ */
+int mlxsw_split_decide(const struct ports_view *v, uint8_t local_port, unsigned int count, uint8_t module,
+		       uint8_t cur_width, struct port_spec *old, int *nold, struct port_spec *new,
+		       struct dlh_extack *ext)
+{
+	uint8_t base_port, width;
+
+	if (cur_width != MLXSW_PORT_MODULE_MAX_WIDTH)
+		return dlh_sdk_extack(ext, -EINVAL, "Port cannot be split further");
+
+	/* Make sure we have enough slave (even) ports for the split. */
+	if (count == 2) {
+		base_port = local_port;
+		if (base_port + 1 >= MLXSW_PORT_MAX_PORTS || view_port(v, base_port + 1u, NULL))
+			return dlh_sdk_extack(ext, -EINVAL, "Invalid split configuration");
+	} else {
+		base_port = mlxsw_cluster_base_port(local_port);
+		if (base_port + 3 >= MLXSW_PORT_MAX_PORTS || view_port(v, base_port + 1u, NULL) ||
+		    view_port(v, base_port + 3u, NULL))
+			return dlh_sdk_extack(ext, -EINVAL, "Invalid split configuration");
+	}
+
+	width = (uint8_t)(MLXSW_PORT_MODULE_MAX_WIDTH / count);
+	*nold = collect_old(v, base_port, count, old);
+	for (unsigned int i = 0; i < count; i++) {
+		new[i] = (struct port_spec){
+		    .local_port = (uint8_t)(base_port + i),
+		    .split = true,
+		    .module = module,
+		    .width = width,
+		    .lane = (uint8_t)(i * width),
+		    .subport = (uint8_t)i,
+		};
+		memcpy(new[i].netdev, v->facts->netdev_pattern, sizeof(new[i].netdev));
+	}
+	return 0;
+}
+
+int mlxsw_split_port_of(const struct ports_view *v, struct dlh_port *port, unsigned int count, uint8_t *local_port,
+			struct dlh_extack *ext)
+{
+	uint32_t index = dlh_port_index(port);
+
+	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !view_port(v, index, NULL))
+		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
+	*local_port = (uint8_t)index;
+	if (count != 2 && count != 4)
+		return dlh_sdk_extack(ext, -EINVAL, "Port can only be split into 2 or 4 ports");
+	return 0;
+}
+
+void mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width, struct port_spec *old,
+			  int *nold, struct port_spec *new, int *nnew)
+{
+	const struct mlxsw_facts *facts = v->facts;
+	unsigned int count = cur_width == 1 ? 4 : 2;
+	uint8_t base_port = mlxsw_cluster_base_port(local_port);
+
+	/* Determine which ports to remove. */
+	if (count == 2 && local_port >= base_port + 2)
+		base_port = (uint8_t)(base_port + 2);
+
+	*nold = collect_old(v, base_port, count, old);
+	*nnew = 0;
+	for (unsigned int i = 0; i < count / 2; i++) {
+		uint8_t lp = (uint8_t)(base_port + i * 2);
+
+		/* The seed re-creates every even port; only re-create those the board had. */
+		if (!facts->port_at_probe[lp])
+			continue;
+		new[*nnew] = (struct port_spec){
+		    .local_port = lp,
+		    .module = facts->port_to_module[lp],
+		    .width = MLXSW_PORT_MODULE_MAX_WIDTH,
+		};
+		memcpy(new[*nnew].netdev, facts->netdev_pattern, sizeof(new[*nnew].netdev));
+		(*nnew)++;
+	}
+}
+
+int mlxsw_unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uint8_t *local_port, struct port_spec *ps,
+			  struct dlh_extack *ext)
+{
+	uint32_t index = dlh_port_index(port);
+
+	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !view_port(v, index, ps))
+		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
+	*local_port = (uint8_t)index;
+	if (!ps->split)
+		return dlh_sdk_extack(ext, -EINVAL, "Port wasn't split");
+	return 0;
+}
+
+/* The ports to go and come as the plan says them: what the op does, in its order. */
+static int plan_fill(const struct mlxsw_facts *facts, struct dlh_sdk_plan *plan, const struct port_spec *old, int nold,
+		     const struct port_spec *new, int nnew, struct dlh_extack *ext)
+{
+	int err = 0;
+
+	for (int i = 0; i < nold && !err; i++)
+		err = dlh_sdk_plan_gone(plan, old[i].local_port, ext);
+	for (int i = 0; i < nnew && !err; i++) {
+		struct dlh_sdk_port_attrs attrs;
+
+		mlxsw_port_attrs_of(facts, &new[i], &attrs);
+		err = dlh_sdk_plan_come(plan, new[i].local_port, &attrs, DLH_PORT_TYPE_ETH, new[i].netdev, ext);
+	}
+	return err;
+}
+
+static int mlxsw_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
+				 struct dlh_extack *ext)
+{
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX], ps;
+	const struct ports_view v = {.facts = dlh_sdk_dev_facts(dlh_port_dev(port)), .plan = plan};
+	uint8_t local_port;
+	int nold, err;
+
+	err = mlxsw_split_port_of(&v, port, count, &local_port, ext);
+	if (!err && view_port(&v, local_port, &ps))
+		err = mlxsw_split_decide(&v, local_port, count, ps.module, ps.width, old, &nold, new, ext);
+	return err ? err : plan_fill(v.facts, plan, old, nold, new, (int)count, ext);
+}
+
+static int mlxsw_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
+{
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2], ps;
+	const struct ports_view v = {.facts = dlh_sdk_dev_facts(dlh_port_dev(port)), .plan = plan};
+	uint8_t local_port;
+	int nold, nnew, err;
+
+	err = mlxsw_unsplit_port_of(&v, port, &local_port, &ps, ext);
+	if (err)
+		return err;
+	mlxsw_unsplit_decide(&v, local_port, ps.width, old, &nold, new, &nnew);
+	return plan_fill(v.facts, plan, old, nold, new, nnew, ext);
+}
+
+/*
+ * A kernel port as Linux's mlxsw_spectrum registers it (6.1 and 6.12 alike):
+ * the port number is the module's front-panel label (module + 1), a split
+ * port's lanes start at its subport times its width.
+ */
+static void mlxsw_port_attrs_fill(const struct dlh_dev *dev, uint32_t index, struct dlh_sdk_port_attrs *attrs)
+{
+	(void)dev;
+	(void)index;
+	if (attrs->flavour != DLH_PORT_FLAVOUR_PHYSICAL || !attrs->number || attrs->number > MLXSW_MODULE_MAX ||
+	    attrs->lanes > MLXSW_PORT_MODULE_MAX_WIDTH)
+		return;
+	attrs->has_module = true;
+	attrs->module = attrs->number - 1;
+	attrs->lane = attrs->split ? attrs->split_subport * attrs->lanes : 0;
+	attrs->speed = (uint32_t)MLXSW_SP_PORT_BASE_SPEED * attrs->lanes;
+}
+
+/* Whether the kernel's port at @lp, on module @module, is where the board's wiring can put one. */
+static bool port_fits(const struct mlxsw_facts *f, unsigned int lp, const struct dlh_sdk_port_attrs *a)
+{
+	uint8_t base = mlxsw_cluster_base_port((uint8_t)lp);
+
+	if (lp < 1 || lp >= MLXSW_PORT_MAX_PORTS || a->lanes < 1 || a->lanes > MLXSW_PORT_MODULE_MAX_WIDTH)
+		return false;
+	if (!a->split)
+		return f->port_at_probe[lp] && f->port_to_module[lp] == a->module;
+	/* a split port is on the module of a 4-lane port of its cluster */
+	for (unsigned int i = 0; i < MLXSW_SP_PORTS_PER_CLUSTER_MAX && base + i < MLXSW_PORT_MAX_PORTS; i++)
+		if (f->port_at_probe[base + i] && f->port_to_module[base + i] == a->module)
+			return true;
+	return false;
+}
+
+static int mlxsw_rules_attach(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
+{
+	struct mlxsw_facts *facts = dlh_sdk_dev_facts(dev);
+	json_t *hw = config ? json_loads(config, 0, NULL) : NULL;
+	int err;
+
+	if (!hw)
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw\": missing");
+	err = mlxsw_facts_parse(facts, hw, ext);
+	json_decref(hw);
+	if (err)
+		return err;
+	facts->kernel = true;
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+		struct dlh_sdk_port_attrs a = {0};
+		uint32_t module = 0, lane = 0;
+
+		a.number = dlh_port_number(p);
+		a.split = dlh_port_is_split(p);
+		a.lanes = dlh_port_lanes(p);
+		if (!dlh_port_module(p, &module, &lane))
+			module = a.number - 1;
+		a.module = module;
+		if (dlh_port_flavour(p) != DLH_PORT_FLAVOUR_PHYSICAL)
+			continue;
+		if (!port_fits(facts, dlh_port_index(p), &a))
+			return dlh_sdk_extack(ext, -EINVAL,
+					      "port %u (number %u, %u lanes%s) is not where the board has one",
+					      dlh_port_index(p), a.number, a.lanes, a.split ? ", split" : "");
+	}
+	return 0;
+}
+
+static const char *const mlxsw_kernel_drivers[] = {"mlxsw_spectrum", NULL};
+
+const struct dlh_sdk_rules mlxsw_rules = {
+    .kernel_drivers = mlxsw_kernel_drivers,
+    .facts_size = sizeof(struct mlxsw_facts),
+    .attach = mlxsw_rules_attach,
+    .port_attrs_fill = mlxsw_port_attrs_fill,
+    .port_split_plan = mlxsw_port_split_plan,
+    .port_unsplit_plan = mlxsw_port_unsplit_plan,
+};

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Spectrum's rules (seeds 002-006), apart from the emulated ASIC: what a
+ * split or an unsplit does, decided from the ports as a view has them and
+ * from the board's wiring (the facts). The driver's ops decide with them on
+ * the ASIC's ports; plans decide with them on a plan's ports, of the
+ * driver's own device or of a kernel device that Linux's mlxsw_spectrum runs.
+ */
+#ifndef MLXSW_RULES_H
+#define MLXSW_RULES_H
+
+#include "reg.h"
+
+#include <dlhal/sdk.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What a port is, in hardware terms: enough to take it down and bring it back. */
+struct port_spec {
+	uint8_t local_port;
+	bool split;
+	uint8_t module;
+	uint8_t width;
+	uint8_t lane;
+	uint8_t subport;
+	char netdev[DLH_NETDEV_NAME_MAX]; /* a name, or the pattern */
+};
+
+/* One port of the board as wired: a profile's hw.ports[i]. */
+struct mlxsw_wire {
+	uint8_t local_port;
+	uint8_t module;
+	uint8_t width;
+};
+
+/* The facts a decision rests on besides the ports (the device's dlh_sdk_dev_facts()). */
+struct mlxsw_facts {
+	char netdev_pattern[DLH_NETDEV_NAME_MAX];
+	uint8_t port_to_module[MLXSW_PORT_MAX_PORTS]; /* the board's wiring, which unsplit restores (seed 004) */
+	bool port_at_probe[MLXSW_PORT_MAX_PORTS];
+	struct mlxsw_wire wires[MLXSW_PORT_MAX_PORTS]; /* hw.ports in order */
+	unsigned int nwires;
+	bool kernel; /* a kernel device: its split group is the port number, as Linux 6.1 reports it */
+};
+
+/*
+ * The ports a decision is made on: an op's are the driver's own (@own); a
+ * plan's are those the plan finds (dlh_sdk_plan_port()), which in a sequence
+ * of planned changes are the ports the changes before leave.
+ */
+struct ports_view {
+	const struct mlxsw_facts *facts;
+	const struct dlh_sdk_plan *plan; /* NULL: @own's */
+	bool (*own)(const void *arg, unsigned int local_port, struct port_spec *ps);
+	const void *arg;
+};
+
+extern const struct dlh_sdk_rules mlxsw_rules;
+
+uint8_t mlxsw_cluster_base_port(uint8_t local_port);
+void mlxsw_port_attrs_of(const struct mlxsw_facts *facts, const struct port_spec *ps, struct dlh_sdk_port_attrs *attrs);
+int mlxsw_facts_parse(struct mlxsw_facts *facts, json_t *hw, struct dlh_extack *ext);
+int mlxsw_split_port_of(const struct ports_view *v, struct dlh_port *port, unsigned int count, uint8_t *local_port,
+			struct dlh_extack *ext);
+int mlxsw_split_decide(const struct ports_view *v, uint8_t local_port, unsigned int count, uint8_t module,
+		       uint8_t cur_width, struct port_spec *old, int *nold, struct port_spec *new,
+		       struct dlh_extack *ext);
+int mlxsw_unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uint8_t *local_port, struct port_spec *ps,
+			  struct dlh_extack *ext);
+void mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width, struct port_spec *old,
+			  int *nold, struct port_spec *new, int *nnew);
+
+#endif

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A vendor's rules over a relayed device: core recognises a device by what it
+ * reports (its driver and versions), takes the facts from the profile that
+ * stands for it, and plans with the vendor's rules; an unknown board or
+ * driver stays partial and says what is missing. The relay here reports as
+ * Linux 6.1's mlxsw_spectrum does for an SN2700; tests/vm checks the same
+ * over the real kernel.
+ */
+#include "helpers.h"
+#include "mlxsw.h"
+
+#include <criterion/criterion.h>
+#include <dlhal/sdk.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* config: "DRIVER PSID LAYOUT": LAYOUT "sn2700" (as wired) or "moved" (port 1 at local port 2). */
+static char fk_driver[32], fk_psid[32], fk_layout[16];
+static int fk_info_calls;
+
+static int fk_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	struct dlh_dev *dev;
+	int err;
+
+	if (sscanf(dlh_sdk_bus_config(bus), "%31s %31s %15s", fk_driver, fk_psid, fk_layout) != 3)
+		return dlh_sdk_extack(ext, -EINVAL, "bad config");
+	err = dlh_sdk_bus_dev_add(bus, "pci/0000:03:00.0", &dev, ext);
+	for (unsigned int c = 0; c < 16 && !err; c++) {
+		for (unsigned int k = 0; k < 2 && !err; k++) {
+			/* cluster c: local ports 4c+1 and 4c+3 on modules 16+c and c (sn2700.json) */
+			unsigned int lp = 4 * c + 1 + 2 * k, module = k ? c : 16 + c;
+			struct dlh_sdk_port_attrs a = {
+			    .flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = module + 1, .lanes = 4, .splittable = true};
+			struct dlh_port *p;
+			char name[16];
+
+			if (lp == 1 && !strcmp(fk_layout, "moved"))
+				lp = 2;
+			snprintf(name, sizeof(name), "eth%u", 2 * c + k);
+			err = dlh_sdk_port_register(dev, lp, &a, &p, ext);
+			if (!err)
+				err = dlh_sdk_port_type_eth(p, name, ext);
+		}
+	}
+	return err;
+}
+
+static int fk_info(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext)
+{
+	int err = dlh_sdk_info_driver_put(info, fk_driver, ext);
+
+	(void)dev;
+	fk_info_calls++;
+	if (!err)
+		err = dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "hw.revision", "A1", ext);
+	if (!err)
+		err = dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "fw.psid", fk_psid, ext);
+	return err;
+}
+
+static int fk_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+{
+	(void)port;
+	(void)count;
+	return dlh_sdk_extack(ext, -EOPNOTSUPP, "not in this test");
+}
+
+static int fk_unsplit(struct dlh_port *port, struct dlh_extack *ext)
+{
+	(void)port;
+	return dlh_sdk_extack(ext, -EOPNOTSUPP, "not in this test");
+}
+
+static const struct dlh_sdk_ops fk_ops = {
+    .bus_attach = fk_attach, .port_split = fk_split, .port_unsplit = fk_unsplit, .dev_info_get = fk_info};
+static const struct dlh_sdk_driver fk_driver_def = {DLH_SDK_DRIVER_INIT("fakek", &fk_ops)};
+
+static struct dlh_dev *fk_dev(struct dlh_ctx **ctx, const char *config)
+{
+	struct dlh_extack ext;
+
+	fk_info_calls = 0;
+	cr_assert_eq(dlh_ctx_new(ctx, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(*ctx, &mlxsw_driver, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(*ctx, &fk_driver_def, &ext), 0);
+	cr_assert_eq(dlh_ctx_bus_attach(*ctx, "fakek", config, &ext), 0, "%s", ext.msg);
+	return dlh_dev_find(*ctx, "pci/0000:03:00.0");
+}
+
+Test(rules, a_known_board_plans_with_its_vendors_rules)
+{
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev = fk_dev(&ctx, "mlxsw_spectrum MT_2860111033 sn2700");
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	const struct dlh_cage *cages;
+	uint32_t module = 0, lane = 0;
+	bool exact = false;
+
+	cr_assert_not_null(dev);
+	cr_expect_eq(fk_info_calls, 0, "nothing asked before it is needed");
+	cr_assert_eq(dlh_port_split_plan(dlh_port_find(dev, 1), 4, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_not(plan.partial, "exact, from mlxsw's rules");
+	cr_expect_eq(plan.ngone, 2);
+	cr_expect_eq(plan.gone[0], 1);
+	cr_expect_eq(plan.gone[1], 3);
+	cr_assert_eq(plan.ncome, 4);
+	for (unsigned int i = 0; i < 4; i++) {
+		cr_expect_eq(plan.come[i].index, 1 + i);
+		cr_expect_eq(plan.come[i].lanes, 1);
+		cr_expect_eq(plan.come[i].split_subport, i);
+	}
+	/* eth0 and eth1 go with ports 1 and 3: the pattern takes them back first */
+	cr_expect_str_eq(plan.come[0].netdev, "eth0");
+	cr_expect_str_eq(plan.come[1].netdev, "eth1");
+	cr_expect_str_eq(plan.come[3].netdev, "eth33");
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact), "mlxsw rules, profile sn2700");
+	cr_expect(exact);
+	cr_expect_eq(fk_info_calls, 1, "recognised once");
+	/* the vendor's words, nothing asked of the relay */
+	cr_expect_eq(dlh_port_split_plan(dlh_port_find(dev, 1), 8, &plan, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Invalid split count", "the kernel's core checks first");
+	cr_expect_eq(dlh_port_unsplit_plan(dlh_port_find(dev, 1), &plan, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Port wasn't split");
+	/* what the kernel does not say, as the vendor's own device has it */
+	cr_expect(dlh_port_module(dlh_port_find(dev, 1), &module, &lane));
+	cr_expect_eq(module, 16);
+	cr_expect_eq(dlh_port_speed(dlh_port_find(dev, 3)), 100000);
+	cr_expect_eq(dlh_dev_cages(dev, &cages), 32, "the board's faceplate");
+	dlh_ctx_free(ctx);
+}
+
+Test(rules, an_unknown_board_or_driver_stays_partial_saying_what_is_missing)
+{
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev = fk_dev(&ctx, "mlxsw_spectrum MT_0000000000 sn2700");
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	const struct dlh_cage *cages;
+	bool exact = true;
+
+	cr_assert_eq(dlh_port_split_plan(dlh_port_find(dev, 1), 4, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect(plan.partial);
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact),
+			 "no profile stands for this mlxsw_spectrum board (its info matches none)");
+	cr_expect_not(exact);
+	cr_expect_eq(dlh_dev_cages(dev, &cages), 0);
+	dlh_ctx_free(ctx);
+
+	dev = fk_dev(&ctx, "netdevsim 0 sn2700");
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact), "no profile stands for driver netdevsim");
+	cr_assert_eq(dlh_port_split_plan(dlh_port_find(dev, 1), 4, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect(plan.partial);
+	cr_expect_eq(fk_info_calls, 1, "asked once");
+	dlh_ctx_free(ctx);
+}
+
+Test(rules, a_board_whose_ports_do_not_fit_is_not_taken)
+{
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev = fk_dev(&ctx, "mlxsw_spectrum MT_2860111033 moved");
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+
+	cr_assert_eq(dlh_port_split_plan(dlh_port_find(dev, 3), 2, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect(plan.partial);
+	cr_expect_str_eq(dlh_dev_rules(dev, NULL),
+			 "mlxsw rules, profile sn2700, do not fit: port 2 (number 17, 4 lanes) is not where the board "
+			 "has one");
+	dlh_ctx_free(ctx);
+}
+
+Test(rules, a_profile_says_what_it_stands_for_in_the_right_shape)
+{
+	static const char *const bad[][2] = {
+	    {"\"kernel\": 1", "field \"kernel\": expected an object"},
+	    {"\"kernel\": {\"info\": {}}", "field \"kernel.driver\": expected a Linux driver name"},
+	    {"\"kernel\": {\"driver\": \"a b\"}", "field \"kernel.driver\": expected a Linux driver name"},
+	    {"\"kernel\": {\"driver\": \"x\", \"info\": {\"fw.psid\": 3}}",
+	     "field \"kernel.info\": \"fw.psid\": expected a version's name and value"},
+	    {"\"kernel\": {\"driver\": \"x\", \"board\": 3}", "field \"kernel.board\": unknown"},
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[512], path[] = "/tmp/dlhal-rules-XXXXXX.json";
+		struct dlh_extack ext;
+		struct dlh_ctx *ctx;
+		int fd = mkstemps(path, 5);
+		FILE *f = fdopen(fd, "w");
+
+		snprintf(text, sizeof(text),
+			 "{\"driver\": \"mlxsw\", \"handle\": \"pci/0000:03:00.0\", %s, \"hw\": {\"ports\": "
+			 "[{\"local_port\": 1, \"module\": 0, \"width\": 4}]}}",
+			 bad[i][0]);
+		fputs(text, f);
+		fclose(f);
+		cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+		cr_assert_eq(dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext), 0);
+		cr_expect_eq(dlh_ctx_sim_load(ctx, path, &ext), -EINVAL, "case %zu", i);
+		cr_expect_not_null(strstr(ext.msg, bad[i][1]), "case %zu: %s", i, ext.msg);
+		dlh_ctx_free(ctx);
+		unlink(path);
+	}
+}
