@@ -24,6 +24,11 @@
 #define DLHAL_BRIDGE_LANES_MAX	 16	      /**< Largest lane count a port may report. */
 #define DLHAL_BRIDGE_CHANGES_MAX 64	      /**< Port changes one reply may carry. */
 #define DLHAL_BRIDGE_MSG_MAX	 128	      /**< Reply message field, NUL included. */
+#define DLHAL_BRIDGE_DRIVER_MAX	 32	      /**< Driver name field, NUL included. */
+#define DLHAL_BRIDGE_SERIAL_MAX	 64	      /**< Serial number fields, NUL included. */
+#define DLHAL_BRIDGE_VNAME_MAX	 32	      /**< Info version name field, NUL included. */
+#define DLHAL_BRIDGE_VVALUE_MAX	 64	      /**< Info version value field, NUL included. */
+#define DLHAL_BRIDGE_VERSIONS_MAX 16	      /**< Info versions per instance. */
 /** How long an op waits for its reply by default (module parameter op_timeout_ms). */
 #define DLHAL_BRIDGE_TIMEOUT_MS	 5000
 
@@ -54,6 +59,15 @@ enum dlhal_bridge_msg_type {
 	 * ports it has: devlink's users see it whole (-EALREADY the second time).
 	 */
 	DLHAL_BRIDGE_DEV_PUBLISH = 6,
+	/**
+	 * struct dlhal_bridge_info: what the instance reports of itself, before
+	 * it is published (-EALREADY after): the Linux driver it stands for (the
+	 * bus device is bound to a driver of that name, so that sysfs and, from
+	 * Linux 6.2 on, devlink's core name it; up to 6.1 the module puts the
+	 * name in `devlink dev info` itself), its serial numbers and info
+	 * versions. Sent again, it replaces what was sent.
+	 */
+	DLHAL_BRIDGE_DEV_INFO = 7,
 	/** Read: struct dlhal_bridge_req, split port @c index into @c arg ports. */
 	DLHAL_BRIDGE_REQ_SPLIT = 16,
 	/** Read: struct dlhal_bridge_req, unsplit port @c index. */
@@ -111,6 +125,35 @@ struct dlhal_bridge_port {
 	__u8 reserved;	 /**< Zero. */
 	/** For eth: a name by the kernel's rules, no pattern; else empty. */
 	char netdev[DLHAL_BRIDGE_IFNAME_MAX];
+};
+
+/** @brief Kinds of info versions, as `devlink dev info` groups them. */
+enum dlhal_bridge_version_kind {
+	DLHAL_BRIDGE_VERSION_FIXED = 0,
+	DLHAL_BRIDGE_VERSION_RUNNING = 1,
+	DLHAL_BRIDGE_VERSION_STORED = 2,
+};
+
+/** @brief One info version ("fw.psid" fixed "MT_2860111033"). */
+struct dlhal_bridge_version {
+	__u32 kind; /**< enum dlhal_bridge_version_kind. */
+	/** Printable, no blank, 1 to 31 bytes, NUL-terminated. */
+	char name[DLHAL_BRIDGE_VNAME_MAX];
+	/** Printable, 1 to 63 bytes, NUL-terminated. */
+	char value[DLHAL_BRIDGE_VVALUE_MAX];
+};
+
+/** @brief DLHAL_BRIDGE_DEV_INFO. Text fields are NUL-terminated; empty ones say nothing. */
+struct dlhal_bridge_info {
+	__u32 type;				/**< DLHAL_BRIDGE_DEV_INFO. */
+	__u32 nversions;			/**< Up to DLHAL_BRIDGE_VERSIONS_MAX. */
+	char dev[DLHAL_BRIDGE_NAME_MAX];	/**< Instance name. */
+	/** [a-z0-9_-], as Linux's driver names ("mlxsw_spectrum"); empty: bound to none. */
+	char driver[DLHAL_BRIDGE_DRIVER_MAX];
+	char serial[DLHAL_BRIDGE_SERIAL_MAX];	    /**< Serial number, printable. */
+	char board_serial[DLHAL_BRIDGE_SERIAL_MAX]; /**< Board serial number, printable. */
+	/** The first @c nversions are set. */
+	struct dlhal_bridge_version versions[DLHAL_BRIDGE_VERSIONS_MAX];
 };
 
 /** @brief What read() returns: an operation the process is to run and answer. */

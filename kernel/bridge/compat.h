@@ -21,6 +21,24 @@
  */
 #define DLB_BUS_TYPE typeof(*((struct device *)NULL)->bus)
 
+/* From 6.11 the driver core hands a bus's match a const driver. */
+#ifdef DLB_HAVE_BUS_MATCH_CONST
+#define DLB_MATCH_CONST const
+#else
+#define DLB_MATCH_CONST
+#endif
+
+/*
+ * An instance whose process said nothing of it answers `devlink dev info` as
+ * it did without info_get: up to 6.1 with -EOPNOTSUPP, from 6.2 with what the
+ * core puts (the bound driver's name, if any).
+ */
+#ifdef DLB_HAVE_DEVLINK_INFO_DRIVER_NAME_PUT
+#define DLB_INFO_NONE (-EOPNOTSUPP)
+#else
+#define DLB_INFO_NONE 0
+#endif
+
 /* Up to 6.2 reload needs the feature flag as well as the ops. */
 static inline void dlb_devlink_reload_enable(struct devlink *devlink)
 {

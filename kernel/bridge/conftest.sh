@@ -48,6 +48,12 @@ try_all() {
 	return devl_port_register_with_ops(devlink, port, 0, &ops);' "$@"
 	# Up to 6.2: reload is enabled by a feature flag, not by the ops alone.
 	try DEVLINK_SET_FEATURES 'devlink_set_features(devlink, DEVLINK_F_RELOAD);' "$@"
+	# Up to 6.1: a driver names itself in devlink dev info (6.2 on, the core names the bound driver).
+	try DEVLINK_INFO_DRIVER_NAME_PUT 'return devlink_info_driver_name_put((struct devlink_info_req *)NULL, "x");' "$@"
+	# 6.11: a bus's match takes a const driver.
+	try BUS_MATCH_CONST 'extern int m(struct device *dev, const struct device_driver *drv);
+	static struct bus_type b = { .match = m };
+	return b.match != NULL;' "$@"
 	# Up to 6.11.
 	try NO_LLSEEK 'loff_t (*llseek)(struct file *, loff_t, int) = no_llseek;
 	return llseek != NULL;' "$@"

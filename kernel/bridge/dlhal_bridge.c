@@ -64,6 +64,8 @@ struct dlb_dev {
 	struct list_head ports;
 	unsigned int nports;
 	bool published; /* devlink_register()ed: userspace sees it */
+	struct dlhal_bridge_info *info; /* what it reports of itself; NULL: nothing */
+	const char *want; /* the name of the driver it is bound to (dlb_drivers'), or NULL */
 	/* under f->req_lock: */
 	bool op_busy; /* an op of this instance waits for the process */
 	bool writing; /* the process changes its ports: an op now would deadlock */
@@ -121,10 +123,35 @@ static DEFINE_MUTEX(dlb_names_lock);
 /* The parent of every instance's device: none sits at the top of /sys/devices. */
 static struct device *dlb_root;
 
+static int dlb_match(struct device *dev, DLB_MATCH_CONST struct device_driver *drv);
+
 static DLB_BUS_TYPE dlb_bus = {
 	.name = DRV_NAME,
 	.dev_name = DRV_NAME,
+	.match = dlb_match,
 };
+
+/*
+ * The Linux drivers instances stand for (DLHAL_BRIDGE_DEV_INFO): a driver of
+ * that name on this bus, registered when first named and kept until the
+ * module goes, is bound to the instances that name it, so that sysfs and
+ * devlink's core (6.2 on) name it as they name the real one.
+ */
+#define DLB_DRIVERS_MAX 16
+
+struct dlb_driver {
+	struct device_driver drv;
+	char name[DLHAL_BRIDGE_DRIVER_MAX];
+};
+
+static struct dlb_driver *dlb_drivers[DLB_DRIVERS_MAX];
+static DEFINE_MUTEX(dlb_drivers_lock); /* dlb_drivers, and binding */
+
+/* The instance's device (the only kind on the bus) and the driver it names: pointers, read once. */
+static int dlb_match(struct device *dev, DLB_MATCH_CONST struct device_driver *drv)
+{
+	return READ_ONCE(container_of(dev, struct dlb_dev, dev)->want) == drv->name;
+}
 
 /*
  * Linux 6.1 keeps a pointer to an extack message until the answer is sent,
@@ -263,7 +290,10 @@ static struct dlb_port *port_find(struct dlb_dev *d, u32 index)
 
 static void dlb_dev_release(struct device *dev)
 {
-	kfree(container_of(dev, struct dlb_dev, dev));
+	struct dlb_dev *d = container_of(dev, struct dlb_dev, dev);
+
+	kfree(d->info);
+	kfree(d);
 }
 
 static struct net_device *netdev_alloc(struct dlb_dev *d, struct dlb_port *p, const char *name)
@@ -706,6 +736,41 @@ static int dlb_reload_up(struct devlink *devlink, enum devlink_reload_action act
 	return 0;
 }
 
+/*
+ * What the instance reports of itself, as its process said. Up to 6.1 a
+ * driver puts its own name, and one without info answers -EOPNOTSUPP; from
+ * 6.2 on the core puts the bound driver's name before this runs.
+ */
+static int dlb_info_get(struct devlink *devlink, struct devlink_info_req *req,
+			struct netlink_ext_ack *extack)
+{
+	const struct dlhal_bridge_info *in = dlb_of(devlink)->info;
+	const struct dlhal_bridge_version *v;
+	int err = 0;
+	u32 i;
+
+	if (!in)
+		return DLB_INFO_NONE;
+#ifdef DLB_HAVE_DEVLINK_INFO_DRIVER_NAME_PUT
+	if (in->driver[0])
+		err = devlink_info_driver_name_put(req, in->driver);
+#endif
+	if (!err && in->serial[0])
+		err = devlink_info_serial_number_put(req, in->serial);
+	if (!err && in->board_serial[0])
+		err = devlink_info_board_serial_number_put(req, in->board_serial);
+	for (i = 0; !err && i < in->nversions; i++) {
+		v = &in->versions[i];
+		if (v->kind == DLHAL_BRIDGE_VERSION_FIXED)
+			err = devlink_info_version_fixed_put(req, v->name, v->value);
+		else if (v->kind == DLHAL_BRIDGE_VERSION_RUNNING)
+			err = devlink_info_version_running_put(req, v->name, v->value);
+		else
+			err = devlink_info_version_stored_put(req, v->name, v->value);
+	}
+	return err;
+}
+
 #ifdef DLB_HAVE_DEVLINK_PORT_OPS
 static const struct devlink_port_ops dlb_port_ops = {
 	.port_split = dlb_port_split,
@@ -725,6 +790,7 @@ static const struct devlink_ops dlb_devlink_ops = {
 	.reload_limits = BIT(DEVLINK_RELOAD_LIMIT_NO_RESET),
 	.reload_down = dlb_reload_down,
 	.reload_up = dlb_reload_up,
+	.info_get = dlb_info_get,
 };
 
 /* Ops of @d (all of them if @d is NULL) on @list fail at once; its notices go. */
@@ -964,6 +1030,138 @@ err_free:
 	return err;
 }
 
+/* Printable ASCII in a NUL-terminated field; empty allowed if @empty, blanks if @blank. */
+static bool text_ok(const char *s, size_t size, bool empty, bool blank)
+{
+	size_t len = strnlen(s, size), i;
+
+	if (len == size || (!len && !empty))
+		return false;
+	for (i = 0; i < len; i++)
+		if (s[i] < (blank ? ' ' : '!') || s[i] > '~')
+			return false;
+	return true;
+}
+
+/* A Linux driver name: [a-z0-9_-], empty for none. */
+static bool driver_name_ok(const char *s)
+{
+	size_t len = strnlen(s, DLHAL_BRIDGE_DRIVER_MAX), i;
+
+	if (len == DLHAL_BRIDGE_DRIVER_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+		      s[i] == '_' || s[i] == '-'))
+			return false;
+	return true;
+}
+
+static int info_check(const struct dlhal_bridge_info *in)
+{
+	u32 i;
+
+	if (in->nversions > DLHAL_BRIDGE_VERSIONS_MAX || !dev_name_ok(in->dev) ||
+	    !driver_name_ok(in->driver) ||
+	    !text_ok(in->serial, sizeof(in->serial), true, true) ||
+	    !text_ok(in->board_serial, sizeof(in->board_serial), true, true))
+		return -EINVAL;
+	for (i = 0; i < in->nversions; i++)
+		if (in->versions[i].kind > DLHAL_BRIDGE_VERSION_STORED ||
+		    !text_ok(in->versions[i].name, DLHAL_BRIDGE_VNAME_MAX, false, false) ||
+		    !text_ok(in->versions[i].value, DLHAL_BRIDGE_VVALUE_MAX, false, true))
+			return -EINVAL;
+	return 0;
+}
+
+/* The driver named @name, registered on first use (under dlb_drivers_lock). */
+static struct dlb_driver *driver_get(const char *name)
+{
+	struct dlb_driver *dd;
+	int i, err;
+
+	for (i = 0; i < DLB_DRIVERS_MAX && dlb_drivers[i]; i++)
+		if (!strcmp(dlb_drivers[i]->name, name))
+			return dlb_drivers[i];
+	if (i == DLB_DRIVERS_MAX)
+		return ERR_PTR(-ENOSPC);
+	dd = kzalloc(sizeof(*dd), GFP_KERNEL);
+	if (!dd)
+		return ERR_PTR(-ENOMEM);
+	strscpy(dd->name, name, sizeof(dd->name));
+	dd->drv.name = dd->name;
+	dd->drv.bus = &dlb_bus;
+	dd->drv.owner = THIS_MODULE;
+	/* bound and unbound by this module alone */
+	dd->drv.suppress_bind_attrs = true;
+	err = driver_register(&dd->drv);
+	if (err) {
+		kfree(dd);
+		return ERR_PTR(err);
+	}
+	dlb_drivers[i] = dd;
+	return dd;
+}
+
+/* Bind @d to the driver named @name ("" for none). */
+static int dev_bind(struct dlb_dev *d, const char *name)
+{
+	struct dlb_driver *dd = NULL;
+	int err = 0;
+
+	mutex_lock(&dlb_drivers_lock);
+	if (name[0]) {
+		dd = driver_get(name);
+		if (IS_ERR(dd)) {
+			err = PTR_ERR(dd);
+			goto out_unlock;
+		}
+	}
+	if (dd && d->dev.driver == &dd->drv)
+		goto out_unlock;
+	if (d->dev.driver)
+		device_release_driver(&d->dev);
+	WRITE_ONCE(d->want, dd ? dd->name : NULL);
+	if (dd) {
+		err = device_attach(&d->dev);
+		err = err == 1 ? 0 : err ? err : -ENODEV;
+	}
+out_unlock:
+	mutex_unlock(&dlb_drivers_lock);
+	return err;
+}
+
+static int msg_info(struct dlb_file *f, const char __user *buf, size_t len)
+{
+	struct dlhal_bridge_info *in;
+	struct dlb_dev *d;
+	int err;
+
+	if (len != sizeof(*in))
+		return -EINVAL;
+	in = memdup_user(buf, len);
+	if (IS_ERR(in))
+		return PTR_ERR(in);
+	err = in->type == DLHAL_BRIDGE_DEV_INFO ? info_check(in) : -EINVAL;
+	if (err)
+		goto err_free;
+	mutex_lock(&f->lock);
+	d = dev_find(f, in->dev);
+	err = !d ? -ENODEV : d->published ? -EALREADY : dev_bind(d, in->driver);
+	if (!err) {
+		kfree(d->info);
+		d->info = in;
+	}
+	mutex_unlock(&f->lock);
+	if (err)
+		goto err_free;
+	return 0;
+
+err_free:
+	kfree(in);
+	return err;
+}
+
 static ssize_t dlb_write(struct file *file, const char __user *buf, size_t len, loff_t *ppos)
 {
 	struct dlb_file *f = file->private_data;
@@ -991,6 +1189,9 @@ static ssize_t dlb_write(struct file *file, const char __user *buf, size_t len, 
 		break;
 	case DLHAL_BRIDGE_REPLY:
 		err = msg_reply(f, buf, len);
+		return err ? err : len;
+	case DLHAL_BRIDGE_DEV_INFO:
+		err = msg_info(f, buf, len);
 		return err ? err : len;
 	default:
 		return -EINVAL;
@@ -1140,8 +1341,13 @@ err_root_unregister:
 static void __exit dlb_exit(void)
 {
 	struct dlb_msg *m, *tmp;
+	int i;
 
 	misc_deregister(&dlb_misc);
+	for (i = 0; i < DLB_DRIVERS_MAX && dlb_drivers[i]; i++) {
+		driver_unregister(&dlb_drivers[i]->drv);
+		kfree(dlb_drivers[i]);
+	}
 	bus_unregister(&dlb_bus);
 	root_device_unregister(dlb_root);
 	list_for_each_entry_safe(m, tmp, &dlb_msgs, node)

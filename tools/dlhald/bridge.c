@@ -353,9 +353,10 @@ static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
 
 /* The kernel's own devices (dlhald --kernel mirrors them) are in its devlink family already; the
  * devices of dlhald's drivers, a card's bus of its own included (ice), are not. */
+/* (the backend: the driver of a kernel device is the kernel's, "netdevsim") */
 static bool from_kernel(const struct dlh_dev *d)
 {
-	return dlh_sdk_dev_bus(d) && !strcmp(dlh_dev_driver(d), "kernel");
+	return dlh_sdk_dev_bus(d) && !strcmp(dlh_dev_backend(d), "kernel");
 }
 
 static int dev_msg(struct bridge *b, uint32_t type, const char *name)
@@ -363,6 +364,51 @@ static int dev_msg(struct bridge *b, uint32_t type, const char *name)
 	struct dlhal_bridge_dev m = {.type = type};
 
 	snprintf(m.name, sizeof(m.name), "%s", name);
+	return write(b->fd, &m, sizeof(m)) == sizeof(m) ? 0 : -errno;
+}
+
+/*
+ * What the device reports of itself, for the instance to report (`devlink dev
+ * info`) and to be bound to the Linux driver it stands for: what a real one
+ * shows, so that a tool recognises it as it would the real one. A device that
+ * reports nothing, or what the bridge cannot carry, is published without.
+ */
+static int info_msg(struct bridge *b, struct dlh_dev *d, const char *name)
+{
+	static const uint32_t kinds[] = {
+	    [DLH_VERSION_FIXED] = DLHAL_BRIDGE_VERSION_FIXED,
+	    [DLH_VERSION_RUNNING] = DLHAL_BRIDGE_VERSION_RUNNING,
+	    [DLH_VERSION_STORED] = DLHAL_BRIDGE_VERSION_STORED,
+	};
+	struct dlhal_bridge_info m = {.type = DLHAL_BRIDGE_DEV_INFO};
+	struct dlh_dev_info info;
+	struct dlh_extack ext;
+
+	if (dlh_dev_info_get(d, &info, &ext))
+		return 0;
+	snprintf(m.dev, sizeof(m.dev), "%s", name);
+	if (strlen(info.driver) >= sizeof(m.driver) || strlen(info.serial) >= sizeof(m.serial) ||
+	    strlen(info.board_serial) >= sizeof(m.board_serial) || info.nversions > DLHAL_BRIDGE_VERSIONS_MAX) {
+		dlhald_log(LOG_WARNING, "kernel bridge: dlhal/%s: its info does not fit the bridge: left out", name);
+		return 0;
+	}
+	snprintf(m.driver, sizeof(m.driver), "%s", info.driver);
+	snprintf(m.serial, sizeof(m.serial), "%s", info.serial);
+	snprintf(m.board_serial, sizeof(m.board_serial), "%s", info.board_serial);
+	for (size_t i = 0; i < info.nversions; i++) {
+		const struct dlh_version *v = &info.versions[i];
+
+		if (strlen(v->name) >= sizeof(m.versions[0].name) || strlen(v->value) >= sizeof(m.versions[0].value) ||
+		    strchr(v->name, ' ')) {
+			dlhald_log(LOG_WARNING, "kernel bridge: dlhal/%s: version %s does not fit the bridge: left out",
+				   name, v->name);
+			continue;
+		}
+		m.versions[m.nversions].kind = kinds[v->kind];
+		snprintf(m.versions[m.nversions].name, sizeof(m.versions[0].name), "%s", v->name);
+		snprintf(m.versions[m.nversions].value, sizeof(m.versions[0].value), "%s", v->value);
+		m.nversions++;
+	}
 	return write(b->fd, &m, sizeof(m)) == sizeof(m) ? 0 : -errno;
 }
 
@@ -379,9 +425,13 @@ static int bdev_add(struct bridge *b, struct dlh_dev *d)
 	bd->dev = d;
 	snprintf(bd->name, sizeof(bd->name), "%s", dlh_dev_name(d));
 	err = dev_msg(b, DLHAL_BRIDGE_DEV_ADD, bd->name);
-	if (!err)
-		b->ndevs++;
-	return err;
+	if (err)
+		return err;
+	b->ndevs++;
+	err = info_msg(b, d, bd->name);
+	if (err)
+		dlhald_log(LOG_ERR, "kernel bridge: the info of dlhal/%s: %s", bd->name, strerror(-err));
+	return 0;
 }
 
 /* The instance of a device that went: its ports and netdevs go with it. */
