@@ -181,6 +181,7 @@ struct dlh_ctx {
 	dlh_log_fn log_fn;
 	void *log_arg;
 	struct dlh__op op;
+	unsigned long plan_misses; /* rules.c: kernel changes that did otherwise than planned */
 };
 
 struct dlh_dev {
@@ -264,6 +265,7 @@ void dlh__event_emit(struct dlh_ctx *ctx, enum dlh_event_type type, struct dlh_d
 /* A bus event (no device): never deferred by an op. */
 void dlh__event_emit_bus(struct dlh_ctx *ctx, enum dlh_event_type type, const char *bus);
 void dlh__event_emit_lost(struct dlh_ctx *ctx, const char *bus, const char *why);
+void dlh__event_emit_miss(struct dlh_ctx *ctx, struct dlh_dev *dev, const char *why);
 void dlh__log(const struct dlh_ctx *ctx, enum dlh_log_level level, const struct dlh_dev *dev, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void dlh__vlog(const struct dlh_ctx *ctx, enum dlh_log_level level, const struct dlh_dev *dev, const char *fmt,
@@ -391,6 +393,9 @@ void dlh__dev_rules_missing(struct dlh_dev *dev, const char *why);
 int dlh__dev_rules_own(struct dlh_dev *dev, struct dlh_extack *ext);
 void dlh__dev_rules_free(struct dlh_dev *dev);
 void dlh__port_attrs_fill(const struct dlh_dev *dev, uint32_t index, struct dlh_sdk_port_attrs *attrs);
+struct dlh__expect;
+struct dlh__expect *dlh__rules_expect(struct dlh_port *port, const struct dlh_change_req *req);
+void dlh__rules_check(struct dlh__expect *x, int err, struct dlh_extack *ext);
 
 #define DLH__OPVAL(drv, f) ((drv)->ops && offsetof(struct dlh_sdk_ops, f) < (drv)->ops_size ? (drv)->ops->f : 0)
 #define DLH__OP(drv, op)   ((drv)->ops && offsetof(struct dlh_sdk_ops, op) < (drv)->ops_size ? (drv)->ops->op : NULL)

@@ -131,6 +131,18 @@ void dlh__event_emit_lost(struct dlh_ctx *ctx, const char *bus, const char *why)
 	deliver(ctx, &ev);
 }
 
+void dlh__event_emit_miss(struct dlh_ctx *ctx, struct dlh_dev *dev, const char *why)
+{
+	struct dlh_event ev = {.type = DLH_EVENT_PLAN_MISS, .dev = dev, .msg = why};
+
+	deliver(ctx, &ev);
+}
+
+DLH_EXPORT unsigned long dlh_ctx_plan_misses(const struct dlh_ctx *ctx)
+{
+	return ctx->plan_misses;
+}
+
 DLH_EXPORT void dlh_ctx_log_set(struct dlh_ctx *ctx, dlh_log_fn fn, void *arg)
 {
 	ctx->log_fn = fn;

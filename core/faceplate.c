@@ -16,6 +16,8 @@
 
 DLH_EXPORT size_t dlh_dev_cages(const struct dlh_dev *dev, const struct dlh_cage **cages)
 {
+	/* a kernel device's faceplate is its board's, once recognised */
+	dlh__dev_rules((struct dlh_dev *)dev);
 	*cages = dev->cages;
 	return dev->ncages;
 }

@@ -264,19 +264,38 @@ DLH_EXPORT uint32_t dlh_port_split_counts(const struct dlh_port *port)
 	return drv->split_counts && !DLH__RELAY(drv) ? mask & drv->split_counts : mask;
 }
 
+/*
+ * What a kernel device's rules add to what the kernel reports (module, lane,
+ * speed): the device is recognised when first asked, as for a plan. (A port
+ * streamed by a walk has a device on the stack, never recognised: the walk
+ * is a listing's, which asks nothing more.)
+ */
+static struct dlh_sdk_port_attrs attrs_filled(const struct dlh_port *port)
+{
+	struct dlh_sdk_port_attrs a = port->attrs;
+
+	if (!a.has_module && port->life != DLH__PORT_WALKED && DLH__RELAY(port->dev->drv)) {
+		dlh__dev_rules(port->dev);
+		dlh__port_attrs_fill(port->dev, port->index, &a);
+	}
+	return a;
+}
+
 DLH_EXPORT uint32_t dlh_port_speed(const struct dlh_port *port)
 {
-	return port->attrs.speed;
+	return attrs_filled(port).speed;
 }
 
 DLH_EXPORT bool dlh_port_module(const struct dlh_port *port, uint32_t *module, uint32_t *lane)
 {
-	if (!port->attrs.has_module)
+	struct dlh_sdk_port_attrs a = attrs_filled(port);
+
+	if (!a.has_module)
 		return false;
 	if (module)
-		*module = port->attrs.module;
+		*module = a.module;
 	if (lane)
-		*lane = port->attrs.lane;
+		*lane = a.lane;
 	return true;
 }
 
@@ -613,6 +632,7 @@ DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct 
 {
 	int (*op)(struct dlh_port *, unsigned int, struct dlh_extack *) = DLH__OP(port->dev->drv, port_split);
 	struct dlh_dev *dev = port->dev;
+	struct dlh__expect *x;
 	char handle[DLH_HANDLE_MAX];
 	int err;
 
@@ -626,14 +646,19 @@ DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct 
 	if (err)
 		return err;
 	memcpy(handle, port->handle, strlen(port->handle) + 1);
+	x = dlh__rules_expect(port, &(struct dlh_change_req){DLH_CHANGE_SPLIT, port->index, count, 0});
 	err = dlh__op_begin(dev, "port_split", handle, ext);
-	return err ? err : dlh__op_end(dev->ctx, dev->drv, handle, op(port, count, ext), ext);
+	if (!err)
+		err = dlh__op_end(dev->ctx, dev->drv, handle, op(port, count, ext), ext);
+	dlh__rules_check(x, err, ext);
+	return err;
 }
 
 DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 {
 	int (*op)(struct dlh_port *, struct dlh_extack *) = DLH__OP(port->dev->drv, port_unsplit);
 	struct dlh_dev *dev = port->dev;
+	struct dlh__expect *x;
 	char handle[DLH_HANDLE_MAX];
 	int err;
 
@@ -644,8 +669,12 @@ DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port unsplitting is not supported");
 	memcpy(handle, port->handle, strlen(port->handle) + 1);
+	x = dlh__rules_expect(port, &(struct dlh_change_req){DLH_CHANGE_UNSPLIT, port->index, 0, 0});
 	err = dlh__op_begin(dev, "port_unsplit", handle, ext);
-	return err ? err : dlh__op_end(dev->ctx, dev->drv, handle, op(port, ext), ext);
+	if (!err)
+		err = dlh__op_end(dev->ctx, dev->drv, handle, op(port, ext), ext);
+	dlh__rules_check(x, err, ext);
+	return err;
 }
 
 /*

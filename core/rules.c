@@ -154,3 +154,105 @@ DLH_EXPORT const char *dlh_dev_rules(const struct dlh_dev *dev, bool *exact)
 		*exact = dev->rules != NULL;
 	return dev->basis;
 }
+
+/*
+ * The plan is checked against what happens: on a kernel device its rules
+ * plan each change just before it is sent, and once the kernel answers (its
+ * notifications applied), the device must be as planned, or refused as
+ * planned. A miss is a wrong rule, shown the first time it is wrong.
+ */
+struct dlh__expect {
+	struct dlh_ctx *ctx;
+	char dev[DLH_HANDLE_MAX];
+	char what[DLH_HANDLE_MAX + 32];
+	int perr; /* the plan's refusal, or 0 */
+	char pwhy[DLH_EXTACK_MSG_MAX];
+	struct dlh_plan plan;
+};
+
+struct dlh__expect *dlh__rules_expect(struct dlh_port *port, const struct dlh_change_req *req)
+{
+	static const char *const verbs[] = {"split", "unsplit", "type set"};
+	struct dlh_dev *dev = port->dev;
+	struct dlh__expect *x;
+	struct dlh_extack ext;
+
+	if (!DLH__RELAY(dev->drv) || DLH__OP(dev->drv, port_split_plan))
+		return NULL;
+	dlh__dev_rules(dev);
+	if (!dev->rules || !(x = calloc(1, sizeof(*x))))
+		return NULL;
+	x->ctx = dev->ctx;
+	snprintf(x->dev, sizeof(x->dev), "%s", dev->handle);
+	snprintf(x->what, sizeof(x->what), "%s of %s", verbs[req->kind], port->handle);
+	x->perr = dlh__port_plan(port, req, &x->plan, NULL, &ext);
+	snprintf(x->pwhy, sizeof(x->pwhy), "%s", ext.msg);
+	/* nothing to hold it to: a partial plan, or one that waits for a reset */
+	if (!x->perr && (x->plan.partial || x->plan.staged)) {
+		free(x);
+		return NULL;
+	}
+	return x;
+}
+
+/* The first way @dev differs from @plan, into @why; false if none. */
+static bool outcome_differs(struct dlh_dev *dev, const struct dlh_plan *plan, char *why, size_t len)
+{
+	for (unsigned int i = 0; i < plan->ncome; i++) {
+		const struct dlh_plan_port *c = &plan->come[i];
+		struct dlh_port *p = dlh__port_find(dev, c->index);
+
+		if (!p || p->life != DLH__PORT_LIVE)
+			return snprintf(why, len, "port %u did not come", c->index), true;
+		if (c->lanes && p->attrs.lanes != c->lanes)
+			return snprintf(why, len, "port %u has %u lanes, planned %u", c->index, p->attrs.lanes,
+					c->lanes),
+			       true;
+		if (p->attrs.split != c->split || (c->split && p->attrs.split_subport != c->split_subport))
+			return snprintf(why, len, "port %u is %s subport %u, planned %s subport %u", c->index,
+					p->attrs.split ? "split," : "whole,", p->attrs.split_subport,
+					c->split ? "split," : "whole,", c->split_subport),
+			       true;
+		if (c->netdev[0] && strcmp(p->netdev, c->netdev))
+			return snprintf(why, len, "port %u's netdev is \"%s\", planned \"%s\"", c->index, p->netdev,
+					c->netdev),
+			       true;
+	}
+	for (unsigned int i = 0; i < plan->ngone; i++) {
+		bool back = false;
+		struct dlh_port *p = dlh__port_find(dev, plan->gone[i]);
+
+		for (unsigned int j = 0; j < plan->ncome && !back; j++)
+			back = plan->come[j].index == plan->gone[i];
+		if (!back && p && p->life == DLH__PORT_LIVE)
+			return snprintf(why, len, "port %u did not go", plan->gone[i]), true;
+	}
+	return false;
+}
+
+void dlh__rules_check(struct dlh__expect *x, int err, struct dlh_extack *ext)
+{
+	struct dlh_dev *dev;
+	char why[DLH_EXTACK_MSG_MAX + 64] = "";
+	char line[sizeof(why) + sizeof(x->what) + 160];
+
+	if (!x)
+		return;
+	dev = dlh__dev_find(x->ctx, x->dev);
+	if (!err && x->perr)
+		snprintf(why, sizeof(why), "the kernel did it where the rules refuse it (\"%s\")", x->pwhy);
+	else if (err == -EINVAL && !x->perr)
+		snprintf(why, sizeof(why), "the kernel refused it (\"%s\") where the rules plan it",
+			 ext && ext->msg[0] ? ext->msg : strerror(-err));
+	else if (!err && dev)
+		outcome_differs(dev, &x->plan, why, sizeof(why));
+	if (why[0] && dev) {
+		x->ctx->plan_misses++;
+		snprintf(line, sizeof(line), "%s: %s (%s)", x->what, why, dev->basis ? dev->basis : "rules");
+		dlh__log(x->ctx, DLH_LOG_ERR, dev, "not as planned: %s", line);
+		if (!err && ext)
+			dlh__extack_set(ext, 0, x->dev, "Done, but not as planned: %s", why);
+		dlh__event_emit_miss(x->ctx, dev, line);
+	}
+	free(x);
+}

@@ -174,6 +174,11 @@ static void on_event(const struct dlh_event *e, void *arg)
 	}
 	ldlhal_dev_push(L, top + 1, e->dev);
 	lua_setfield(L, -2, "dev");
+	/* a plan miss: how the kernel's outcome differs from the vendor's rules' plan */
+	if (e->msg) {
+		lua_pushstring(L, e->msg);
+		lua_setfield(L, -2, "message");
+	}
 	deliver(L, c);
 	lua_settop(L, top);
 }

@@ -82,7 +82,8 @@ extern "C" {
 	X(PORT_CHANGE, "port", "new") \
 	X(RESYNC, "bus", "resync")    \
 	X(DEV_CHANGE, "dev", "new")   \
-	X(LOST, "bus", "lost")
+	X(LOST, "bus", "lost")        \
+	X(PLAN_MISS, "dev", "plan-miss")
 
 /** Reload actions: X(SUFFIX, name, value), Linux's `enum devlink_reload_action` values. */
 #define DLH_RELOAD_ACTION_MAP(X)             \
@@ -327,7 +328,12 @@ struct dlh_event {
 	 * nothing more will come from it. NULL for other events.
 	 */
 	const char *bus;
-	/** DLH_EVENT_LOST: why, naming the source ("the connection to dlhald at PATH closed"); else NULL. */
+	/**
+	 * DLH_EVENT_LOST: why, naming the source ("the connection to dlhald at
+	 * PATH closed"). DLH_EVENT_PLAN_MISS: how what a kernel device did
+	 * differs from what its vendor's rules planned ("port 2 has 1 lane,
+	 * planned 2"): a wrong rule, shown the first time it is wrong. Else NULL.
+	 */
 	const char *msg;
 };
 
@@ -398,6 +404,16 @@ DLH_EXPORT const char *dlh_dev_backend(const struct dlh_dev *dev);
  *         NULL when there is nothing to say. Owned by the device.
  */
 DLH_EXPORT const char *dlh_dev_rules(const struct dlh_dev *dev, bool *exact);
+
+/**
+ * @brief How many changes on kernel devices did otherwise than their vendor's
+ *        rules planned, in this context so far. Each is checked as it returns
+ *        (the kernel's ports then, against the plan made just before it), and
+ *        each miss is logged and delivered as DLH_EVENT_PLAN_MISS; the change
+ *        itself succeeds or fails as the kernel said, with a warning added to
+ *        a success.
+ */
+DLH_EXPORT unsigned long dlh_ctx_plan_misses(const struct dlh_ctx *ctx);
 /** @brief Number of ports. */
 DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev);
 

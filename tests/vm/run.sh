@@ -141,9 +141,16 @@ if [ -x $py ] && [ -d /usr/lib/python3/dist-packages/ansible/module_utils ]; the
 		"$root/usr/lib/python3/dist-packages/ansible_collections/dlhal/devlink/"
 fi
 cp "$psample" "$nsim/netdevsim.ko" "$bridge/dlhal_bridge.ko" "$root/modules/"
+# The kit against a kernel device: it loads the kernel backend and, to recognise a Spectrum, mlxsw.
+mkdir -p "$root/usr/lib/dlhal"
+copy_bin "$build/sdk/conform/dlhal-conform" /usr/bin/dlhal-conform
+copy_bin "$build/kernel/kernel.so" /usr/lib/dlhal/kernel.so
+copy_bin "$build/drivers/mlxsw/mlxsw.so" /usr/lib/dlhal/mlxsw.so
 copy_bin "$build/tests/bridge_client" /usr/bin/bridge_client
 copy_bin "$build/tests/bridge_fuzz" /usr/bin/bridge_fuzz
-cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$src/tests/vm/bridge-cases.sh" "$root/"
+cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$src/tests/vm/bridge-cases.sh" "$src/tests/vm/rules.sh" "$root/"
+# An SN2700 whose board no profile stands for (another PSID): the generic path on a bridged Spectrum.
+sed '/"mgir"/s/MT_2860111033/MT_0000000001/' "$src/drivers/mlxsw/profiles/sn2700.json" > "$root/sn2700-other.json"
 cp "$src/tests/port-matrix.sh" "$root/usr/bin/"
 # The hostile-client campaign's length in the guest (docs/fuzzing.md: its long form).
 echo "${BRIDGE_FUZZ_SECONDS:-20}" > "$root/fuzz-seconds"

@@ -173,6 +173,14 @@ int dl_op_done(int err, const struct dlh_extack *ext)
 	return DL_OK;
 }
 
+/* A change's end: as dl_op_done(), and exit 4 when a kernel device did otherwise than planned. */
+int dl_change_done(struct dl *dl, unsigned long misses_before, int err, const struct dlh_extack *ext)
+{
+	int ret = dl_op_done(err, ext);
+
+	return ret == DL_OK && dlh_ctx_plan_misses(dl->ctx) != misses_before ? DL_EMISS : ret;
+}
+
 /* A handle that is malformed or names nothing is a usage error. */
 int dl_lookup_err(int err, const struct dlh_extack *ext, void (*usage_fn)(FILE *))
 {

@@ -12,9 +12,11 @@
 /*
  * Exit codes: as iproute2, 1 for a failed operation, 2 for bad usage; 3 for a
  * dry run that could not plan everything (the kernel's devlink has no dry
- * run: its core checks what it knows, the driver decides when it runs).
+ * run: its core checks what it knows, the driver decides when it runs); 4
+ * for a change a kernel device made otherwise than its vendor's rules
+ * planned (done, but a rule is wrong: dlh_ctx_plan_misses()).
  */
-enum { DL_OK = 0, DL_EOP = 1, DL_EUSAGE = 2, DL_EPARTIAL = 3 };
+enum { DL_OK = 0, DL_EOP = 1, DL_EUSAGE = 2, DL_EPARTIAL = 3, DL_EMISS = 4 };
 
 struct dl {
 	/* options */
@@ -45,6 +47,7 @@ const char *dl_shift(struct dl *dl);
 bool dl_match(const char *word, const char *cmd);
 int dl_usage_err(void (*usage)(FILE *), const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int dl_op_done(int err, const struct dlh_extack *ext);
+int dl_change_done(struct dl *dl, unsigned long misses_before, int err, const struct dlh_extack *ext);
 int dl_op_err(int err, const struct dlh_extack *ext);
 int dl_lookup_err(int err, const struct dlh_extack *ext, void (*usage)(FILE *));
 
@@ -67,6 +70,7 @@ void out_begin(struct dl *dl, const char *object);
 void out_begin_event(struct dl *dl, const char *object, const char *action);
 void out_resync(struct dl *dl, const char *bus);
 void out_lost(struct dl *dl, const char *bus, const char *why);
+void out_miss(struct dl *dl, const struct dlh_dev *dev, const char *why);
 void out_end(struct dl *dl);
 void out_reload(struct dl *dl, uint32_t done);
 void out_dev(struct dl *dl, const struct dlh_dev *dev);

@@ -45,6 +45,8 @@ static void on_event(const struct dlh_event *ev, void *arg)
 		out_resync(dl, ev->bus);
 	else if (ev->type == DLH_EVENT_LOST)
 		out_lost(dl, ev->bus, ev->msg);
+	else if (ev->type == DLH_EVENT_PLAN_MISS)
+		out_miss(dl, ev->dev, ev->msg);
 	else if (ev->port)
 		out_port(dl, ev->port);
 	else

@@ -56,6 +56,17 @@ void out_lost(struct dl *dl, const char *bus, const char *why)
 	jsonw_str(&dl->jw, "gone", why);
 }
 
+/* A kernel device that did otherwise than its vendor's rules planned (DLH_EVENT_PLAN_MISS). */
+void out_miss(struct dl *dl, const struct dlh_dev *dev, const char *why)
+{
+	if (!dl->json) {
+		printf("%s: not as planned: %s\n", dlh_dev_handle(dev), why);
+		return;
+	}
+	jsonw_str(&dl->jw, "name", dlh_dev_handle(dev));
+	jsonw_str(&dl->jw, "miss", why);
+}
+
 void out_end(struct dl *dl)
 {
 	if (!dl->json)
@@ -176,11 +187,15 @@ void out_dev(struct dl *dl, const struct dlh_dev *dev)
 {
 	struct dlh_fw_option opts[16];
 	struct dlh_pending pending;
-	bool has_pending = false;
+	bool has_pending = false, exact = false;
+	const char *rules = NULL;
 	size_t nopts = 0;
 	struct fields f;
 
 	if (dl->details) {
+		/* a relayed device: whether its plans are exact, and what they rest on or lack */
+		if (strcmp(dlh_dev_backend(dev), dlh_dev_driver(dev)))
+			rules = dlh_dev_rules(dev, &exact);
 		has_pending = dlh_dev_pending(dev, &pending);
 		if (dlh_dev_fw_options((struct dlh_dev *)dev, opts, 16, &nopts, NULL))
 			nopts = 0;
@@ -198,6 +213,10 @@ void out_dev(struct dl *dl, const struct dlh_dev *dev)
 			pending_out(&f, &pending);
 		if (nopts)
 			options_out(&f, opts, nopts);
+		if (rules) {
+			jsonw_str(f.w, "plans", exact ? "exact" : "partial");
+			jsonw_str(f.w, "rules", rules);
+		}
 		jsonw_obj_close(f.w);
 	} else if (dl->details) {
 		field_str(&f, "driver", dlh_dev_driver(dev));
@@ -207,6 +226,8 @@ void out_dev(struct dl *dl, const struct dlh_dev *dev)
 			pending_out(&f, &pending);
 		if (nopts)
 			options_out(&f, opts, nopts);
+		if (rules)
+			printf("\n  plans %s: %s", exact ? "exact" : "partial", rules);
 	}
 	fields_end(&f);
 }

@@ -103,6 +103,7 @@ static int dry_done(struct dl *dl, const char *change, const struct dlh_port *po
 static int port_set(struct dl *dl)
 {
 	enum dlh_port_type type = DLH_PORT_TYPE_NOTSET;
+	unsigned long misses;
 	struct dlh_port *port;
 	struct dlh_extack ext;
 	const char *kw, *val;
@@ -133,8 +134,9 @@ static int port_set(struct dl *dl)
 		err = dlh_port_type_set_plan(port, type, &plan, &ext);
 		return dry_done(dl, "set", port, 0, dlh_port_type_name(type), err, &plan, &ext);
 	}
+	misses = dlh_ctx_plan_misses(dl->ctx);
 	err = dlh_port_type_set(port, type, &ext);
-	return dl_op_done(err, &ext);
+	return dl_change_done(dl, misses, err, &ext);
 }
 
 static int count_parse(const char *s, unsigned int *count)
@@ -169,6 +171,7 @@ static int dry_run_arg(struct dl *dl, bool *dry)
 
 static int port_split(struct dl *dl)
 {
+	unsigned long misses;
 	struct dlh_port *port;
 	struct dlh_extack ext;
 	struct dlh_plan plan;
@@ -196,12 +199,14 @@ static int port_split(struct dl *dl)
 		err = dlh_port_split_plan(port, count, &plan, &ext);
 		return dry_done(dl, "split", port, count, NULL, err, &plan, &ext);
 	}
+	misses = dlh_ctx_plan_misses(dl->ctx);
 	err = dlh_port_split(port, count, &ext);
-	return dl_op_done(err, &ext);
+	return dl_change_done(dl, misses, err, &ext);
 }
 
 static int port_unsplit(struct dl *dl)
 {
+	unsigned long misses;
 	struct dlh_port *port;
 	struct dlh_extack ext;
 	struct dlh_plan plan;
@@ -217,8 +222,9 @@ static int port_unsplit(struct dl *dl)
 		err = dlh_port_unsplit_plan(port, &plan, &ext);
 		return dry_done(dl, "unsplit", port, 0, NULL, err, &plan, &ext);
 	}
+	misses = dlh_ctx_plan_misses(dl->ctx);
 	err = dlh_port_unsplit(port, &ext);
-	return dl_op_done(err, &ext);
+	return dl_change_done(dl, misses, err, &ext);
 }
 
 int cmd_port(struct dl *dl)

@@ -790,6 +790,9 @@ void proto_event(const struct dlh_event *ev, void *arg)
 		dlhald_log(LOG_ERR, "%s: %s", ev->bus, ev->msg);
 		return;
 	}
+	/* the kernel did otherwise than a vendor's rules planned: core logged it; no notification of devlink's */
+	if (ev->type == DLH_EVENT_PLAN_MISS)
+		return;
 	msg = reply_new(NULL, cmds[ev->type], 0);
 
 	if (msg && !(ev->port ? put_port(msg, ev->port) : put_dev(msg, ev->dev)))

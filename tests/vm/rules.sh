@@ -1,0 +1,111 @@
+# Sourced by guest.sh (ok, nok, $T): a bridged Spectrum that reports itself as Linux's
+# mlxsw_spectrum on an SN2700 does (issue 30). A separate dl --kernel recognises it from what the
+# kernel reports, plans with Spectrum's rules (exact dry runs, conflicts refused before anything
+# changes, the board's faceplate), and every plan is checked against what the kernel then does,
+# over random splits and unsplits made by dl and by iproute2's devlink in turn.
+D=dlhal/0000:03:00.0
+dlhald -f -s $T/r.sock --sim sn2700 --kernel-bridge > $T/r.log 2>&1 &
+rd=$!
+i=0; until devlink dev show 2> /dev/null | grep -q "^$D\$"; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+
+# What the instance reports of itself: as mlxsw_spectrum reports an SN2700, bound to that driver.
+printf '%s\n' "$D:" "  driver mlxsw_spectrum" "  versions:" "      fixed:" "        hw.revision A1" \
+	"        fw.psid MT_2860111033" "      running:" "        fw.version 13.2010.1006" > $T/rinfo.want
+devlink dev info $D > $T/rinfo 2>&1
+dl --kernel dev info $D > $T/rinfo.dl 2>&1
+drv=$(basename "$(readlink /sys/bus/dlhal/devices/0000:03:00.0/driver)")
+if cmp -s $T/rinfo.want $T/rinfo && cmp -s $T/rinfo $T/rinfo.dl && [ "$drv" = mlxsw_spectrum ]; then
+	ok "a bridged SN2700 reports itself as mlxsw_spectrum does, bound to that driver in sysfs"
+else
+	nok "bridged device info" "driver '$drv' $(diff $T/rinfo.want $T/rinfo; diff $T/rinfo $T/rinfo.dl)"
+fi
+
+# Recognised: exact dry runs in Spectrum's words, the board's lanes, modules and faceplate.
+dl --kernel port split $D/3 2 --dry-run > $T/r1 2>&1; r1=$?
+dl --kernel port split $D/3 8 --dry-run > $T/r2 2>&1; r2=$?
+dl --kernel port unsplit $D/3 --dry-run > $T/r3 2>&1; r3=$?
+dl --kernel -d port show $D/1 > $T/r4 2>&1
+dl --kernel -d dev show $D > $T/r5 2>&1
+if [ $r1 = 0 ] && [ "$(cat $T/r1)" = "split $D/3 into 2: would be done
+del $D/3: type eth netdev eth1
+new $D/3: type eth netdev eth1 split_group 1
+new $D/4: type eth netdev eth32 split_group 1" ] && [ $r2 = 1 ] && grep -q "Invalid split count" $T/r2 &&
+	[ $r3 = 1 ] && grep -q "Port wasn't split" $T/r3 &&
+	grep -q "lanes 4 speed 100000 module 16 lane 0 split_counts 2,4$" $T/r4 &&
+	grep -qx "  plans exact: mlxsw rules, profile sn2700" $T/r5; then
+	ok "dl --kernel on a recognised Spectrum: exact dry runs, refusals in its words, modules and split counts"
+else
+	nok "recognised Spectrum plans" "$r1 $(cat $T/r1) / $r2 $(cat $T/r2) / $r3 $(cat $T/r3) / $(cat $T/r4 $T/r5)"
+fi
+dl --kernel panel --ascii > $T/rpanel 2>&1; r=$?
+if [ $r = 0 ] && grep -q "^$D: mlxsw_spectrum, 32 cages\$" $T/rpanel; then
+	ok "dl --kernel panel draws the recognised Spectrum from its board's faceplate"
+else
+	nok "panel of a recognised Spectrum" "rc=$r $(grep -v '^[|+]' $T/rpanel)"
+fi
+# A conflicting file is refused before anything changes, naming both lines.
+printf '[Match]\nDevice=%s\nNumber=17\n[Port]\nSplit=4\n\n[Match]\nDevice=%s\nNumber=1\n[Port]\nSplit=2\n' $D $D > $T/rc.conf
+devlink port show | grep "^$D/" > $T/rbefore
+dl --kernel apply $T/rc.conf --dry-run > $T/rca 2>&1; r1=$?
+dl --kernel apply $T/rc.conf > $T/rcb 2>&1; r2=$?
+devlink port show | grep "^$D/" > $T/rafter
+if [ $r1 = 1 ] && [ $r2 = 1 ] && grep -q "rc.conf:11 conflicts with .*rc.conf:5: split $D port 17 into 4" $T/rcb &&
+	grep -q "(nothing was changed)" $T/rcb && cmp -s $T/rbefore $T/rafter; then
+	ok "dl --kernel apply: a conflicting file refused before anything changes, both lines named"
+else
+	nok "conflict through the kernel" "$r1 $(cat $T/rca) / $r2 $(cat $T/rcb) / $(diff $T/rbefore $T/rafter | head -n 4)"
+fi
+
+# Plans against outcomes: random changes, made by dl and by devlink in turn; each dry run (a
+# separate dl) must say exactly what the kernel then reports, or refuse as the kernel does.
+seed=${RULES_SEED:-30}
+rnd() { seed=$(((seed * 1103515245 + 12345) % 2147483648)); echo $((seed / 65536 % $1)); }
+ports() { dl --kernel port show $D | sort; }
+steps=${RULES_STEPS:-200}
+n=0 good=0 refused=0 bad=
+while [ $n -lt $steps ]; do
+	n=$((n + 1))
+	set -- $(devlink port show | sed -n "s|^$D/\([0-9]*\):.*|\1|p")
+	shift $(rnd $#)
+	p=$1
+	# mostly what may be done (a split port unsplit, a whole one split), sometimes what may not
+	r=$(rnd 10)
+	if devlink port show $D/$p | grep -q split_group; then
+		case $r in 0) op="split"; arg=2 ;; *) op="unsplit"; arg= ;; esac
+	else
+		case $r in [0-4]) op="split"; arg=2 ;; [5-8]) op="split"; arg=4 ;; *) op="unsplit"; arg= ;; esac
+	fi
+	ports > $T/pb
+	dl --kernel port $op $D/$p $arg --dry-run > $T/pp 2>&1; rp=$?
+	if [ $((n % 2)) = 0 ]; then
+		devlink port $op $D/$p ${arg:+count $arg} > $T/po 2>&1; ro=$?; by=devlink
+	else
+		dl --kernel port $op $D/$p $arg > $T/po 2>&1; ro=$?; by=dl
+	fi
+	ports > $T/pa
+	if [ $rp = 0 ]; then
+		{ sed -n 's/^del \(.*\): type .*/\1:/p' $T/pp > $T/pdel
+		  grep -v -F -f $T/pdel $T/pb; sed -n 's/^new //p' $T/pp; } | sort > $T/pw
+		if [ $ro = 0 ] && cmp -s $T/pw $T/pa; then good=$((good + 1)); continue; fi
+	elif [ $rp = 1 ]; then
+		why=$(sed -n 's/^Error: .*: \(.*\)\.$/\1/p' $T/pp)
+		if [ $ro != 0 ] && [ -n "$why" ] && grep -qF "$why" $T/po && cmp -s $T/pb $T/pa; then
+			refused=$((refused + 1)); continue
+		fi
+	fi
+	bad="step $n ($by: port $op $D/$p $arg): plan rc=$rp $(head -n 6 $T/pp) / op rc=$ro $(head -n 2 $T/po) / $(diff $T/pw $T/pa 2> /dev/null | head -n 6)"
+	break
+done
+if [ -z "$bad" ] && [ $good -gt 0 ] && [ $refused -gt 0 ]; then
+	ok "$steps random changes by dl and devlink: $good done as planned, $refused refused as planned"
+else
+	nok "plans against the kernel's outcomes" "${bad:-$good done, $refused refused}"
+fi
+# The kit against the kernel device: recognised, and its own random run (another seed) as planned.
+DLHAL_MODULE_PATH=/usr/lib/dlhal dlhal-conform --kernel $D --steps ${RULES_STEPS:-200} --seed 7 > $T/rkit 2>&1; r=$?
+if [ $r = 0 ] && grep -q "^ok 1 - kernel_device_recognised" $T/rkit && grep -q "^ok 2 - kernel_plans_match_outcomes" $T/rkit; then
+	ok "dlhal-conform --kernel: $(grep '^# .* steps:' $T/rkit | sed 's/^# //')"
+else
+	nok "the kit against a kernel device" "rc=$r $(head -n 12 $T/rkit)"
+fi
+kill -TERM $rd; wait $rd
