@@ -65,5 +65,7 @@ void kit_report(struct kit_run *run, const char *name, const char *skip);
 
 /* checks.c */
 void kit_checks_run(struct kit_run *run, struct kit_target *t);
+/* kernel.c: the kit against a kernel device (opts->kernel_dev) */
+int kit_kernel_run(struct kit_run *run, const struct dlh_conform_opts *opts, struct dlh_extack *ext);
 
 #endif /* DLHAL_CONFORM_INT_H */

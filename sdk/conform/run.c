@@ -96,6 +96,13 @@ DLH_EXPORT int dlh_conform_run(const struct dlh_conform_opts *opts, struct dlh_c
 
 	if (ext)
 		ext->msg[0] = ext->obj[0] = '\0';
+	if (opts->kernel_dev) {
+		err = kit_kernel_run(&run, opts, ext);
+		free(run.diag);
+		if (err)
+			return err;
+		goto summary;
+	}
 	if (!opts->profile) {
 		if (ext)
 			snprintf(ext->msg, sizeof(ext->msg), "No profile given");
@@ -111,6 +118,7 @@ DLH_EXPORT int dlh_conform_run(const struct dlh_conform_opts *opts, struct dlh_c
 	kit_checks_run(&run, &t);
 	kit_target_close(&t);
 	free(run.diag);
+summary:
 	if (run.format == DLH_CONFORM_TAP)
 		fprintf(run.out, "1..%u\n# passed %u, failed %u, skipped %u\n", run.n, run.res.passed, run.res.failed,
 			run.res.skipped);
