@@ -325,11 +325,36 @@ static int dev_info(lua_State *L)
 	return 1;
 }
 
+/*
+ * dev:rules(): what the device's plans rest on, and whether they are exact:
+ * "mlxsw rules, profile sn2700", true; for a kernel device no vendor knows,
+ * what is missing, false; nil when there is nothing to say (a daemon's).
+ */
+static int dev_rules(lua_State *L)
+{
+	struct lobj *o;
+	struct dlh_dev *dev = resolve(L, 1, &o);
+	const char *basis;
+	bool exact = false;
+
+	if (!dev)
+		return gone(L, o);
+	basis = dlh_dev_rules(dev, &exact);
+	if (!basis) {
+		lua_pushnil(L);
+		return 1;
+	}
+	lua_pushstring(L, basis);
+	lua_pushboolean(L, exact);
+	return 2;
+}
+
 void ldlhal_dev_open(lua_State *L)
 {
 	static const luaL_Reg methods[] = {
-	    {"ports", dev_ports},   {"port", dev_port},	      {"totable", dev_totable}, {"sim", dev_sim},
-	    {"reload", dev_reload}, {"options", dev_options}, {"info", dev_info},	{NULL, NULL},
+	    {"ports", dev_ports}, {"port", dev_port},	  {"totable", dev_totable},
+	    {"sim", dev_sim},	  {"reload", dev_reload}, {"options", dev_options},
+	    {"info", dev_info},	  {"rules", dev_rules},	  {NULL, NULL},
 	};
 	static const luaL_Reg meta[] = {
 	    {"__newindex", dev_newindex},

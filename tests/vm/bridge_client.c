@@ -5,6 +5,7 @@
  *   dev add|del|pub NAME
  *   port add DEV INDEX eth|ib|notset NETDEV|- NUMBER LANES SPLITTABLE SPLIT SUBPORT
  *   port del DEV INDEX
+ *   info DEV DRIVER|- N [KIND NAME VALUE]   DEV_INFO: N versions claimed, the first one given
  *   raw HEX           one write() of exactly these bytes (hostile input)
  *   sizes             the two message sizes
  *   read              wait up to 5 s for a request: "req TYPE SEQ DEV INDEX ARG" or "none"
@@ -46,8 +47,8 @@ static int change_parse(const char *s, const char *dev, struct dlhal_bridge_port
 		p->type = DLHAL_BRIDGE_PORT_DEL;
 		return 0;
 	}
-	if (sscanf(s, "add:%u:%15[^:]:%63[^:]:%u:%u:%u:%u:%u", &p->index, type, netdev, &number, &lanes,
-		   &splittable, &split, &subport) != 8)
+	if (sscanf(s, "add:%u:%15[^:]:%63[^:]:%u:%u:%u:%u:%u", &p->index, type, netdev, &number, &lanes, &splittable,
+		   &split, &subport) != 8)
 		return -1;
 	p->type = DLHAL_BRIDGE_PORT_ADD;
 	p->port_type = (__u8)port_type(type);
@@ -90,8 +91,7 @@ static void reply(int fd, char *args, const char *dev)
 		else if (!change_parse(tok, dev, &m.c[m.r.nchanges]))
 			m.r.nchanges++;
 	}
-	answer(write(fd, &m, sizeof(m.r) + m.r.nchanges * sizeof(m.c[0])),
-	       sizeof(m.r) + m.r.nchanges * sizeof(m.c[0]));
+	answer(write(fd, &m, sizeof(m.r) + m.r.nchanges * sizeof(m.c[0])), sizeof(m.r) + m.r.nchanges * sizeof(m.c[0]));
 }
 
 static int port_type(const char *s)
@@ -141,13 +141,28 @@ int main(int argc, char **argv)
 			p.type = DLHAL_BRIDGE_PORT_ADD;
 			p.port_type = (__u8)port_type(type);
 			if (strcmp(netdev, "-"))
-				memcpy(p.netdev, netdev, strlen(netdev) < sizeof(p.netdev) ? strlen(netdev) + 1 : sizeof(p.netdev));
+				memcpy(p.netdev, netdev,
+				       strlen(netdev) < sizeof(p.netdev) ? strlen(netdev) + 1 : sizeof(p.netdev));
 			p.number = number;
 			p.lanes = lanes;
 			p.splittable = (__u8)splittable;
 			p.split = (__u8)split;
 			p.subport = subport;
 			answer(write(fd, &p, sizeof(p)), sizeof(p));
+		} else if (n >= 4 && !strcmp(a[0], "info")) {
+			/* info DEV DRIVER|- NVERSIONS [KIND NAME VALUE]: the first version given, others empty */
+			struct dlhal_bridge_info in = {.type = DLHAL_BRIDGE_DEV_INFO};
+
+			snprintf(in.dev, sizeof(in.dev), "%.63s", a[1]);
+			if (strcmp(a[2], "-"))
+				snprintf(in.driver, sizeof(in.driver), "%.31s", a[2]);
+			in.nversions = (__u32)strtoul(a[3], NULL, 0);
+			if (n >= 7) {
+				in.versions[0].kind = (__u32)strtoul(a[4], NULL, 0);
+				snprintf(in.versions[0].name, sizeof(in.versions[0].name), "%.31s", a[5]);
+				snprintf(in.versions[0].value, sizeof(in.versions[0].value), "%.63s", a[6]);
+			}
+			answer(write(fd, &in, sizeof(in)), sizeof(in));
 		} else if (!strncmp(line, "raw ", 4)) {
 			unsigned char buf[512];
 			size_t len = strcspn(line + 4, "\n") / 2;

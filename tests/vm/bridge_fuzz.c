@@ -105,7 +105,8 @@ static void one(int *fds, struct counts *c)
 			struct dlhal_bridge_reply r;
 			struct dlhal_bridge_port ch[8];
 		} rep;
-		unsigned char raw[1024];
+		struct dlhal_bridge_info info;
+		unsigned char raw[2048];
 	} m;
 	struct dlhal_bridge_req req;
 	size_t len = 0;
@@ -125,9 +126,25 @@ static void one(int *fds, struct counts *c)
 		len = sizeof(m.d);
 		break;
 	case 2:
-		m.d.type = DLHAL_BRIDGE_DEV_PUBLISH;
-		snprintf(m.d.name, sizeof(m.d.name), "%s", dev);
-		len = sizeof(m.d);
+		if (rnd(2)) {
+			m.d.type = DLHAL_BRIDGE_DEV_PUBLISH;
+			snprintf(m.d.name, sizeof(m.d.name), "%s", dev);
+			len = sizeof(m.d);
+			break;
+		}
+		/* what the instance reports of itself: a driver to bind it to (one of a few, or hostile) */
+		m.info.type = DLHAL_BRIDGE_DEV_INFO;
+		snprintf(m.info.dev, sizeof(m.info.dev), "%s", dev);
+		name_pick(m.info.driver, sizeof(m.info.driver));
+		m.info.nversions = rnd(18);
+		for (unsigned int i = 0; i < m.info.nversions && i < DLHAL_BRIDGE_VERSIONS_MAX; i++) {
+			m.info.versions[i].kind = rnd(4);
+			snprintf(m.info.versions[i].name, sizeof(m.info.versions[i].name), "v.%u", rnd(3));
+			snprintf(m.info.versions[i].value, sizeof(m.info.versions[i].value), "%u", rnd(1000));
+		}
+		if (!rnd(4))
+			snprintf(m.info.serial, sizeof(m.info.serial), "SN%u", rnd(100));
+		len = sizeof(m.info);
 		break;
 	case 3:
 	case 4:
@@ -156,7 +173,8 @@ static void one(int *fds, struct counts *c)
 		}
 		/* the actions performed: a reload's (right or not), or a stray value on another reply */
 		if (!rnd(2))
-			m.rep.r.performed = req.type == DLHAL_BRIDGE_REQ_RELOAD && rnd(2) ? 1u << (req.arg & 0xff) : rnd(16);
+			m.rep.r.performed =
+			    req.type == DLHAL_BRIDGE_REQ_RELOAD && rnd(2) ? 1u << (req.arg & 0xff) : rnd(16);
 		snprintf(m.rep.r.msg, sizeof(m.rep.r.msg), "fuzz %u", rnd(3));
 		len = sizeof(m.rep.r) + m.rep.r.nchanges * sizeof(m.rep.ch[0]);
 		c->replies++;
@@ -167,7 +185,7 @@ static void one(int *fds, struct counts *c)
 			m.raw[i] = (unsigned char)rnd(256);
 		if (len >= 4 && rnd(2)) {
 			memset(m.raw, 0, 4);
-			m.raw[0] = (unsigned char)(1 + rnd(6));
+			m.raw[0] = (unsigned char)(1 + rnd(7));
 		}
 		break;
 	default:
@@ -258,9 +276,12 @@ static void driver(unsigned int n, time_t end, struct counts *c)
 			/* changes the kernel must refuse: a netdev it has */
 			m.r.nchanges = 2;
 			m.ch[0] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_DEL, .index = req.index};
-			m.ch[1] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_ADD, .index = req.index,
-							      .number = req.index, .lanes = 4, .splittable = 1,
-							      .port_type = DLHAL_BRIDGE_PORT_ETH};
+			m.ch[1] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_ADD,
+							     .index = req.index,
+							     .number = req.index,
+							     .lanes = 4,
+							     .splittable = 1,
+							     .port_type = DLHAL_BRIDGE_PORT_ETH};
 			snprintf(m.ch[1].netdev, sizeof(m.ch[1].netdev), "lo");
 		} else if (req.type == DLHAL_BRIDGE_REQ_RELOAD) {
 			/* the action asked for, sometimes with the other, sometimes a bit the kernel refuses */
@@ -271,10 +292,13 @@ static void driver(unsigned int n, time_t end, struct counts *c)
 				m.r.performed = (__u32)rnd(16);
 		} else if (req.type == DLHAL_BRIDGE_REQ_TYPE_SET) {
 			m.r.nchanges = 1;
-			m.ch[0] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_ADD, .index = req.index,
-							      .number = req.index, .lanes = 4, .splittable = 1,
-							      .port_type = (__u8)(rnd(2) ? DLHAL_BRIDGE_PORT_IB
-											 : DLHAL_BRIDGE_PORT_NOTSET)};
+			m.ch[0] = (struct dlhal_bridge_port){
+			    .type = DLHAL_BRIDGE_PORT_ADD,
+			    .index = req.index,
+			    .number = req.index,
+			    .lanes = 4,
+			    .splittable = 1,
+			    .port_type = (__u8)(rnd(2) ? DLHAL_BRIDGE_PORT_IB : DLHAL_BRIDGE_PORT_NOTSET)};
 		} else if (req.type == DLHAL_BRIDGE_REQ_SPLIT) {
 			/* as Spectrum answers a split by 2: the port goes, two halves come */
 			m.r.nchanges = 3;
@@ -282,8 +306,11 @@ static void driver(unsigned int n, time_t end, struct counts *c)
 			for (unsigned int h = 0; h < 2; h++) {
 				m.ch[1 + h] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_ADD,
 									 .index = req.index + 10 * h,
-									 .number = req.index, .subport = h, .lanes = 2,
-									 .split = 1, .port_type = DLHAL_BRIDGE_PORT_ETH};
+									 .number = req.index,
+									 .subport = h,
+									 .lanes = 2,
+									 .split = 1,
+									 .port_type = DLHAL_BRIDGE_PORT_ETH};
 				snprintf(m.ch[1 + h].netdev, sizeof(m.ch[1 + h].netdev), "fzd%up%us%u", n, req.index,
 					 h);
 			}
@@ -291,10 +318,14 @@ static void driver(unsigned int n, time_t end, struct counts *c)
 			/* an unsplit: both halves go (the second may not exist: then the kernel undoes it) */
 			m.r.nchanges = 3;
 			m.ch[0] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_DEL, .index = req.index};
-			m.ch[1] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_DEL, .index = req.index % 10 + 10};
-			m.ch[2] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_ADD, .index = req.index % 10,
-							      .number = req.index % 10, .lanes = 4, .splittable = 1,
-							      .port_type = DLHAL_BRIDGE_PORT_ETH};
+			m.ch[1] =
+			    (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_DEL, .index = req.index % 10 + 10};
+			m.ch[2] = (struct dlhal_bridge_port){.type = DLHAL_BRIDGE_PORT_ADD,
+							     .index = req.index % 10,
+							     .number = req.index % 10,
+							     .lanes = 4,
+							     .splittable = 1,
+							     .port_type = DLHAL_BRIDGE_PORT_ETH};
 			snprintf(m.ch[2].netdev, sizeof(m.ch[2].netdev), "fzd%up%u", n, req.index % 10);
 		}
 		for (unsigned int i = 0; i < m.r.nchanges; i++)

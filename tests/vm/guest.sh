@@ -415,7 +415,22 @@ say "port add 0000:03:00.0 3 eth swp2s1 2 2 0 1 1" ok ""
 say "port add 0000:03:00.0 5 ib - 3 4 0 0 0" ok "an instance with eth, split and ib ports is created"
 if ! devlink dev show | grep -q '^dlhal/'; then ok "devlink does not see the instance before it is published"
 else nok "an unpublished instance" "$(devlink dev show)"; fi
+# What the instance reports of itself (DEV_INFO): checked whole, only before it is published.
+say "info 0000:03:00.0 Mlx 0" "err -22" "an info driver name outside [a-z0-9_-] is refused"
+say "info 0000:03:00.0 x 17" "err -22" "more than 16 info versions are refused"
+say "info 0000:03:00.0 x 1 3 fw.x 1" "err -22" "an unknown info version kind is refused"
+say "info 0000:03:00.0 x 2 0 fw.psid MT_1" "err -22" "an empty info version is refused"
+say "info 0000:09:00.0 x 0" "err -19" "the info of an unknown instance is refused"
+say "info 0000:03:00.0 dlhal_test 1 0 fw.psid MT_1" ok "an instance says what it reports of itself"
 say "dev pub 0000:03:00.0" ok "the instance is published with its ports"
+say "info 0000:03:00.0 other 0" "err -114" "its info once published is refused (EALREADY)"
+devlink dev info dlhal/0000:03:00.0 > $T/binfo 2>&1
+if [ "$(basename "$(readlink /sys/bus/dlhal/devices/0000:03:00.0/driver)")" = dlhal_test ] &&
+	grep -qx "  driver dlhal_test" $T/binfo && grep -qx "        fw.psid MT_1" $T/binfo; then
+	ok "devlink dev info and sysfs name the driver the instance stands for, with its versions"
+else
+	nok "the instance's info" "$(ls -l /sys/bus/dlhal/devices/0000:03:00.0/ 2>&1 | grep driver; cat $T/binfo)"
+fi
 out=$(echo "dev add 0000:03:00.0" | bridge_client | tail -n 1)
 if [ "$out" = "err -17" ]; then ok "another file cannot take an instance name in use"
 else nok "a name in use by another file" "answered \"$out\""; fi

@@ -55,25 +55,37 @@ if [ $r1 = 1 ] && [ $r2 = 1 ] && grep -q "rc.conf:11 conflicts with .*rc.conf:5:
 else
 	nok "conflict through the kernel" "$r1 $(cat $T/rca) / $r2 $(cat $T/rcb) / $(diff $T/rbefore $T/rafter | head -n 4)"
 fi
+# dlhald --kernel --desired refuses the same file whole, and changes nothing.
+dlhald -f -s $T/rk.sock --kernel --desired $T/rc.conf > $T/rk.log 2>&1 &
+rk=$!
+i=0; until grep -q "nothing of" $T/rk.log; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+kill $rk; wait $rk 2> /dev/null
+devlink port show | grep "^$D/" > $T/rafter
+if grep -q "rc.conf:11 conflicts with .*rc.conf:5: .*nothing of .*rc.conf applied" $T/rk.log && cmp -s $T/rbefore $T/rafter; then
+	ok "dlhald --kernel --desired: the conflicting file refused whole, nothing changed"
+else
+	nok "dlhald --desired conflict on the kernel" "$(cat $T/rk.log; diff $T/rbefore $T/rafter | head -n 4)"
+fi
 
 # Plans against outcomes: random changes, made by dl and by devlink in turn; each dry run (a
 # separate dl) must say exactly what the kernel then reports, or refuse as the kernel does.
 seed=${RULES_SEED:-30}
-rnd() { seed=$(((seed * 1103515245 + 12345) % 2147483648)); echo $((seed / 65536 % $1)); }
+rnd() { seed=$(((seed * 1103515245 + 12345) % 2147483648)); R=$((seed / 65536 % $1)); } # in this shell, into R
 ports() { dl --kernel port show $D | sort; }
 steps=${RULES_STEPS:-200}
 n=0 good=0 refused=0 bad=
 while [ $n -lt $steps ]; do
 	n=$((n + 1))
 	set -- $(devlink port show | sed -n "s|^$D/\([0-9]*\):.*|\1|p")
-	shift $(rnd $#)
+	rnd $#
+	shift $R
 	p=$1
 	# mostly what may be done (a split port unsplit, a whole one split), sometimes what may not
-	r=$(rnd 10)
+	rnd 10
 	if devlink port show $D/$p | grep -q split_group; then
-		case $r in 0) op="split"; arg=2 ;; *) op="unsplit"; arg= ;; esac
+		case $R in 0) op="split"; arg=2 ;; *) op="unsplit"; arg= ;; esac
 	else
-		case $r in [0-4]) op="split"; arg=2 ;; [5-8]) op="split"; arg=4 ;; *) op="unsplit"; arg= ;; esac
+		case $R in [0-4]) op="split"; arg=2 ;; [5-8]) op="split"; arg=4 ;; *) op="unsplit"; arg= ;; esac
 	fi
 	ports > $T/pb
 	dl --kernel port $op $D/$p $arg --dry-run > $T/pp 2>&1; rp=$?

@@ -182,6 +182,11 @@ describe("dlhal", function()
       assert.same({ driver = "mlx4" }, assert(ctx:dev(HCA):info()))
     end)
 
+    it("says what a device's plans rest on", function()
+      assert.same({ "mlxsw rules", true }, { ctx:dev(SW):rules() })
+      assert.same({ nil }, { ctx:dev(HCA):rules() })
+    end)
+
     it("returns nil, message, errname for a refusal and raises for misuse", function()
       local p = ctx:port("eth0")
       assert.same({ nil, SW .. "/1: Port can only be split into 2 or 4 ports", "EINVAL" }, { p:split(3) })
