@@ -27,12 +27,21 @@ enum dlh_conform_format {
 
 /** @brief What to check and how. Zero-initialise, then set what you need. */
 struct dlh_conform_opts {
-	const char *module;  /**< Driver module to load first (a path), or NULL (found by name). */
-	const char *profile; /**< Board profile for the device under test (required). */
-	const char *dlhald;  /**< Path of a dlhald to run the driver in, or NULL: in this process. */
-	unsigned int cycles; /**< Split/unsplit cycles of the cycle check; 0: 20. */
+	const char *module;		/**< Driver module to load first (a path), or NULL (found by name). */
+	const char *profile;		/**< Board profile for the device under test (required). */
+	const char *dlhald;		/**< Path of a dlhald to run the driver in, or NULL: in this process. */
+	unsigned int cycles;		/**< Split/unsplit cycles of the cycle check; 0: 20. */
 	enum dlh_conform_format format; /**< How results are written: TAP or Criterion's lines. */
-	FILE *out; /**< Where results go; NULL: stdout. */
+	FILE *out;			/**< Where results go; NULL: stdout. */
+	/**
+	 * A kernel device to check instead of a profile's ("pci/0000:03:00.0"):
+	 * that a vendor's rules recognise it, and that each of @c steps random
+	 * splits and unsplits ends as the plan made just before it said. It
+	 * changes the device (Linux's own driver runs it): use a test machine.
+	 */
+	const char *kernel_dev;
+	unsigned int steps; /**< Changes made on @c kernel_dev; 0: 200. */
+	unsigned int seed;  /**< Seed of their random choice; 0: 1. The same seed, the same changes. */
 };
 
 /** @brief Counts of one run. */
@@ -43,7 +52,8 @@ struct dlh_conform_result {
 };
 
 /**
- * @brief Run every check against the profile's device.
+ * @brief Run every check against the profile's device (or the kernel device
+ *        @c kernel_dev names, which needs no profile).
  * @param[out] res counts (may be NULL).
  * @return 0 when every check passed or was skipped; 1 when one failed; a
  *         negative errno when the device could not be set up at all (the
