@@ -8,6 +8,13 @@ nok() { echo "not ok $1: $2"; fail=$((fail + 1)); }
 T=/tmp/t
 mkdir -p $T
 
+desired_until() { # FILE LOG WORDS: dlhald --kernel --desired FILE, logging to LOG until WORDS are in it (10 s)
+	dlhald -f -s $T/desired.sock --kernel --desired "$1" > "$2" 2>&1 &
+	du=$!
+	i=0; until grep -q "$3" "$2"; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+	kill $du; wait $du 2> /dev/null
+}
+
 nsim_dev() { # id ports
 	echo "$1 $2" > /sys/bus/netdevsim/new_device || return 1
 	i=0
@@ -721,10 +728,7 @@ else
 	nok "partial apply through the kernel" "$r1 $(cat $T/ca) / $r2 $(cat $T/cb) / $r3 $(cat $T/cc)"
 fi
 # dlhald --kernel --desired logs the same unmet entry, and Lua's apply returns it
-dlhald -f -s $T/kd.sock --kernel --desired $T/c.conf > $T/kd.log 2>&1 &
-kd=$!
-i=0; until grep -q "unmet" $T/kd.log; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
-kill $kd; wait $kd 2> /dev/null
+desired_until $T/c.conf $T/kd.log "unmet"
 if grep -q "c.conf:8: matches no port" $T/kd.log; then ok "dlhald --kernel --desired: the unmet entry is logged ($(grep -m1 unmet $T/kd.log))"
 else nok "dlhald --kernel --desired unmet" "$(cat $T/kd.log)"; fi
 kdl port unsplit dlhal/0000:03:00.0/1 > /dev/null 2>&1

@@ -56,10 +56,7 @@ else
 	nok "conflict through the kernel" "$r1 $(cat $T/rca) / $r2 $(cat $T/rcb) / $(diff $T/rbefore $T/rafter | head -n 4)"
 fi
 # dlhald --kernel --desired refuses the same file whole, and changes nothing.
-dlhald -f -s $T/rk.sock --kernel --desired $T/rc.conf > $T/rk.log 2>&1 &
-rk=$!
-i=0; until grep -q "nothing of" $T/rk.log; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
-kill $rk; wait $rk 2> /dev/null
+desired_until $T/rc.conf $T/rk.log "nothing of"
 devlink port show | grep "^$D/" > $T/rafter
 if grep -q "rc.conf:11 conflicts with .*rc.conf:5: .*nothing of .*rc.conf applied" $T/rk.log && cmp -s $T/rbefore $T/rafter; then
 	ok "dlhald --kernel --desired: the conflicting file refused whole, nothing changed"
