@@ -270,3 +270,41 @@ Test(rules, what_the_kernel_does_is_held_to_the_plan)
 	fk_lanes = 2;
 	dlh_ctx_free(ctx);
 }
+
+/* A board of one's own: a profile on $DLHAL_PROFILE_PATH stands for it as a built-in one would. */
+Test(rules, a_profile_on_the_profile_path_stands_for_a_board)
+{
+	char dir[] = "/tmp/dlhal-rules-XXXXXX", path[64], want[128];
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev;
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/myswitch.json", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	/* the SN2700's wiring for the first cluster, under another PSID */
+	fputs("{\"driver\": \"mlxsw\", \"handle\": \"pci/0000:09:00.0\", "
+	      "\"kernel\": {\"driver\": \"mlxsw_spectrum\", \"info\": {\"fw.psid\": \"MT_0000000042\"}}, "
+	      "\"hw\": {\"ports\": [",
+	      f);
+	for (unsigned int c = 0; c < 16; c++)
+		fprintf(f,
+			"%s{\"local_port\": %u, \"module\": %u, \"width\": 4}, "
+			"{\"local_port\": %u, \"module\": %u, \"width\": 4}",
+			c ? ", " : "", 4 * c + 1, 16 + c, 4 * c + 3, c);
+	fputs("]}}", f);
+	fclose(f);
+	setenv("DLHAL_PROFILE_PATH", dir, 1);
+	dev = fk_dev(&ctx, "mlxsw_spectrum MT_0000000042 sn2700");
+	cr_assert_eq(dlh_port_split_plan(dlh_port_find(dev, 1), 2, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_not(plan.partial);
+	snprintf(want, sizeof(want), "mlxsw rules, profile %s", path);
+	cr_expect_str_eq(dlh_dev_rules(dev, NULL), want);
+	dlh_ctx_free(ctx);
+	unsetenv("DLHAL_PROFILE_PATH");
+	unlink(path);
+	rmdir(dir);
+}
