@@ -64,6 +64,22 @@ else
 	nok "dlhald --desired conflict on the kernel" "$(cat $T/rk.log; diff $T/rbefore $T/rafter | head -n 4)"
 fi
 
+# Ansible's ports module in check mode: the recognised Spectrum is planned exactly, without a warning.
+if command -v python3 > /dev/null; then
+	printf '{"ANSIBLE_MODULE_ARGS": {"kernel": true, "dl_path": "/usr/bin/dl", "_ansible_check_mode": true, "ports": [{"device": "%s", "number": 20, "split": 2}]}}' $D > $T/ra.args
+	python3 -m ansible_collections.dlhal.devlink.plugins.modules.ports $T/ra.args > $T/ra.out 2>&1
+	devlink port show | grep "^$D/" > $T/rafter
+	case "$(cat $T/ra.out)" in
+	*'"changed": true'*'"partial": false'*'"result": "would"'*) r=ok ;;
+	*) r=no ;;
+	esac
+	if [ $r = ok ] && ! grep -q "no dry run" $T/ra.out && cmp -s $T/rbefore $T/rafter; then
+		ok "Ansible's dlhal.devlink.ports in check mode: the recognised Spectrum planned exactly, nothing changed"
+	else
+		nok "Ansible check mode on a recognised Spectrum" "$(head -c 600 $T/ra.out)"
+	fi
+fi
+
 # Plans against outcomes: random changes, made by dl and by devlink in turn; each dry run (a
 # separate dl) must say exactly what the kernel then reports, or refuse as the kernel does.
 seed=${RULES_SEED:-30}

@@ -75,8 +75,11 @@ options:
     default: false
 notes:
   - With I(sim) every task starts from fresh emulated boards.
-  - In check mode through the kernel, the plan is partial (the kernel's devlink has
-    no dry run) and the module warns; through a dlhald the daemon's driver plans.
+  - In check mode through the kernel, a device that a profile stands for (its
+    Linux driver and board, as C(devlink dev info) reports them) is planned
+    exactly by its vendor's rules; another's plan is partial (the kernel's
+    devlink has no dry run) and the module warns. Through a dlhald the
+    daemon's driver plans.
 attributes:
   check_mode:
     support: full
