@@ -86,5 +86,8 @@ usage "--format \"xml\": expected tap or criterion" --profile "$profile" --forma
 usage "Usage: dlhal-conform" --profile "$profile" --bogus
 usage "/nonexistent.so: Cannot load module" --module /nonexistent.so --profile "$profile"
 usage "Unknown profile \"nosuch\"" --profile nosuch
+usage "Usage: dlhal-conform" --profile "$profile" --kernel pci/0000:03:00.0
+usage "--steps \"0\": expected 1 to 100000" --kernel pci/0000:03:00.0 --steps 0
+usage "--seed \"abc\": expected 1 to 2147483647" --kernel pci/0000:03:00.0 --seed abc
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
