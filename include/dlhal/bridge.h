@@ -68,6 +68,15 @@ enum dlhal_bridge_msg_type {
 	 * versions. Sent again, it replaces what was sent.
 	 */
 	DLHAL_BRIDGE_DEV_INFO = 7,
+	/**
+	 * struct dlhal_bridge_info with only @c dev and @c driver set: the
+	 * instance stands for a Linux driver that reports no info of its own
+	 * (no info_get, as mlx4_core): bound to a driver of that name, it
+	 * answers `devlink dev info` with -EOPNOTSUPP up to Linux 6.1 and with
+	 * the core's driver name from 6.2 on. Before DEV_PUBLISH; replaces a
+	 * DEV_INFO sent before it.
+	 */
+	DLHAL_BRIDGE_DEV_BIND = 8,
 	/** Read: struct dlhal_bridge_req, split port @c index into @c arg ports. */
 	DLHAL_BRIDGE_REQ_SPLIT = 16,
 	/** Read: struct dlhal_bridge_req, unsplit port @c index. */

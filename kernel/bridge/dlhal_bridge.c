@@ -1142,22 +1142,27 @@ static int msg_info(struct dlb_file *f, const char __user *buf, size_t len)
 	in = memdup_user(buf, len);
 	if (IS_ERR(in))
 		return PTR_ERR(in);
-	err = in->type == DLHAL_BRIDGE_DEV_INFO ? info_check(in) : -EINVAL;
+	err = info_check(in);
+	/* a bind carries a driver name and nothing else */
+	if (!err && in->type == DLHAL_BRIDGE_DEV_BIND &&
+	    (in->nversions || in->serial[0] || in->board_serial[0] || !in->driver[0]))
+		err = -EINVAL;
+	else if (!err && in->type != DLHAL_BRIDGE_DEV_INFO && in->type != DLHAL_BRIDGE_DEV_BIND)
+		err = -EINVAL;
 	if (err)
-		goto err_free;
+		goto out_free;
 	mutex_lock(&f->lock);
 	d = dev_find(f, in->dev);
 	err = !d ? -ENODEV : d->published ? -EALREADY : dev_bind(d, in->driver);
 	if (!err) {
 		kfree(d->info);
-		d->info = in;
+		d->info = NULL;
+		/* kept: what info_get reports; a bind keeps nothing */
+		if (in->type == DLHAL_BRIDGE_DEV_INFO)
+			swap(d->info, in);
 	}
 	mutex_unlock(&f->lock);
-	if (err)
-		goto err_free;
-	return 0;
-
-err_free:
+out_free:
 	kfree(in);
 	return err;
 }
@@ -1191,6 +1196,7 @@ static ssize_t dlb_write(struct file *file, const char __user *buf, size_t len, 
 		err = msg_reply(f, buf, len);
 		return err ? err : len;
 	case DLHAL_BRIDGE_DEV_INFO:
+	case DLHAL_BRIDGE_DEV_BIND:
 		err = msg_info(f, buf, len);
 		return err ? err : len;
 	default:

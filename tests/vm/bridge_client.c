@@ -6,6 +6,7 @@
  *   port add DEV INDEX eth|ib|notset NETDEV|- NUMBER LANES SPLITTABLE SPLIT SUBPORT
  *   port del DEV INDEX
  *   info DEV DRIVER|- N [KIND NAME VALUE]   DEV_INFO: N versions claimed, the first one given
+ *   bind DEV DRIVER|- [SERIAL]              DEV_BIND: a driver with no info of its own
  *   raw HEX           one write() of exactly these bytes (hostile input)
  *   sizes             the two message sizes
  *   read              wait up to 5 s for a request: "req TYPE SEQ DEV INDEX ARG" or "none"
@@ -162,6 +163,15 @@ int main(int argc, char **argv)
 				snprintf(in.versions[0].name, sizeof(in.versions[0].name), "%.31s", a[5]);
 				snprintf(in.versions[0].value, sizeof(in.versions[0].value), "%.63s", a[6]);
 			}
+			answer(write(fd, &in, sizeof(in)), sizeof(in));
+		} else if (n >= 3 && !strcmp(a[0], "bind")) {
+			struct dlhal_bridge_info in = {.type = DLHAL_BRIDGE_DEV_BIND};
+
+			snprintf(in.dev, sizeof(in.dev), "%.63s", a[1]);
+			if (strcmp(a[2], "-"))
+				snprintf(in.driver, sizeof(in.driver), "%.31s", a[2]);
+			if (n >= 4)
+				snprintf(in.serial, sizeof(in.serial), "%.63s", a[3]);
 			answer(write(fd, &in, sizeof(in)), sizeof(in));
 		} else if (!strncmp(line, "raw ", 4)) {
 			unsigned char buf[512];

@@ -133,7 +133,7 @@ static void one(int *fds, struct counts *c)
 			break;
 		}
 		/* what the instance reports of itself: a driver to bind it to (one of a few, or hostile) */
-		m.info.type = DLHAL_BRIDGE_DEV_INFO;
+		m.info.type = rnd(4) ? DLHAL_BRIDGE_DEV_INFO : DLHAL_BRIDGE_DEV_BIND;
 		snprintf(m.info.dev, sizeof(m.info.dev), "%s", dev);
 		name_pick(m.info.driver, sizeof(m.info.driver));
 		m.info.nversions = rnd(18);

@@ -438,6 +438,24 @@ if [ "$(basename "$(readlink /sys/bus/dlhal/devices/0000:03:00.0/driver)")" = dl
 else
 	nok "the instance's info" "$(ls -l /sys/bus/dlhal/devices/0000:03:00.0/ 2>&1 | grep driver; cat $T/binfo)"
 fi
+# A driver with no info of its own (DEV_BIND, as Linux 6.1's mlx4_core): bound in sysfs; devlink dev
+# info answers as that kernel does for such a driver (6.1: not supported; 6.2 on: the core's driver name).
+say "dev add 0000:04:00.0" ok ""
+say "bind 0000:04:00.0 dlhal_bare SN1" "err -22" "a bind that carries more than a driver name is refused"
+say "bind 0000:04:00.0 -" "err -22" "a bind without a driver name is refused"
+say "bind 0000:04:00.0 dlhal_bare" ok "an instance is bound to a driver with no info of its own"
+say "dev pub 0000:04:00.0" ok ""
+devlink dev info dlhal/0000:04:00.0 > $T/binfo2 2>&1; binfo_rc=$?
+case "$(uname -r)" in
+6.1.*) binfo_ok() { [ $binfo_rc -ne 0 ] && grep -q "Operation not supported" $T/binfo2; } ;;
+*) binfo_ok() { [ $binfo_rc -eq 0 ] && grep -qx "  driver dlhal_bare" $T/binfo2; } ;;
+esac
+if [ "$(basename "$(readlink /sys/bus/dlhal/devices/0000:04:00.0/driver)")" = dlhal_bare ] && binfo_ok; then
+	ok "a bound instance without info: sysfs names its driver, devlink dev info answers as $(uname -r) does"
+else
+	nok "a bound instance without info" "rc $binfo_rc: $(cat $T/binfo2)"
+fi
+say "dev del 0000:04:00.0" ok ""
 out=$(echo "dev add 0000:03:00.0" | bridge_client | tail -n 1)
 if [ "$out" = "err -17" ]; then ok "another file cannot take an instance name in use"
 else nok "a name in use by another file" "answered \"$out\""; fi

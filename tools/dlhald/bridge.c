@@ -371,7 +371,9 @@ static int dev_msg(struct bridge *b, uint32_t type, const char *name)
  * What the device reports of itself, for the instance to report (`devlink dev
  * info`) and to be bound to the Linux driver it stands for: what a real one
  * shows, so that a tool recognises it as it would the real one. A device that
- * reports nothing, or what the bridge cannot carry, is published without.
+ * reports nothing, or what the bridge cannot carry, is published without; one
+ * that reports only its driver is bound to it and answers as a Linux driver
+ * without info_get does.
  */
 static int info_msg(struct bridge *b, struct dlh_dev *d, const char *name)
 {
@@ -393,6 +395,9 @@ static int info_msg(struct bridge *b, struct dlh_dev *d, const char *name)
 		return 0;
 	}
 	snprintf(m.driver, sizeof(m.driver), "%s", info.driver);
+	/* nothing but a driver's name: one with no info of its own, as Linux 6.1's mlx4_core */
+	if (info.driver[0] && !info.serial[0] && !info.board_serial[0] && !info.nversions)
+		m.type = DLHAL_BRIDGE_DEV_BIND;
 	snprintf(m.serial, sizeof(m.serial), "%s", info.serial);
 	snprintf(m.board_serial, sizeof(m.board_serial), "%s", info.board_serial);
 	for (size_t i = 0; i < info.nversions; i++) {
