@@ -1818,11 +1818,24 @@ static int info_request(struct kdl *k, struct dlh_dev *dev, char *driver, size_t
 	return err;
 }
 
-/* The kernel driver of a devlink instance, as `devlink dev info` prints it ("driver netdevsim"). */
+static void sysfs_driver(const struct dlh_dev *dev, char *buf, size_t len);
+
+/*
+ * The kernel driver of a devlink instance, as `devlink dev info` prints it
+ * ("driver netdevsim"); where the kernel's info names none (Linux 6.1 and a
+ * driver without info_get, as mlx4_core), the bus device's driver in sysfs.
+ */
 static int kernel_dev_driver_get(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext)
 {
-	int err = info_request(dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev)), dev, buf, len, NULL, ext);
+	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
+	int err = info_request(k, dev, buf, len, NULL, ext);
 
+	if (err == -EOPNOTSUPP || (!err && !buf[0])) {
+		err = 0;
+		buf[0] = '\0';
+		if (!k->uds)
+			sysfs_driver(dev, buf, len);
+	}
 	return err ? err : buf[0] ? 0 : dlh_sdk_extack(ext, -ENODATA, "The kernel names no driver");
 }
 
