@@ -569,10 +569,29 @@ static int port_live(const struct dlh_port *port, struct dlh_extack *ext)
 	return port->life == DLH__PORT_LIVE ? 0 : dlh__extack_set(ext, -ENODEV, port->handle, "Port was removed");
 }
 
+/*
+ * Linux's devlink core skips a type set equal to the type the port runs: the
+ * driver is not asked and the desired type stays. On a kernel device where
+ * that differs from what is asked (a port sensed eth, desired auto, set to
+ * eth) the kernel would answer success and keep sensing: refuse instead.
+ */
+static int kernel_type_skipped(const struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
+{
+	const struct dlh_sdk_driver *drv = port->dev->drv;
+
+	if (!DLH__RELAY(drv) || DLH__OP(drv, port_split_plan) || type != port->type ||
+	    port->desired_type == DLH_PORT_TYPE_NOTSET || port->desired_type == type)
+		return 0;
+	return dlh__extack_set(ext, -EALREADY, port->handle,
+			       "Port runs %s already and the kernel skips a type a port runs: it would stay %s",
+			       dlh_port_type_name(type), dlh_port_type_name(port->desired_type));
+}
+
 DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
 {
 	int (*op)(struct dlh_port *, enum dlh_port_type, struct dlh_extack *) = DLH__OP(port->dev->drv, port_type_set);
 	struct dlh_dev *dev = port->dev;
+	struct dlh__expect *x;
 	char handle[DLH_HANDLE_MAX];
 	uint32_t index = port->index;
 	int err;
@@ -587,11 +606,15 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 		return 0;
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port type setting is not supported");
-	memcpy(handle, port->handle, strlen(port->handle) + 1);
-	err = dlh__op_begin(dev, "port_type_set", handle, ext);
+	err = kernel_type_skipped(port, type, ext);
 	if (err)
 		return err;
-	err = dlh__op_end(dev->ctx, dev->drv, handle, op(port, type, ext), ext);
+	memcpy(handle, port->handle, strlen(port->handle) + 1);
+	x = dlh__rules_expect(port, &(struct dlh_change_req){DLH_CHANGE_TYPE, port->index, 0, type});
+	err = dlh__op_begin(dev, "port_type_set", handle, ext);
+	if (!err)
+		err = dlh__op_end(dev->ctx, dev->drv, handle, op(port, type, ext), ext);
+	dlh__rules_check(x, err, ext);
 	if (err || DLH__STAGED(dev->drv, DLH_SDK_STAGED_TYPE))
 		return err; /* staged: the port keeps its desired type until the reset (its pending says the new one) */
 	port = port_find(dev, &(struct index_key){index});
@@ -836,6 +859,9 @@ int dlh__port_plan(struct dlh_port *port, const struct dlh_change_req *req, stru
 			return 0;
 		if (!DLH__OP(drv, port_type_set))
 			return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port type setting is not supported");
+		err = kernel_type_skipped(port, req->type, ext);
+		if (err)
+			return err;
 		break;
 	default:
 		return dlh__extack_set(ext, -EINVAL, port->handle, "Unknown change %d", (int)req->kind);

@@ -168,6 +168,13 @@ struct dlh__expect {
 	int perr; /* the plan's refusal, or 0 */
 	char pwhy[DLH_EXTACK_MSG_MAX];
 	struct dlh_plan plan;
+	size_t nbefore; /* the ports before, which those the plan leaves must stay as they were */
+	struct dlh__port_was {
+		uint32_t index;
+		enum dlh_port_type type;
+		uint32_t lanes;
+		bool split;
+	} before[];
 };
 
 struct dlh__expect *dlh__rules_expect(struct dlh_port *port, const struct dlh_change_req *req)
@@ -176,12 +183,25 @@ struct dlh__expect *dlh__rules_expect(struct dlh_port *port, const struct dlh_ch
 	struct dlh_dev *dev = port->dev;
 	struct dlh__expect *x;
 	struct dlh_extack ext;
+	size_t n = 0;
 
 	if (!DLH__RELAY(dev->drv) || DLH__OP(dev->drv, port_split_plan))
 		return NULL;
 	dlh__dev_rules(dev);
-	if (!dev->rules || !(x = calloc(1, sizeof(*x))))
+	if (!dev->rules)
 		return NULL;
+	for (struct dlh__list *l = dev->ports.next; l != &dev->ports; l = l->next)
+		n++;
+	x = calloc(1, sizeof(*x) + n * sizeof(x->before[0]));
+	if (!x)
+		return NULL;
+	for (struct dlh__list *l = dev->ports.next; l != &dev->ports; l = l->next) {
+		const struct dlh_port *p = dlh__container_of(l, struct dlh_port, node);
+
+		if (p->life == DLH__PORT_LIVE)
+			x->before[x->nbefore++] =
+			    (struct dlh__port_was){p->index, p->type, p->attrs.lanes, p->attrs.split};
+	}
 	x->ctx = dev->ctx;
 	snprintf(x->dev, sizeof(x->dev), "%s", dev->handle);
 	snprintf(x->what, sizeof(x->what), "%s of %s", verbs[req->kind], port->handle);
@@ -195,9 +215,30 @@ struct dlh__expect *dlh__rules_expect(struct dlh_port *port, const struct dlh_ch
 	return x;
 }
 
-/* The first way @dev differs from @plan, into @why; false if none. */
-static bool outcome_differs(struct dlh_dev *dev, const struct dlh_plan *plan, char *why, size_t len)
+static void was_str(char *buf, size_t len, enum dlh_port_type type, bool split, uint32_t lanes)
 {
+	int n = snprintf(buf, len, "%s%s", dlh_port_type_name(type), split ? ", split" : "");
+
+	if (lanes && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", %u lanes", lanes);
+}
+
+static bool planned(const struct dlh_plan *plan, uint32_t index)
+{
+	for (unsigned int i = 0; i < plan->ngone; i++)
+		if (plan->gone[i] == index)
+			return true;
+	for (unsigned int i = 0; i < plan->ncome; i++)
+		if (plan->come[i].index == index)
+			return true;
+	return false;
+}
+
+/* The first way @dev differs from the plan (and the ports it leaves as they were), into @why; false if none. */
+static bool outcome_differs(struct dlh_dev *dev, const struct dlh__expect *x, char *why, size_t len)
+{
+	const struct dlh_plan *plan = &x->plan;
+
 	for (unsigned int i = 0; i < plan->ncome; i++) {
 		const struct dlh_plan_port *c = &plan->come[i];
 		struct dlh_port *p = dlh__port_find(dev, c->index);
@@ -217,6 +258,36 @@ static bool outcome_differs(struct dlh_dev *dev, const struct dlh_plan *plan, ch
 			return snprintf(why, len, "port %u's netdev is \"%s\", planned \"%s\"", c->index, p->netdev,
 					c->netdev),
 			       true;
+		/* auto: whichever the link is */
+		if ((c->type == DLH_PORT_TYPE_ETH || c->type == DLH_PORT_TYPE_IB) && p->type != c->type)
+			return snprintf(why, len, "port %u is %s, planned %s", c->index, dlh_port_type_name(p->type),
+					dlh_port_type_name(c->type)),
+			       true;
+	}
+	for (size_t i = 0; i < x->nbefore; i++) {
+		const struct dlh__port_was *w = &x->before[i];
+		struct dlh_port *p = dlh__port_find(dev, w->index);
+
+		if (planned(plan, w->index))
+			continue;
+		if (!p || p->life != DLH__PORT_LIVE)
+			return snprintf(why, len, "port %u went, planned to stay", w->index), true;
+		if (p->type != w->type || p->attrs.lanes != w->lanes || p->attrs.split != w->split) {
+			char now[48], then[48];
+
+			was_str(now, sizeof(now), p->type, p->attrs.split, p->attrs.lanes);
+			was_str(then, sizeof(then), w->type, w->split, w->lanes);
+			return snprintf(why, len, "port %u is %s, planned to stay %s", w->index, now, then), true;
+		}
+	}
+	for (struct dlh__list *l = dev->ports.next; l != &dev->ports; l = l->next) {
+		const struct dlh_port *p = dlh__container_of(l, struct dlh_port, node);
+		bool was = false;
+
+		for (size_t i = 0; i < x->nbefore && !was; i++)
+			was = x->before[i].index == p->index;
+		if (p->life == DLH__PORT_LIVE && !was && !planned(plan, p->index))
+			return snprintf(why, len, "port %u came, not planned", p->index), true;
 	}
 	for (unsigned int i = 0; i < plan->ngone; i++) {
 		bool back = false;
@@ -245,7 +316,7 @@ void dlh__rules_check(struct dlh__expect *x, int err, struct dlh_extack *ext)
 		snprintf(why, sizeof(why), "the kernel refused it (\"%s\") where the rules plan it",
 			 ext && ext->msg[0] ? ext->msg : strerror(-err));
 	else if (!err && dev)
-		outcome_differs(dev, &x->plan, why, sizeof(why));
+		outcome_differs(dev, x, why, sizeof(why));
 	if (why[0] && dev) {
 		x->ctx->plan_misses++;
 		snprintf(line, sizeof(line), "%s: %s (%s)", x->what, why, dev->basis ? dev->basis : "rules");
