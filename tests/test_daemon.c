@@ -2037,9 +2037,10 @@ Test(daemon, dev_info_is_relayed_as_in_the_daemons_process)
 	run_dl(&there, args, NULL);
 	cr_expect_eq(there.status, 0, "%s", there.err);
 	cr_expect_str_eq(there.out, here.out);
-	cr_expect_str_eq(there.out, "pci/0000:01:00.0:\n  driver mlx4\n" SW ":\n  driver mlxsw_spectrum\n  versions:\n"
-				    "      fixed:\n        hw.revision A1\n        fw.psid MT_2860111033\n"
-				    "      running:\n        fw.version 13.2010.1006\n");
+	cr_expect_str_eq(there.out,
+			 "pci/0000:01:00.0:\n  driver mlx4_core\n" SW ":\n  driver mlxsw_spectrum\n  versions:\n"
+			 "      fixed:\n        hw.revision A1\n        fw.psid MT_2860111033\n"
+			 "      running:\n        fw.version 13.2010.1006\n");
 	run_free(&here);
 	run_free(&there);
 	snprintf(args, sizeof(args), "-s %s -j dev info " SW, sock);

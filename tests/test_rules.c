@@ -4,10 +4,11 @@
  * reports (its driver and versions), takes the facts from the profile that
  * stands for it, and plans with the vendor's rules; an unknown board or
  * driver stays partial and says what is missing. The relay here reports as
- * Linux 6.1's mlxsw_spectrum does for an SN2700; tests/vm checks the same
- * over the real kernel.
+ * Linux 6.1's mlxsw_spectrum does for an SN2700, or as its mlx4_core does
+ * for a ConnectX-3 VPI; tests/vm checks the same over the real kernel.
  */
 #include "helpers.h"
+#include "mlx4.h"
 #include "mlxsw.h"
 
 #include <criterion/criterion.h>
@@ -137,10 +138,9 @@ Test(rules, a_known_board_plans_with_its_vendors_rules)
 		cr_expect_eq(plan.come[i].lanes, 1);
 		cr_expect_eq(plan.come[i].split_subport, i);
 	}
-	/* eth0 and eth1 go with ports 1 and 3: the pattern takes them back first */
-	cr_expect_str_eq(plan.come[0].netdev, "eth0");
-	cr_expect_str_eq(plan.come[1].netdev, "eth1");
-	cr_expect_str_eq(plan.come[3].netdev, "eth33");
+	/* udev names a kernel device's netdevs, not the board: the plan names none (its own device's would) */
+	cr_expect_str_eq(plan.come[0].netdev, "");
+	cr_expect_str_eq(plan.come[3].netdev, "");
 	cr_expect_str_eq(dlh_dev_rules(dev, &exact), "mlxsw rules, profile sn2700");
 	cr_expect(exact);
 	cr_expect_eq(fk_info_calls, 1, "recognised once");
@@ -307,4 +307,119 @@ Test(rules, a_profile_on_the_profile_path_stands_for_a_board)
 	unsetenv("DLHAL_PROFILE_PATH");
 	unlink(path);
 	rmdir(dir);
+}
+
+/*
+ * A ConnectX-3 VPI as Linux's mlx4_core reports it: no info of its own (the
+ * core or sysfs names the driver), two ports that start in InfiniBand; a type
+ * set runs as mlx4 runs it on a DPDP HCA (auto takes the cable's type), or,
+ * with hk_both, wrongly changes the other port too.
+ */
+static bool hk_both;
+
+static int hk_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	struct dlh_dev *dev;
+	int err = dlh_sdk_bus_dev_add(bus, "pci/0000:01:00.0", &dev, ext);
+
+	for (uint32_t i = 1; i <= 2 && !err; i++) {
+		struct dlh_sdk_port_attrs a = {.flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = i};
+		struct dlh_port *p;
+
+		err = dlh_sdk_port_register(dev, i, &a, &p, ext);
+		if (!err)
+			err = dlh_sdk_port_type_ib(p, "mlx4_0", ext);
+	}
+	return err;
+}
+
+static int hk_info(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext)
+{
+	(void)dev;
+	return dlh_sdk_info_driver_put(info, "mlx4_core", ext);
+}
+
+static int hk_type_one(struct dlh_port *p, enum dlh_port_type type, struct dlh_extack *ext)
+{
+	char name[16];
+
+	if (type == DLH_PORT_TYPE_AUTO) /* cables: port 1 to Ethernet, port 2 to InfiniBand */
+		type = dlh_port_index(p) == 1 ? DLH_PORT_TYPE_ETH : DLH_PORT_TYPE_IB;
+	dlh_sdk_port_type_clear(p);
+	snprintf(name, sizeof(name), "ens4%s", dlh_port_index(p) == 1 ? "" : "d1");
+	return type == DLH_PORT_TYPE_ETH ? dlh_sdk_port_type_eth(p, name, ext) : dlh_sdk_port_type_ib(p, "mlx4_0", ext);
+}
+
+static int hk_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
+{
+	int err = hk_type_one(port, type, ext);
+
+	if (!err && hk_both)
+		err = hk_type_one(dlh_port_find(dlh_port_dev(port), 3 - dlh_port_index(port)), type, ext);
+	return err;
+}
+
+static const struct dlh_sdk_ops hk_ops = {
+    .bus_attach = hk_attach, .port_type_set = hk_type_set, .dev_info_get = hk_info};
+static const struct dlh_sdk_driver hk_driver_def = {DLH_SDK_DRIVER_INIT("fakeh", &hk_ops)};
+
+static struct dlh_dev *hk_dev(struct dlh_ctx **ctx)
+{
+	struct dlh_extack ext;
+
+	hk_both = false;
+	cr_assert_eq(dlh_ctx_new(ctx, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(*ctx, &mlx4_driver, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(*ctx, &hk_driver_def, &ext), 0);
+	cr_assert_eq(dlh_ctx_bus_attach(*ctx, "fakeh", NULL, &ext), 0, "%s", ext.msg);
+	return dlh_dev_find(*ctx, "pci/0000:01:00.0");
+}
+
+Test(rules, a_connectx3_plans_its_types_with_mlx4s_rules)
+{
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev = hk_dev(&ctx);
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	const struct dlh_cage *cages;
+	bool exact = false;
+
+	cr_assert_not_null(dev);
+	cr_assert_eq(dlh_port_type_set_plan(dlh_port_find(dev, 1), DLH_PORT_TYPE_ETH, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact), "mlx4 rules, profile cx3-vpi", "recognised by its driver alone");
+	cr_expect(exact);
+	cr_expect_not(plan.partial);
+	cr_expect_eq(plan.ngone, 1);
+	cr_assert_eq(plan.ncome, 1);
+	cr_expect_eq(plan.come[0].index, 1);
+	cr_expect_eq(plan.come[0].type, DLH_PORT_TYPE_ETH);
+	cr_expect_str_eq(plan.come[0].netdev, "", "udev names the netdev, not the board: not known yet");
+	cr_expect_eq(dlh_dev_cages(dev, &cages), 2, "the board's faceplate");
+
+	miss_msg[0] = '\0';
+	cr_assert_eq(dlh_ctx_subscribe(ctx, on_miss, NULL, NULL), 0);
+	cr_assert_eq(dlh_port_type_set(dlh_port_find(dev, 1), DLH_PORT_TYPE_ETH, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_ctx_plan_misses(ctx), 0, "as planned: %s", ext.msg);
+	/* auto: the link decides; then eth, which the port runs: the kernel would skip it and keep sensing */
+	cr_assert_eq(dlh_port_type_set_plan(dlh_port_find(dev, 1), DLH_PORT_TYPE_AUTO, &plan, &ext), 0, "%s", ext.msg);
+	cr_assert_eq(plan.ncome, 1);
+	cr_expect_eq(plan.come[0].type, DLH_PORT_TYPE_AUTO);
+	cr_assert_eq(dlh_port_type_set(dlh_port_find(dev, 1), DLH_PORT_TYPE_AUTO, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_port_type(dlh_port_find(dev, 1)), DLH_PORT_TYPE_ETH);
+	cr_expect_eq(dlh_port_type_set_plan(dlh_port_find(dev, 1), DLH_PORT_TYPE_ETH, &plan, &ext), -EALREADY);
+	cr_expect_str_eq(ext.msg, "Port runs eth already and the kernel skips a type a port runs: it would stay auto");
+	cr_expect_eq(dlh_port_type_set(dlh_port_find(dev, 1), DLH_PORT_TYPE_ETH, &ext), -EALREADY, "nothing sent");
+	cr_expect_eq(dlh_port_desired_type(dlh_port_find(dev, 1)), DLH_PORT_TYPE_AUTO);
+	/* ib the port does not run: planned and done */
+	cr_assert_eq(dlh_port_type_set(dlh_port_find(dev, 1), DLH_PORT_TYPE_IB, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_ctx_plan_misses(ctx), 0, "%s", miss_msg);
+	/* a kernel that changes the other port too: said loudly */
+	hk_both = true;
+	cr_assert_eq(dlh_port_type_set(dlh_port_find(dev, 2), DLH_PORT_TYPE_ETH, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_ctx_plan_misses(ctx), 1);
+	cr_expect_str_eq(
+	    miss_msg,
+	    "pci/0000:01:00.0: type set of pci/0000:01:00.0/2: port 1 is eth, planned to stay ib (mlx4 rules, "
+	    "profile cx3-vpi)");
+	dlh_ctx_free(ctx);
 }

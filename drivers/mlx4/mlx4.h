@@ -8,7 +8,7 @@
 extern const struct dlh_sdk_driver mlx4_driver;
 
 #ifdef MLX4_INTERNAL
-#include "emu.h"
+#include "rules.h"
 
 #define MLX4_SENSE_RANGE_MS 3000 /* the kernel's MLX4_SENSE_RANGE, HZ * 3 */
 
@@ -16,16 +16,14 @@ struct mlx4_priv {
 	struct dlh_dev *dev;
 	struct mlx4_emu *emu;
 	struct mlx4_dev_cap caps; /* caps.port_type: the actual types */
+	struct mlx4_facts *facts; /* what the rules rest on (dlh_sdk_dev_facts()) */
 	enum mlx4_port_type possible_type[MLX4_MAX_PORTS + 1];
 	bool sense_allowed[MLX4_MAX_PORTS + 1];
 	struct dlh_port *port[MLX4_MAX_PORTS + 1];
-	char netdev[MLX4_MAX_PORTS + 1][DLH_NETDEV_NAME_MAX];
-	char ibdev[DLH_IBDEV_NAME_MAX];
 	struct dlh_sdk_timer *sense_timer;
 };
 
 /* main.c */
-int mlx4_check_port_params(struct mlx4_priv *priv, const enum mlx4_port_type *port_type, struct dlh_extack *ext);
 int mlx4_change_port_types(struct mlx4_priv *priv, const enum mlx4_port_type *port_types, struct dlh_extack *ext);
 
 /* sense.c */

@@ -35,7 +35,7 @@ static void mlx4_sense_port(struct dlh_sdk_timer *timer, void *arg)
 	for (int i = 0; i < priv->caps.num_ports; i++)
 		cur[i] = (enum mlx4_port_type)priv->caps.port_type[i + 1];
 	mlx4_do_sense_ports(priv, stype, cur, priv->possible_type);
-	if (memcmp(stype, cur, sizeof(cur)) && !mlx4_check_port_params(priv, stype, NULL) &&
+	if (memcmp(stype, cur, sizeof(cur)) && !mlx4_check_port_params(priv->facts, priv->dev, stype, NULL) &&
 	    mlx4_change_port_types(priv, stype, NULL))
 		dlh_sdk_log(priv->dev, DLH_LOG_ERR, "Failed to change port_types");
 	dlh_sdk_timer_arm(timer, MLX4_SENSE_RANGE_MS);

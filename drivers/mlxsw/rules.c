@@ -241,7 +241,9 @@ static int plan_fill(const struct mlxsw_facts *facts, struct dlh_sdk_plan *plan,
 		struct dlh_sdk_port_attrs attrs;
 
 		mlxsw_port_attrs_of(facts, &new[i], &attrs);
-		err = dlh_sdk_plan_come(plan, new[i].local_port, &attrs, DLH_PORT_TYPE_ETH, new[i].netdev, ext);
+		/* a kernel device's netdevs are named by udev, which the board does not decide: none planned */
+		err = dlh_sdk_plan_come(plan, new[i].local_port, &attrs, DLH_PORT_TYPE_ETH,
+					facts->kernel ? NULL : new[i].netdev, ext);
 	}
 	return err;
 }
