@@ -2,10 +2,11 @@
 /*
  * The kit against a kernel device (--kernel DEV): Linux's own driver runs it,
  * and a vendor's rules must know it (a profile standing for what it
- * reports). Then over random splits and unsplits (seeded: a failure is
- * replayed with the same --seed), each change must end as the plan made just
- * before it said: the ports that were to go gone, those to come there with
- * their lanes, subport and netdev, nothing else changed; or refused, in the
+ * reports). Then over random splits and unsplits, or type sets where its
+ * rules plan types (seeded: a failure is replayed with the same --seed),
+ * each change must end as the plan made just before it said: the ports that
+ * were to go gone, those to come there with their type, lanes, subport and
+ * netdev (where the plan names one), nothing else changed; or refused, in the
  * plan's words, with nothing changed. The ports after each change are read
  * from a second context, so that the answer does not rest on the model the
  * plan came from; core's own check (DLH_EVENT_PLAN_MISS) must agree.
@@ -21,6 +22,7 @@
 
 struct kport {
 	uint32_t index;
+	enum dlh_port_type type; /* planned auto: whichever the link is */
 	uint32_t lanes;
 	bool split;
 	uint32_t subport;
@@ -43,6 +45,7 @@ static void kport_of(const struct dlh_port *p, struct kport *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->index = dlh_port_index(p);
+	k->type = dlh_port_type(p);
 	k->lanes = dlh_port_lanes(p);
 	k->split = dlh_port_is_split(p);
 	k->subport = k->split ? dlh_port_split_subport(p) : 0;
@@ -87,6 +90,7 @@ static void expected(const struct kports *before, const struct dlh_plan *plan, s
 
 		memset(k, 0, sizeof(*k));
 		k->index = plan->come[c].index;
+		k->type = plan->come[c].type;
 		k->lanes = plan->come[c].lanes;
 		k->split = plan->come[c].split;
 		k->subport = plan->come[c].split ? plan->come[c].split_subport : 0;
@@ -95,23 +99,32 @@ static void expected(const struct kports *before, const struct dlh_plan *plan, s
 	qsort(want->v, want->n, sizeof(want->v[0]), kport_cmp);
 }
 
+/* Whether @g is as @w plans it: a planned auto takes either type, a plan without a netdev any name. */
+static bool kport_as(const struct kport *w, const struct kport *g)
+{
+	return w->index == g->index && (w->type == g->type || w->type == DLH_PORT_TYPE_AUTO) && w->lanes == g->lanes &&
+	       w->split == g->split && w->subport == g->subport && (!w->netdev[0] || !strcmp(w->netdev, g->netdev));
+}
+
 /* The first port where @want and @got differ, said into @buf; false if they are the same. */
 static bool differ(const struct kports *want, const struct kports *got, char *buf, size_t len)
 {
 	for (size_t i = 0; i < want->n || i < got->n; i++) {
 		const struct kport *w = i < want->n ? &want->v[i] : NULL, *g = i < got->n ? &got->v[i] : NULL;
 
-		if (w && g && !memcmp(w, g, sizeof(*w)))
+		if (w && g && kport_as(w, g))
 			continue;
 		if (!w || (g && g->index < w->index))
 			snprintf(buf, len, "port %u is there, not planned", g->index);
 		else if (!g || w->index < g->index)
 			snprintf(buf, len, "port %u was planned, not there", w->index);
 		else
-			snprintf(buf, len,
-				 "port %u: %u lanes%s subport %u netdev %s, planned %u lanes%s subport %u netdev %s",
-				 w->index, g->lanes, g->split ? " split" : "", g->subport, g->netdev, w->lanes,
-				 w->split ? " split" : "", w->subport, w->netdev);
+			snprintf(
+			    buf, len,
+			    "port %u: %s %u lanes%s subport %u netdev %s, planned %s %u lanes%s subport %u netdev %s",
+			    w->index, dlh_port_type_name(g->type), g->lanes, g->split ? " split" : "", g->subport,
+			    g->netdev, dlh_port_type_name(w->type), w->lanes, w->split ? " split" : "", w->subport,
+			    w->netdev[0] ? w->netdev : "(any)");
 		return true;
 	}
 	return false;
@@ -125,8 +138,25 @@ static unsigned int rnd(unsigned int *seed, unsigned int n)
 
 struct step {
 	uint32_t index;
-	unsigned int count; /* 0: unsplit */
+	enum dlh_change kind;
+	unsigned int count;	 /* a split's */
+	enum dlh_port_type type; /* a type set's */
+	char what[32];
 };
+
+static int step_plan(struct dlh_port *p, const struct step *s, struct dlh_plan *plan, struct dlh_extack *ext)
+{
+	return s->kind == DLH_CHANGE_SPLIT  ? dlh_port_split_plan(p, s->count, plan, ext)
+	       : s->kind == DLH_CHANGE_TYPE ? dlh_port_type_set_plan(p, s->type, plan, ext)
+					    : dlh_port_unsplit_plan(p, plan, ext);
+}
+
+static int step_run(struct dlh_port *p, const struct step *s, struct dlh_extack *ext)
+{
+	return s->kind == DLH_CHANGE_SPLIT  ? dlh_port_split(p, s->count, ext)
+	       : s->kind == DLH_CHANGE_TYPE ? dlh_port_type_set(p, s->type, ext)
+					    : dlh_port_unsplit(p, ext);
+}
 
 static int one(struct kit_run *run, struct dlh_ctx *ctx, const char *handle, const struct step *s,
 	       struct kports *before, struct kports *want, struct kports *after, unsigned int *done,
@@ -148,12 +178,12 @@ static int one(struct kit_run *run, struct dlh_ctx *ctx, const char *handle, con
 		kit_diag(run, "%s", ext.msg);
 		goto out;
 	}
-	perr = s->count ? dlh_port_split_plan(p, s->count, plan, &pext) : dlh_port_unsplit_plan(p, plan, &pext);
+	perr = step_plan(p, s, plan, &pext);
 	if (!perr && plan->partial) {
 		kit_diag(run, "%s/%u: a partial plan on a recognised device", handle, s->index);
 		goto out;
 	}
-	err = s->count ? dlh_port_split(p, s->count, &oext) : dlh_port_unsplit(p, &oext);
+	err = step_run(p, s, &oext);
 	if (kernel_ports(handle, after, &ext)) {
 		kit_diag(run, "%s", ext.msg);
 		goto out;
@@ -163,17 +193,16 @@ static int one(struct kit_run *run, struct dlh_ctx *ctx, const char *handle, con
 		bool changed = differ(before, after, why, sizeof(why));
 
 		if (!err || !strstr(oext.msg, pext.msg) || changed) {
-			kit_diag(run, "%s/%u %s %u: planned \"%s\"; the kernel: %s \"%s\"%s%s", handle, s->index,
-				 s->count ? "split" : "unsplit", s->count, pext.msg, err ? "refused" : "did it",
-				 oext.msg, changed ? ", " : "", changed ? why : "");
+			kit_diag(run, "%s/%u %s: planned \"%s\"; the kernel: %s \"%s\"%s%s", handle, s->index, s->what,
+				 pext.msg, err ? "refused" : "did it", oext.msg, changed ? ", " : "",
+				 changed ? why : "");
 			goto out;
 		}
 		(*refused)++;
 	} else {
 		expected(before, plan, want);
 		if (err || differ(want, after, why, sizeof(why))) {
-			kit_diag(run, "%s/%u %s %u: planned, then %s%s", handle, s->index,
-				 s->count ? "split" : "unsplit", s->count, err ? "refused: " : "",
+			kit_diag(run, "%s/%u %s: planned, then %s%s", handle, s->index, s->what, err ? "refused: " : "",
 				 err ? oext.msg : why);
 			goto out;
 		}
@@ -197,7 +226,9 @@ int kit_kernel_run(struct kit_run *run, const struct dlh_conform_opts *opts, str
 	const char *rules;
 	struct dlh_ctx *ctx = NULL;
 	struct dlh_dev *dev;
-	bool exact = false;
+	bool exact = false, splits = false, types = false;
+	struct dlh_plan *probe = NULL;
+	struct dlh_extack pext;
 	int err;
 
 	if (!bufs)
@@ -222,9 +253,20 @@ int kit_kernel_run(struct kit_run *run, const struct dlh_conform_opts *opts, str
 		kit_report(run, "kernel_plans_match_outcomes", "the device is not recognised");
 		goto out;
 	}
-	while (n < steps) {
+	/* what its rules plan: splits where a port can split or is split, types where a plan says so */
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p))
+		splits |= dlh_port_splittable(p) || dlh_port_is_split(p);
+	probe = malloc(sizeof(*probe));
+	if (probe && dlh_port_first(dev) &&
+	    !dlh_port_type_set_plan(dlh_port_first(dev),
+				    dlh_port_type(dlh_port_first(dev)) == DLH_PORT_TYPE_IB ? DLH_PORT_TYPE_ETH
+											   : DLH_PORT_TYPE_IB,
+				    probe, &pext))
+		types = !probe->partial;
+	free(probe);
+	while (n < steps && (splits || types)) {
 		struct dlh_port *p;
-		struct step s;
+		struct step s = {0};
 		size_t k = 0, pick;
 
 		dev = dlh_dev_find(ctx, opts->kernel_dev);
@@ -238,15 +280,28 @@ int kit_kernel_run(struct kit_run *run, const struct dlh_conform_opts *opts, str
 		for (p = dlh_port_first(dev); pick--; p = dlh_port_next(p))
 			;
 		s.index = dlh_port_index(p);
-		/* mostly what may be done (a split port unsplit, a whole one split), sometimes what may not */
 		k = rnd(&seed, 10);
-		s.count = dlh_port_is_split(p) ? (k ? 0 : 2) : k < 5 ? 2 : k < 9 ? 4 : 0;
+		if (types && (!splits || rnd(&seed, 2))) {
+			static const enum dlh_port_type all[] = {DLH_PORT_TYPE_ETH, DLH_PORT_TYPE_IB,
+								 DLH_PORT_TYPE_AUTO};
+
+			s.kind = DLH_CHANGE_TYPE;
+			s.type = all[k % 3];
+			snprintf(s.what, sizeof(s.what), "type %s", dlh_port_type_name(s.type));
+		} else {
+			/* mostly what may be done (a split port unsplit, a whole one split), sometimes what may not */
+			s.count = dlh_port_is_split(p) ? (k ? 0 : 2) : k < 5 ? 2 : k < 9 ? 4 : 0;
+			s.kind = s.count ? DLH_CHANGE_SPLIT : DLH_CHANGE_UNSPLIT;
+			snprintf(s.what, sizeof(s.what), s.count ? "split %u" : "unsplit", s.count);
+		}
 		n++;
 		if (one(run, ctx, opts->kernel_dev, &s, &bufs[0], &bufs[1], &bufs[2], &done, &refused)) {
 			kit_diag(run, "at step %u of %u (--seed %u replays it)", n, steps, opts->seed ? opts->seed : 1);
 			break;
 		}
 	}
+	if (!splits && !types)
+		kit_diag(run, "%s: its rules plan neither splits nor types", opts->kernel_dev);
 	if (run->format == DLH_CONFORM_TAP)
 		fprintf(run->out, "# %u steps: %u done as planned, %u refused as planned\n", n, done, refused);
 	kit_report(run, "kernel_plans_match_outcomes", NULL);
