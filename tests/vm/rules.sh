@@ -2,9 +2,12 @@
 # mlxsw_spectrum on an SN2700 does (issue 30). A separate dl --kernel recognises it from what the
 # kernel reports, plans with Spectrum's rules (exact dry runs, conflicts refused before anything
 # changes, the board's faceplate), and every plan is checked against what the kernel then does,
-# over random splits and unsplits made by dl and by iproute2's devlink in turn.
+# over random splits and unsplits made by dl and by iproute2's devlink in turn. A bridged ConnectX-3
+# VPI, reporting itself as Linux's mlx4_core does (nothing of its own: sysfs names the driver), is
+# recognised by its driver alone and planned with mlx4's type rules the same way.
 D=dlhal/0000:03:00.0
-dlhald -f -s $T/r.sock --sim sn2700 --kernel-bridge > $T/r.log 2>&1 &
+H=dlhal/0000:01:00.0
+dlhald -f -s $T/r.sock --sim sn2700,cx3-vpi --kernel-bridge > $T/r.log 2>&1 &
 rd=$!
 i=0; until devlink dev show 2> /dev/null | grep -q "^$D\$"; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
 
@@ -28,8 +31,8 @@ dl --kernel -d port show $D/1 > $T/r4 2>&1
 dl --kernel -d dev show $D > $T/r5 2>&1
 if [ $r1 = 0 ] && [ "$(cat $T/r1)" = "split $D/3 into 2: would be done
 del $D/3: type eth netdev eth1
-new $D/3: type eth netdev eth1 split_group 1
-new $D/4: type eth netdev eth32 split_group 1" ] && [ $r2 = 1 ] && grep -q "Invalid split count" $T/r2 &&
+new $D/3: type eth split_group 1
+new $D/4: type eth split_group 1" ] && [ $r2 = 1 ] && grep -q "Invalid split count" $T/r2 &&
 	[ $r3 = 1 ] && grep -q "Port wasn't split" $T/r3 &&
 	grep -q "lanes 4 speed 100000 module 16 lane 0 split_counts 2,4$" $T/r4 &&
 	grep -qx "  plans exact: mlxsw rules, profile sn2700" $T/r5; then
@@ -84,7 +87,8 @@ fi
 # separate dl) must say exactly what the kernel then reports, or refuse as the kernel does.
 seed=${RULES_SEED:-30}
 rnd() { seed=$(((seed * 1103515245 + 12345) % 2147483648)); R=$((seed / 65536 % $1)); } # in this shell, into R
-ports() { dl --kernel port show $D | sort; }
+# udev names a kernel device's netdevs, not the board: plans name none, so none is compared
+ports() { dl --kernel port show $D | sed 's/ netdev [^ ]*//' | sort; }
 steps=${RULES_STEPS:-200}
 n=0 good=0 refused=0 bad=
 while [ $n -lt $steps ]; do
@@ -132,5 +136,81 @@ if [ $r = 0 ] && grep -q "^ok 1 - kernel_device_recognised" $T/rkit && grep -q "
 	ok "dlhal-conform --kernel: $(grep '^# .* steps:' $T/rkit | sed 's/^# //')"
 else
 	nok "the kit against a kernel device" "rc=$r $(head -n 12 $T/rkit)"
+fi
+
+# The ConnectX-3: bound to mlx4_core, with no info of its own on 6.1 (as mlx4_core), the core's name
+# from 6.2 on; recognised by the driver alone, exact type plans, the board's two cages. The bridge has
+# no ib_device to give devlink, so the kernel names no ibdev (mlx4_ib would): the plan names none.
+i=0; until devlink dev show 2> /dev/null | grep -q "^$H\$"; do i=$((i + 1)); [ $i -gt 50 ] && break; sleep 0.1; done
+drv=$(basename "$(readlink /sys/bus/dlhal/devices/0000:01:00.0/driver)")
+devlink dev info $H > $T/hinfo 2>&1; hr=$?
+case "$(uname -r)" in 6.1.*) [ $hr != 0 ] && hinfo=ok ;; *) grep -qx "  driver mlx4_core" $T/hinfo && hinfo=ok ;; esac
+dl --kernel -d dev show $H > $T/h1 2>&1
+dl --kernel port set $H/1 type eth --dry-run > $T/h2 2>&1; h2=$?
+dl --kernel panel --ascii > $T/hpanel 2>&1
+if [ "$drv" = mlx4_core ] && [ "${hinfo:-}" = ok ] && grep -qx "  plans exact: mlx4 rules, profile cx3-vpi" $T/h1 &&
+	[ $h2 = 0 ] && [ "$(cat $T/h2)" = "set $H/1 type eth: would be done
+del $H/1: type ib
+new $H/1: type eth" ] && grep -q "^$H: mlx4_core, 2 cages\$" $T/hpanel; then
+	ok "a bridged ConnectX-3 as mlx4_core: recognised by its driver alone, exact type plans, its two cages"
+else
+	nok "recognised ConnectX-3" "driver '$drv' info rc $hr / $(cat $T/h1) / $h2 $(cat $T/h2) / $(grep "^$H" $T/hpanel)"
+fi
+# Linux's devlink skips a type the port runs: port 1 sensed eth in auto stays auto when set to eth.
+# dl refuses that rather than report success, and its dry run says so.
+devlink port set $H/1 type auto > $T/h3 2>&1
+dl --kernel port set $H/1 type eth --dry-run > $T/h4 2>&1; h4=$?
+dl --kernel port set $H/1 type eth > $T/h5 2>&1; h5=$?
+if [ $h4 = 1 ] && [ $h5 = 1 ] && grep -q "Port runs eth already and the kernel skips a type a port runs: it would stay auto" $T/h5 &&
+	dl --kernel -j port show $H/1 | grep -q '"des_type":"auto"'; then
+	ok "a type the kernel would skip (eth on a port sensed eth in auto) is refused, not reported done"
+else
+	nok "the kernel's skipped type" "$(cat $T/h3) / $h4 $(cat $T/h4) / $h5 $(cat $T/h5) / $(dl --kernel -j port show $H/1)"
+fi
+# Plans against outcomes: random type sets by dl and devlink in turn, each after a dry run.
+# "HANDLE TYPE" a line (a handle holds colons: the last ": type" ends it)
+htypes() { dl --kernel port show $H | sed -n 's|^\(.*\): type \([a-z]*\).*|\1 \2|p' | sort; }
+n=0 good=0 refused=0 bad=
+while [ $n -lt ${RULES_STEPS:-200} ]; do
+	n=$((n + 1))
+	rnd 2; p=$((R + 1)); rnd 3
+	case $R in 0) t=eth ;; 1) t=ib ;; *) t=auto ;; esac
+	htypes > $T/hb
+	if [ $(wc -l < $T/hb) != 2 ]; then bad="step $n: the ConnectX-3's ports: $(cat $T/hb)"; break; fi
+	dl --kernel port set $H/$p type $t --dry-run > $T/hp 2>&1; rp=$?
+	if [ $((n % 2)) = 0 ]; then
+		devlink port set $H/$p type $t > $T/ho 2>&1; ro=$?; by=devlink
+	else
+		dl --kernel port set $H/$p type $t > $T/ho 2>&1; ro=$?; by=dl
+	fi
+	htypes > $T/ha
+	if [ $rp = 0 ]; then
+		# a planned auto port: whichever type the link has
+		{ sed -n 's/^del \(.*\): type .*/\1 /p' $T/hp > $T/hdel
+		  grep -v -F -f $T/hdel $T/hb; sed -n 's/^new \(.*\): type \([a-z]*\).*/\1 \2/p' $T/hp; } | sort > $T/hw
+		if [ $ro = 0 ] && [ $(wc -l < $T/hw) = $(wc -l < $T/ha) ] &&
+			[ $(awk 'NR == FNR { w[$1] = $2; next } ($1 in w) && (w[$1] == "auto" || w[$1] == $2)' $T/hw $T/ha | wc -l) = $(wc -l < $T/hw) ]; then
+			good=$((good + 1)); continue
+		fi
+	elif [ $rp = 1 ]; then
+		why=$(sed -n 's/^Error: .*: \(.*\)\.$/\1/p' $T/hp)
+		# refused by dl (the kernel would skip it) or by the kernel, in the rules' words; nothing changed
+		if { [ $by = dl ] && [ $ro != 0 ] && grep -qF "$why" $T/ho || [ $by = devlink ]; } && [ -n "$why" ] && cmp -s $T/hb $T/ha; then
+			refused=$((refused + 1)); continue
+		fi
+	fi
+	bad="step $n ($by: port set $H/$p type $t): plan rc=$rp $(head -n 4 $T/hp) / op rc=$ro $(head -n 2 $T/ho) / before $(cat $T/hb) after $(cat $T/ha)"
+	break
+done
+if [ -z "$bad" ] && [ $good -gt 0 ]; then
+	ok "${RULES_STEPS:-200} random type sets on the ConnectX-3 by dl and devlink: $good done as planned, $refused refused as planned"
+else
+	nok "type plans against the kernel's outcomes" "${bad:-$good done, $refused refused}"
+fi
+DLHAL_MODULE_PATH=/usr/lib/dlhal dlhal-conform --kernel $H --steps ${RULES_STEPS:-200} --seed 11 > $T/hkit 2>&1; r=$?
+if [ $r = 0 ] && grep -q "^ok 2 - kernel_plans_match_outcomes" $T/hkit; then
+	ok "dlhal-conform --kernel on the ConnectX-3: $(grep '^# .* steps:' $T/hkit | sed 's/^# //')"
+else
+	nok "the kit against the kernel ConnectX-3" "rc=$r $(head -n 12 $T/hkit)"
 fi
 kill -TERM $rd; wait $rd

@@ -141,11 +141,13 @@ if [ -x $py ] && [ -d /usr/lib/python3/dist-packages/ansible/module_utils ]; the
 		"$root/usr/lib/python3/dist-packages/ansible_collections/dlhal/devlink/"
 fi
 cp "$psample" "$nsim/netdevsim.ko" "$bridge/dlhal_bridge.ko" "$root/modules/"
-# The kit against a kernel device: it loads the kernel backend and, to recognise a Spectrum, mlxsw.
+# The kit against a kernel device: it loads the kernel backend and, to recognise a Spectrum or a
+# ConnectX-3, the vendor's module.
 mkdir -p "$root/usr/lib/dlhal"
 copy_bin "$build/sdk/conform/dlhal-conform" /usr/bin/dlhal-conform
 copy_bin "$build/kernel/kernel.so" /usr/lib/dlhal/kernel.so
 copy_bin "$build/drivers/mlxsw/mlxsw.so" /usr/lib/dlhal/mlxsw.so
+copy_bin "$build/drivers/mlx4/mlx4.so" /usr/lib/dlhal/mlx4.so
 copy_bin "$build/tests/bridge_client" /usr/bin/bridge_client
 copy_bin "$build/tests/bridge_fuzz" /usr/bin/bridge_fuzz
 cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$src/tests/vm/bridge-cases.sh" "$src/tests/vm/rules.sh" "$root/"
