@@ -387,8 +387,8 @@ void dlh__timers_free_dev(struct dlh_dev *dev);
 /* Recognising a kernel device (rules.c): the host's, which knows the profiles; NULL: none. */
 extern int (*dlh__recognise_hook)(struct dlh_dev *dev, struct dlh_extack *ext);
 void dlh__dev_rules(struct dlh_dev *dev);
-int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv, const char *config,
-			  const char *profile, struct dlh_extack *ext);
+int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv, const char *linux_drv,
+			  const char *config, const char *profile, struct dlh_extack *ext);
 void dlh__dev_rules_missing(struct dlh_dev *dev, const char *why);
 int dlh__dev_rules_own(struct dlh_dev *dev, struct dlh_extack *ext);
 void dlh__dev_rules_free(struct dlh_dev *dev);

@@ -104,9 +104,20 @@ void dlh__port_attrs_fill(const struct dlh_dev *dev, uint32_t index, struct dlh_
 		dev->rules->port_attrs_fill(dev, index, attrs);
 }
 
-/* A kernel device recognised as one @drv's rules know, with the facts of @profile's hw. */
-int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv, const char *config,
-			  const char *profile, struct dlh_extack *ext)
+static bool knows_linux_driver(const struct dlh_sdk_rules *rules, const char *linux_drv)
+{
+	for (const char *const *k = rules->kernel_drivers; k && *k; k++)
+		if (!strcmp(*k, linux_drv))
+			return true;
+	return false;
+}
+
+/*
+ * A kernel device that Linux's @linux_drv runs, recognised as one @drv's
+ * rules know (they must name that driver), with the facts of @profile's hw.
+ */
+int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv, const char *linux_drv,
+			  const char *config, const char *profile, struct dlh_extack *ext)
 {
 	const struct dlh_sdk_rules *rules = drv->rules;
 	int err;
@@ -114,6 +125,14 @@ int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv,
 	if (!rules || !rules->attach)
 		return dlh__extack_set(ext, -EOPNOTSUPP, dev->handle, "Driver %s has no rules for a kernel device",
 				       drv->name);
+	if (!knows_linux_driver(rules, linux_drv)) {
+		char why[DLH_EXTACK_MSG_MAX];
+
+		snprintf(why, sizeof(why), "%s rules do not know Linux's %s (profile %s)", drv->name, linux_drv,
+			 profile);
+		dlh__dev_rules_missing(dev, why);
+		return dlh__extack_set(ext, -EOPNOTSUPP, dev->handle, "%s", why);
+	}
 	err = facts_alloc(dev, rules, ext);
 	if (err)
 		return err;

@@ -160,7 +160,9 @@ static int attach(struct dlh_dev *dev, const struct candidate *c, struct dlh_ext
 		if (!config)
 			return dlh__extack_set(ext, -ENOMEM, dev->handle, "Out of memory");
 	}
-	err = dlh__dev_rules_attach(dev, drv, config, c->name, ext);
+	err = dlh__dev_rules_attach(dev, drv,
+				    json_string_value(json_object_get(json_object_get(c->root, "kernel"), "driver")),
+				    config, c->name, ext);
 	free(config);
 	if (err)
 		return err;

@@ -309,6 +309,38 @@ Test(rules, a_profile_on_the_profile_path_stands_for_a_board)
 	rmdir(dir);
 }
 
+/* A profile that puts a vendor's rules on another Linux driver's device is not taken: the rules say which they know. */
+Test(rules, rules_attach_only_to_the_linux_drivers_they_name)
+{
+	char dir[] = "/tmp/dlhal-rules-XXXXXX", path[64], want[160];
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev;
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	bool exact = true;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/notmine.json", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("{\"driver\": \"mlxsw\", \"handle\": \"pci/0000:09:00.0\", "
+	      "\"kernel\": {\"driver\": \"netdevsim\"}, \"hw\": {\"ports\": []}}",
+	      f);
+	fclose(f);
+	setenv("DLHAL_PROFILE_PATH", dir, 1);
+	dev = fk_dev(&ctx, "netdevsim 0 sn2700");
+	cr_assert_eq(dlh_port_split_plan(dlh_port_find(dev, 1), 2, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect(plan.partial, "not planned with rules that do not know the device's driver");
+	snprintf(want, sizeof(want), "mlxsw rules do not know Linux's netdevsim (profile %s)", path);
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact), want);
+	cr_expect_not(exact);
+	dlh_ctx_free(ctx);
+	unsetenv("DLHAL_PROFILE_PATH");
+	unlink(path);
+	rmdir(dir);
+}
+
 /*
  * A ConnectX-3 VPI as Linux's mlx4_core reports it: no info of its own (the
  * core or sysfs names the driver), two ports that start in InfiniBand; a type

@@ -265,7 +265,11 @@ struct dlh_sdk_driver {
  * with @c port_attrs_fill. The ops still go to the kernel.
  */
 struct dlh_sdk_rules {
-	/** Linux drivers whose devices follow these rules ("mlxsw_spectrum"), NULL-terminated. */
+	/**
+	 * Linux drivers whose devices follow these rules ("mlxsw_spectrum"),
+	 * NULL-terminated; NULL: none yet. A profile that stands for another
+	 * Linux driver's device is not attached (its plans stay partial).
+	 */
 	const char *const *kernel_drivers;
 	/** Bytes of facts per device, zeroed (dlh_sdk_dev_facts()). */
 	size_t facts_size;
