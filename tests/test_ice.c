@@ -575,6 +575,51 @@ Test(ice, the_reset_brings_up_exactly_the_plan)
 	dlh_ctx_free(ctx);
 }
 
+/*
+ * In a sequence each split is planned from the option the ones before it chose (pending by then),
+ * as the ops then run: the same options, the same refusal at the end.
+ */
+Test(ice, a_sequence_plans_each_split_from_the_last_one_chosen)
+{
+	static const struct {
+		unsigned int count; /* 1: unsplit */
+		int err;
+		unsigned int nafter;
+		const char *state;
+	} steps[] = {
+	    {4, 0, 4, "{\"active\":0,\"pending\":2}"}, {4, 0, 4, "{\"active\":0,\"pending\":3}"},
+	    {2, 0, 2, "{\"active\":0,\"pending\":0}"}, {8, 0, 8, "{\"active\":0,\"pending\":4}"},
+	    {1, 0, 1, "{\"active\":0,\"pending\":5}"}, {1, -EINVAL, 0, "{\"active\":0,\"pending\":5}"},
+	};
+	struct dlh_ctx *ctx = ctx_with("e810-cqda2");
+	struct dlh_seq *seq;
+	struct dlh_plan plan;
+	struct dlh_extack ext, oext;
+
+	cr_assert_eq(dlh_seq_new(ctx, &seq), 0);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		struct dlh_port *vp = dlh_seq_port_first(seq, dlh_dev_find(ctx, PF0));
+		int err;
+
+		cr_assert_not_null(vp);
+		err = steps[i].count > 1 ? dlh_seq_split(seq, vp, steps[i].count, &plan, &ext)
+					 : dlh_seq_unsplit(seq, vp, &plan, &ext);
+		cr_expect_eq(err, steps[i].err, "step %zu planned: %s", i, ext.msg);
+		if (!err) {
+			cr_expect_not(plan.partial, "step %zu: exact, from the options chosen before it", i);
+			cr_expect_eq(plan.nafter, steps[i].nafter, "step %zu", i);
+		}
+		err = steps[i].count > 1 ? dlh_port_split(port0(ctx), steps[i].count, &oext)
+					 : dlh_port_unsplit(port0(ctx), &oext);
+		cr_expect_eq(err, steps[i].err, "step %zu done as planned: %s", i, oext.msg);
+		cr_expect_str_eq(state(ctx), steps[i].state, "step %zu", i);
+		if (err)
+			cr_expect_str_eq(oext.msg, ext.msg, "refused in the plan's words");
+	}
+	dlh_seq_free(seq);
+	dlh_ctx_free(ctx);
+}
+
 static int nowplan_split(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
 {
 	(void)count;

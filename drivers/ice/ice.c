@@ -14,6 +14,7 @@
 #include "ice.h"
 
 #include "emu.h"
+#include "rules.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -25,9 +26,7 @@
 struct ice_card {
 	struct dlh_sdk_bus *bus;
 	struct ice_emu *emu;
-	char bus_name[32];
-	char slot[64]; /* "0000:16:00": the card's functions are SLOT.0 to SLOT.7 */
-	char netdev_prefix[12];
+	struct ice_facts facts; /* as the firmware reported them last: what the rules plan from */
 	struct dlh_dev *pf[ICE_MAX_PORT_PER_PCI_DEV];
 	unsigned int npf;
 };
@@ -37,32 +36,27 @@ static struct ice_card *card_of(const struct dlh_dev *dev)
 	return dlh_sdk_bus_priv(dlh_sdk_dev_bus(dev));
 }
 
-/* "Requested split count" decided in one place (as ice_devlink_port_split() does). */
-static int split_option(struct ice_card *card, unsigned int count, uint8_t *new_option, struct dlh_extack *ext)
+/* Each PF's facts are the card's. */
+static void facts_sync(struct ice_card *card)
 {
-	struct ice_port_option options[ICE_AQC_PORT_OPT_MAX];
-	uint8_t option_count = ICE_AQC_PORT_OPT_MAX, active_idx, pending_idx, i;
+	for (unsigned int i = 0; i < card->npf; i++)
+		*(struct ice_facts *)dlh_sdk_dev_facts(card->pf[i]) = card->facts;
+}
+
+/* The option table and the active and pending options, as the firmware says them now. */
+static int facts_read(struct ice_card *card)
+{
+	struct ice_facts f = card->facts;
+	uint8_t active, pending;
 	bool active_valid, pending_valid;
 
-	if (ice_aq_get_port_options(card->emu, options, &option_count, &active_idx, &active_valid, &pending_idx,
-				    &pending_valid))
-		return dlh_sdk_extack(ext, -EIO, "Failed to get available port split options");
-	*new_option = ICE_AQC_PORT_OPT_MAX;
-	active_idx = pending_valid ? pending_idx : active_idx;
-	/* From the option after the active (or pending) one, wrapping around, so that the same
-	 * count asked again moves on to the next option with that count. */
-	for (i = 1; i <= option_count; i++) {
-		uint8_t j = (uint8_t)((active_idx + i) % option_count);
-
-		if (count == options[j].pmd) {
-			*new_option = j;
-			break;
-		}
-	}
-	if (*new_option == active_idx)
-		return dlh_sdk_extack(ext, -EINVAL, "Requested split count is already set");
-	if (*new_option == ICE_AQC_PORT_OPT_MAX)
-		return dlh_sdk_extack(ext, -EINVAL, "Port split requested unsupported port config");
+	f.count = ICE_AQC_PORT_OPT_MAX;
+	if (ice_aq_get_port_options(card->emu, f.options, &f.count, &active, &active_valid, &pending, &pending_valid))
+		return -EIO;
+	f.active = active;
+	f.pending = pending_valid ? pending : -1;
+	card->facts = f;
+	facts_sync(card);
 	return 0;
 }
 
@@ -82,35 +76,37 @@ static int set_port_option(struct ice_card *card, uint8_t option_idx, struct dlh
 }
 
 /* PF 0 says what the card has pending: the options are the whole card's. */
-static void pending_report(struct ice_card *card, const struct ice_port_option *options, uint8_t pending_idx,
-			   bool pending_valid)
+static void pending_report(struct ice_card *card)
 {
 	struct dlh_pending p = {0};
 
 	if (!card->npf)
 		return;
-	if (pending_valid) {
-		p.split = options[pending_idx].pmd;
+	if (card->facts.pending >= 0) {
+		p.split = card->facts.options[card->facts.pending].pmd;
 		snprintf(p.message, sizeof(p.message), "%s", ICE_SPLIT_MSG);
 	}
 	dlh_sdk_dev_pending_set(card->pf[0], &p);
 }
 
+/* As ice_devlink_port_split(): the table read, the rules' choice, the option stored. */
 static int ice_port_split_to(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
 {
 	struct ice_card *card = card_of(dlh_port_dev(port));
-	struct dlh_pending p = {.split = count};
-	uint8_t new_option = ICE_AQC_PORT_OPT_MAX;
+	uint8_t new_option;
 	int err;
 
-	err = split_option(card, count, &new_option, ext);
+	if (facts_read(card))
+		return dlh_sdk_extack(ext, -EIO, "Failed to get available port split options");
+	err = ice_split_option(&card->facts, count, &new_option, ext);
 	if (err)
 		return err;
 	err = set_port_option(card, new_option, ext);
 	if (err)
 		return err;
-	snprintf(p.message, sizeof(p.message), "%s", ICE_SPLIT_MSG);
-	dlh_sdk_dev_pending_set(card->pf[0], &p);
+	card->facts.pending = new_option;
+	facts_sync(card);
+	pending_report(card);
 	return 0;
 }
 
@@ -125,82 +121,6 @@ static int ice_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	return ice_port_split_to(port, 1, ext);
 }
 
-/*
- * The lane PF @f's port uses under option @opt: the option's f-th lane in use (ice.rst's table has a
- * column per lane, quad 0's four then quad 1's; each PF one of them). Which PF takes which lane is
- * not in ice's sources: in order is the choice here (docs/vendors.md). -1 past the option's lanes.
- */
-static int pf_lane(const struct ice_port_option *o, unsigned int f)
-{
-	for (int l = 0; l < ICE_MAX_PORT_PER_PCI_DEV; l++)
-		if (o->lane_mbps[l] && !f--)
-			return l;
-	return -1;
-}
-
-/* PF @f's port under option @opt: only PF 0's is splittable (the firmware's options are the whole card's). */
-static void port_attrs(const struct ice_port_option *options, uint8_t count, uint8_t opt, unsigned int f,
-		       struct dlh_sdk_port_attrs *attrs)
-{
-	int lane = pf_lane(&options[opt], f);
-	uint8_t lanes = 0;
-
-	for (uint8_t i = 0; i < count; i++)
-		lanes = options[i].pmd > lanes ? options[i].pmd : lanes;
-	*attrs = (struct dlh_sdk_port_attrs){.flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = f};
-	if (f == 0) {
-		attrs->lanes = lanes;
-		attrs->splittable = lanes != 0;
-	}
-	/* the QSFP28 cage (quad) and the lane in it: what a faceplate places the port by */
-	if (lane >= 0) {
-		attrs->speed = options[opt].lane_mbps[lane];
-		attrs->has_module = true;
-		attrs->module = (uint32_t)lane / ICE_LANES_PER_QUAD;
-		attrs->lane = (uint32_t)lane % ICE_LANES_PER_QUAD;
-	}
-}
-
-/* What the card will be after the reset: the option's PCI functions, one port each, as card_up() makes them. */
-static int ice_plan_to(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
-{
-	struct ice_card *card = card_of(dlh_port_dev(port));
-	struct ice_port_option options[ICE_AQC_PORT_OPT_MAX];
-	uint8_t option_count = ICE_AQC_PORT_OPT_MAX, active_idx, pending_idx, new_option = ICE_AQC_PORT_OPT_MAX;
-	bool active_valid, pending_valid;
-	char handle[160], netdev[16];
-	int err;
-
-	err = split_option(card, count, &new_option, ext);
-	if (err)
-		return err;
-	if (ice_aq_get_port_options(card->emu, options, &option_count, &active_idx, &active_valid, &pending_idx,
-				    &pending_valid))
-		return dlh_sdk_extack(ext, -EIO, "Failed to get available port split options");
-	for (unsigned int f = 0; f < options[new_option].pmd; f++) {
-		struct dlh_sdk_port_attrs attrs;
-
-		port_attrs(options, option_count, new_option, f, &attrs);
-		snprintf(handle, sizeof(handle), "%s/%s.%u", card->bus_name, card->slot, f);
-		snprintf(netdev, sizeof(netdev), "%s%u", card->netdev_prefix, f);
-		err = dlh_sdk_plan_after(plan, handle, 0, &attrs, DLH_PORT_TYPE_ETH, netdev, ext);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static int ice_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
-			       struct dlh_extack *ext)
-{
-	return ice_plan_to(port, count, plan, ext);
-}
-
-static int ice_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
-{
-	return ice_plan_to(port, 1, plan, ext);
-}
-
 static void card_down(struct ice_card *card)
 {
 	while (card->npf)
@@ -210,33 +130,31 @@ static void card_down(struct ice_card *card)
 /* One device per PCI function the active option gives, one port each, as ice registers them. */
 static int card_up(struct ice_card *card, struct dlh_extack *ext)
 {
-	struct ice_port_option options[ICE_AQC_PORT_OPT_MAX];
-	uint8_t option_count = ICE_AQC_PORT_OPT_MAX, active_idx, pending_idx;
-	bool active_valid, pending_valid;
+	const struct ice_facts *f = &card->facts;
 	char handle[160], netdev[16];
 	int err;
 
-	if (ice_aq_get_port_options(card->emu, options, &option_count, &active_idx, &active_valid, &pending_idx,
-				    &pending_valid))
+	if (facts_read(card))
 		return dlh_sdk_extack(ext, -EIO, "Couldn't read port split options");
-	for (unsigned int f = 0; f < options[active_idx].pmd && f < ICE_MAX_PORT_PER_PCI_DEV; f++) {
+	for (unsigned int pf = 0; pf < f->options[f->active].pmd && pf < ICE_MAX_PORT_PER_PCI_DEV; pf++) {
 		struct dlh_sdk_port_attrs attrs;
 		struct dlh_port *port;
 
-		port_attrs(options, option_count, active_idx, f, &attrs);
-		snprintf(handle, sizeof(handle), "%s/%s.%u", card->bus_name, card->slot, f);
+		ice_port_attrs(f, f->active, pf, &attrs);
+		snprintf(handle, sizeof(handle), "%s/%s.%u", f->bus_name, f->slot, pf);
 		err = dlh_sdk_bus_dev_add(card->bus, handle, &card->pf[card->npf], ext);
 		if (err)
 			goto err_down;
 		card->npf++;
-		snprintf(netdev, sizeof(netdev), "%s%u", card->netdev_prefix, f);
+		*(struct ice_facts *)dlh_sdk_dev_facts(card->pf[card->npf - 1]) = *f;
+		snprintf(netdev, sizeof(netdev), "%s%u", f->netdev_prefix, pf);
 		err = dlh_sdk_port_register(card->pf[card->npf - 1], 0, &attrs, &port, ext);
 		if (!err)
 			err = dlh_sdk_port_type_eth(port, netdev, ext);
 		if (err)
 			goto err_down;
 	}
-	pending_report(card, options, pending_idx, pending_valid);
+	pending_report(card);
 	return 0;
 
 err_down:
@@ -284,20 +202,21 @@ static int card_parse(struct ice_card *card, const char *config, struct dlh_exta
 	handle = json_string_value(json_object_get(hw, "handle"));
 	slash = handle ? strchr(handle, '/') : NULL;
 	dot = handle ? strrchr(handle, '.') : NULL;
-	if (!slash || !dot || dot < slash || strcmp(dot, ".0") || (size_t)(slash - handle) >= sizeof(card->bus_name) ||
-	    (size_t)(dot - slash - 1) >= sizeof(card->slot) || dot == slash + 1) {
+	if (!slash || !dot || dot < slash || strcmp(dot, ".0") ||
+	    (size_t)(slash - handle) >= sizeof(card->facts.bus_name) ||
+	    (size_t)(dot - slash - 1) >= sizeof(card->facts.slot) || dot == slash + 1) {
 		dlh_sdk_extack(ext, -EINVAL, "handle: expected PF 0's, \"pci/DDDD:BB:SS.0\"");
 		goto out;
 	}
-	snprintf(card->bus_name, sizeof(card->bus_name), "%.*s", (int)(slash - handle), handle);
-	snprintf(card->slot, sizeof(card->slot), "%.*s", (int)(dot - slash - 1), slash + 1);
+	snprintf(card->facts.bus_name, sizeof(card->facts.bus_name), "%.*s", (int)(slash - handle), handle);
+	snprintf(card->facts.slot, sizeof(card->facts.slot), "%.*s", (int)(dot - slash - 1), slash + 1);
 	prefix = json_string_value(json_object_get(hw, "netdev_prefix"));
-	if (!prefix || !prefix[0] || strlen(prefix) >= sizeof(card->netdev_prefix) - 1) {
+	if (!prefix || !prefix[0] || strlen(prefix) >= sizeof(card->facts.netdev_prefix) - 1) {
 		dlh_sdk_extack(ext, -EINVAL, "netdev_prefix: expected 1 to %zu characters",
-			       sizeof(card->netdev_prefix) - 2);
+			       sizeof(card->facts.netdev_prefix) - 2);
 		goto out;
 	}
-	snprintf(card->netdev_prefix, sizeof(card->netdev_prefix), "%s", prefix);
+	snprintf(card->facts.netdev_prefix, sizeof(card->facts.netdev_prefix), "%s", prefix);
 	list = json_object_get(hw, "options");
 	n = json_array_size(list);
 	if (!n || n > ICE_AQC_PORT_OPT_MAX) {
@@ -484,8 +403,6 @@ static int ice_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *k
 static const struct dlh_sdk_ops ice_ops = {
     .port_split = ice_port_split,
     .port_unsplit = ice_port_unsplit,
-    .port_split_plan = ice_port_split_plan,
-    .port_unsplit_plan = ice_port_unsplit_plan,
     .sim_set = ice_sim_set,
     .sim_get = ice_sim_get,
     .bus_attach = ice_bus_attach,
@@ -501,4 +418,5 @@ static const struct dlh_sdk_ops ice_ops = {
 const struct dlh_sdk_driver ice_driver = {
     DLH_SDK_DRIVER_INIT("ice", &ice_ops),
     .bus_priv_size = sizeof(struct ice_card),
+    .rules = &ice_rules,
 };

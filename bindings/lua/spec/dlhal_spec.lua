@@ -330,8 +330,8 @@ describe("dlhal", function()
     it("returns the driver's word with a split that waits for a reset, and shows it pending", function()
       local seen = {}
       ctx:subscribe(function(e) seen[#seen + 1] = e.object .. "," .. e.action .. " " .. e.handle end)
-      -- ice decides while reading its firmware: no rules of its own to plan with yet
-      assert.same({ nil }, { ctx:dev(ICE):rules() })
+      -- ice's rules plan from the option table the driver last read from its firmware
+      assert.same({ "ice rules", true }, { ctx:dev(ICE):rules() })
       local made, warning = ctx:port(ICE .. "/0"):split(4)
       assert.same({}, made)
       assert.equal("Reboot required to finish port split", warning)
