@@ -255,8 +255,8 @@ struct dlh_port {
 const char *dlh__quote(char *buf, size_t size, const char *s, size_t len);
 #define DLH__QUOTE(s, len) dlh__quote((char[DLH__QUOTE_MAX + 4]){0}, DLH__QUOTE_MAX + 4, (s), (len))
 int dlh__extack_obj(struct dlh_extack *ext, const char *obj);
-int dlh__extack_set(struct dlh_extack *ext, int err, const char *obj, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+/* the public setter (dlh_extack_set()): core refuses in the same way front ends do */
+#define dlh__extack_set dlh_extack_set
 void dlh__extack_clear(struct dlh_extack *ext);
 void dlh__extack_vset(struct dlh_extack *ext, const char *fmt, va_list ap);
 

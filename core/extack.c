@@ -46,7 +46,7 @@ void dlh__extack_vset(struct dlh_extack *ext, const char *fmt, va_list ap)
 		memcpy(ext->msg + sizeof(ext->msg) - 4, "...", 4);
 }
 
-int dlh__extack_set(struct dlh_extack *ext, int err, const char *obj, const char *fmt, ...)
+DLH_EXPORT int dlh_extack_set(struct dlh_extack *ext, int err, const char *obj, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -1039,3 +1039,24 @@ Test(info, what_a_device_reports_checked_in_order)
 	dlh_ctx_free(ctx);
 	free(info);
 }
+
+/* A front end's own refusal goes through the same setter as core's: the object replaced, nothing cut silently. */
+Test(core, a_front_ends_refusal_names_its_object_and_marks_a_cut)
+{
+	struct dlh_extack ext = {.msg = "old", .obj = "pci/0000:03:00.0/1"};
+	char buf[DLH_EXTACK_MSG_MAX + 64];
+	size_t n;
+
+	cr_expect_eq(dlh_extack_set(&ext, -ENODEV, NULL, "Port %u is gone", 5u), -ENODEV);
+	cr_expect_str_eq(ext.msg, "Port 5 is gone");
+	cr_expect_str_eq(ext.obj, "", "no object left over from before");
+	cr_expect_eq(dlh_extack_set(&ext, -EINVAL, "pci/0000:01:00.0", "Bad"), -EINVAL);
+	cr_expect_str_eq(dlh_extack_str(&ext, buf, sizeof(buf)), "pci/0000:01:00.0: Bad");
+	memset(buf, 'x', sizeof(buf) - 1);
+	buf[sizeof(buf) - 1] = '\0';
+	dlh_extack_set(&ext, -EINVAL, NULL, "%s", buf);
+	n = strlen(ext.msg);
+	cr_expect_eq(n, sizeof(ext.msg) - 1);
+	cr_expect_str_eq(ext.msg + n - 3, "...", "a message too long ends in ...");
+	cr_expect_eq(dlh_extack_set(NULL, -EIO, NULL, "nowhere"), -EIO);
+}

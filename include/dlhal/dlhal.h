@@ -210,6 +210,18 @@ DLH_EXPORT const char *dlh_version_kind_name(enum dlh_version_kind kind);
  */
 DLH_EXPORT const char *dlh_extack_str(const struct dlh_extack *ext, char *buf, size_t len);
 
+/**
+ * @brief Put a reason in @p ext, as the library's own calls do: @p obj (a
+ *        handle, or NULL for none) replaces the object, and a message too
+ *        long for @c msg ends in "..." rather than being cut silently. For
+ *        front ends that refuse in their own words (a desired-state step, a
+ *        daemon's request).
+ * @param ext the extack (NULL: nothing is put).
+ * @return @p err, for `return dlh_extack_set(...)`.
+ */
+DLH_EXPORT int dlh_extack_set(struct dlh_extack *ext, int err, const char *obj, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* -------------------------------------------------------------------------- */
 /** @name Context */
 /** @{ */

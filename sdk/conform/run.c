@@ -103,11 +103,8 @@ DLH_EXPORT int dlh_conform_run(const struct dlh_conform_opts *opts, struct dlh_c
 			return err;
 		goto summary;
 	}
-	if (!opts->profile) {
-		if (ext)
-			snprintf(ext->msg, sizeof(ext->msg), "No profile given");
-		return -EINVAL;
-	}
+	if (!opts->profile)
+		return dlh_extack_set(ext, -EINVAL, NULL, "No profile given");
 	err = kit_target_open(&t, opts, NULL, ext);
 	if (err)
 		return err;

@@ -405,7 +405,7 @@ static struct dlh_dev *step_target(struct dlh_ctx *ctx, const struct step *s, un
 
 	memset(ext, 0, sizeof(*ext));
 	if (!dev)
-		snprintf(ext->msg, sizeof(ext->msg), "Device is gone");
+		dlh_extack_set(ext, -ENODEV, NULL, "Device is gone");
 	return dev;
 }
 
@@ -435,9 +435,7 @@ static int plan_keep(struct step *s, const struct dlh_plan *plan)
 
 static int gone(struct dlh_extack *ext, struct dlh_dev *dev, const char *fmt, unsigned int n)
 {
-	snprintf(ext->obj, sizeof(ext->obj), "%s", dlh_dev_handle(dev));
-	snprintf(ext->msg, sizeof(ext->msg), fmt, n);
-	return -ENODEV;
+	return dlh_extack_set(ext, -ENODEV, dlh_dev_handle(dev), fmt, n);
 }
 
 /*
@@ -858,10 +856,8 @@ static int step_run(struct dlh_ctx *ctx, struct step *s, struct dlh_extack *ext)
 		return dlh_port_unsplit(p, ext);
 	}
 	if (s->kind == STEP_SPLIT) {
-		if (!group(NULL, dev, number, &nsplit, &first) || nsplit) {
-			snprintf(ext->msg, sizeof(ext->msg), "No whole port %u to split", number);
-			return -ENODEV;
-		}
+		if (!group(NULL, dev, number, &nsplit, &first) || nsplit)
+			return dlh_extack_set(ext, -ENODEV, NULL, "No whole port %u to split", number);
 		s->was_count = 1;
 		return dlh_port_split(first, s->count, ext);
 	}
@@ -874,10 +870,8 @@ static int step_run(struct dlh_ctx *ctx, struct step *s, struct dlh_extack *ext)
 
 		if (dlh_port_number(p) != number)
 			continue;
-		if (append(&s->was, &s->nwas, sizeof(w), &w)) {
-			snprintf(ext->msg, sizeof(ext->msg), "Out of memory");
-			return -ENOMEM;
-		}
+		if (append(&s->was, &s->nwas, sizeof(w), &w))
+			return dlh_extack_set(ext, -ENOMEM, NULL, "Out of memory");
 	}
 	return types_set(dev, number, s->type, NULL, 0, ext);
 }
@@ -905,10 +899,8 @@ static int step_undo(struct dlh_ctx *ctx, const struct step *s, struct dlh_extac
 			return err;
 		number = dlh_port_number(p);
 	}
-	if (!group(NULL, dev, number, &nsplit, &first)) {
-		snprintf(ext->msg, sizeof(ext->msg), "Port %u is gone", number);
-		return -ENODEV;
-	}
+	if (!group(NULL, dev, number, &nsplit, &first))
+		return dlh_extack_set(ext, -ENODEV, NULL, "Port %u is gone", number);
 	if (s->was_count > 1)
 		return nsplit ? 0 : dlh_port_split(first, s->was_count, ext);
 	return nsplit ? dlh_port_unsplit(first, ext) : 0;

@@ -287,8 +287,7 @@ int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 		if (st && desired_save(dev, desired)) {
 			json_decref(st);
 			st = NULL;
-			e = -ENOMEM;
-			snprintf(ext.msg, sizeof(ext.msg), "out of memory");
+			e = dlh_extack_set(&ext, -ENOMEM, NULL, "out of memory");
 		}
 		if (!st || json_object_set_new(devs, dlh_dev_handle(dev), st)) {
 			snprintf(why, whylen, "the state of %s: %s", dlh_dev_handle(dev), e ? ext.msg : "not JSON");
