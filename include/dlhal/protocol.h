@@ -22,6 +22,10 @@
 /** Largest record either side sends. */
 #define DLHAL_RECORD_MAX 65536
 
+/** Longest emulator key and value (DLHAL_ATTR_SIM_KEY, DLHAL_ATTR_SIM_VALUE), NUL included: both sides refuse longer. */
+#define DLHAL_SIM_KEY_MAX   64
+#define DLHAL_SIM_VALUE_MAX 1024
+
 /** Commands beyond devlink's. */
 enum dlhal_cmd {
 	DLHAL_CMD_SUBSCRIBE = 0xf0, /**< Receive device and port notifications on this connection. */

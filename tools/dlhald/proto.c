@@ -35,17 +35,14 @@ enum {
 	A_COUNT_
 };
 
-#define DLHALD_SIM_KEY_MAX   64
-#define DLHALD_SIM_VALUE_MAX 1024
-
 static const struct dlh__attr_rule rules[A_COUNT_] = {
     [A_BUS] = {DEVLINK_ATTR_BUS_NAME, DLH__ATTR_STR, DLH_BUS_NAME_MAX, "bus name"},
     [A_DEV] = {DEVLINK_ATTR_DEV_NAME, DLH__ATTR_STR, DLH_DEV_NAME_MAX, "device name"},
     [A_INDEX] = {DEVLINK_ATTR_PORT_INDEX, DLH__ATTR_U32, 0, "port index"},
     [A_TYPE] = {DEVLINK_ATTR_PORT_TYPE, DLH__ATTR_U16, 0, "port type"},
     [A_COUNT] = {DEVLINK_ATTR_PORT_SPLIT_COUNT, DLH__ATTR_U32, 0, "split count"},
-    [A_SIM_KEY] = {DLHAL_ATTR_SIM_KEY, DLH__ATTR_STR, DLHALD_SIM_KEY_MAX, "emulator key"},
-    [A_SIM_VALUE] = {DLHAL_ATTR_SIM_VALUE, DLH__ATTR_STR, DLHALD_SIM_VALUE_MAX, "emulator value"},
+    [A_SIM_KEY] = {DLHAL_ATTR_SIM_KEY, DLH__ATTR_STR, DLHAL_SIM_KEY_MAX, "emulator key"},
+    [A_SIM_VALUE] = {DLHAL_ATTR_SIM_VALUE, DLH__ATTR_STR, DLHAL_SIM_VALUE_MAX, "emulator value"},
     [A_NETDEV] = {DEVLINK_ATTR_PORT_NETDEV_NAME, DLH__ATTR_STR, DLH_NETDEV_NAME_MAX, "netdev name"},
     [A_ACTION] = {DEVLINK_ATTR_RELOAD_ACTION, DLH__ATTR_U8, 0, "reload action"},
     [A_LIMITS] = {DEVLINK_ATTR_RELOAD_LIMITS, DLH__ATTR_BF32, 0, "reload limits"},
@@ -483,10 +480,8 @@ static int plan_one(struct dlh_seq *seq, struct dlh_dev *dev, const struct dlh_c
 	}
 	for (p = dlh_seq_port_first(seq, dev); p && dlh_port_index(p) != r->index; p = dlh_seq_port_next(p))
 		;
-	if (!p) {
-		snprintf(ext->msg, sizeof(ext->msg), "Port %u would not exist", r->index);
-		return -ENODEV;
-	}
+	if (!p)
+		return dlh_extack_set(ext, -ENODEV, NULL, "Port %u would not exist", r->index);
 	switch (r->kind) {
 	case DLH_CHANGE_SPLIT:
 		return dlh_seq_split(seq, p, r->count, plan, ext);
@@ -495,8 +490,7 @@ static int plan_one(struct dlh_seq *seq, struct dlh_dev *dev, const struct dlh_c
 	case DLH_CHANGE_TYPE:
 		return dlh_seq_type_set(seq, p, r->type, plan, ext);
 	}
-	snprintf(ext->msg, sizeof(ext->msg), "Unknown change %u", (unsigned int)r->kind);
-	return -EINVAL;
+	return dlh_extack_set(ext, -EINVAL, NULL, "Unknown change %u", (unsigned int)r->kind);
 }
 
 /* A planned port's attributes, as a port message has them. */
