@@ -132,7 +132,7 @@ int state_read(const char *path, char **devices, char *why, size_t whylen)
 }
 
 /* The saved desired types (auto, for mlx4) back on their ports: the driver's op runs again. */
-static int desired_apply(struct dlh_ctx *ctx, json_t *desired, const char *path, char *why, size_t whylen)
+static int desired_types_restore(struct dlh_ctx *ctx, json_t *desired, const char *path, char *why, size_t whylen)
 {
 	char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX];
 	const char *handle, *key;
@@ -231,7 +231,7 @@ int state_load(struct dlh_ctx *ctx, const char *profiles, const char *saved, con
 	free(st);
 	free(devices);
 	if (!err && json_object_get(root, "desired"))
-		err = desired_apply(ctx, json_object_get(root, "desired"), path, why, whylen);
+		err = desired_types_restore(ctx, json_object_get(root, "desired"), path, why, whylen);
 	json_decref(root);
 	return err;
 }
