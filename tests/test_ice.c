@@ -362,6 +362,18 @@ Test(ice, bad_profiles_are_refused_by_field)
 	    {"{\"driver\": \"ice\", \"handle\": \"pci/0000:16:00.0\", \"hw\": {\"netdev_prefix\": \"e\", \"options\": "
 	     "[{\"split\": 2, \"lanes\": [100, 0, 0, 0, 0, 0, 0, 0]}]}}",
 	     "options[0]: split 2, but not as many lanes in use (a port per lane)"},
+	    {"{\"driver\": \"ice\", \"handle\": \"pci/0000:16:00.0\", \"hw\": {\"netdev_prefix\": \"e\", \"dsn\": "
+	     "\"6cb311ffff4d9a10\", \"options\": [{\"split\": 1, \"lanes\": [100, 0, 0, 0, 0, 0, 0, 0]}]}}",
+	     "dsn: expected the PCI Device Serial Number, \"0x\" and 16 hex digits"},
+	    {"{\"driver\": \"ice\", \"handle\": \"pci/0000:16:00.0\", \"hw\": {\"netdev_prefix\": \"e\", \"dsn\": "
+	     "\"0x6cb311ffff4d9a1g\", \"options\": [{\"split\": 1, \"lanes\": [100, 0, 0, 0, 0, 0, 0, 0]}]}}",
+	     "dsn: expected"},
+	    {"{\"driver\": \"ice\", \"handle\": \"pci/0000:16:00.0\", \"hw\": {\"netdev_prefix\": \"e\", \"pba\": "
+	     "\"K65390 000\", \"options\": [{\"split\": 1, \"lanes\": [100, 0, 0, 0, 0, 0, 0, 0]}]}}",
+	     "pba: expected the Product Board Assembly string, up to 31 characters, no blank"},
+	    {"{\"driver\": \"ice\", \"handle\": \"pci/0000:16:00.0\", \"hw\": {\"netdev_prefix\": \"e\", \"pba\": 7, "
+	     "\"options\": [{\"split\": 1, \"lanes\": [100, 0, 0, 0, 0, 0, 0, 0]}]}}",
+	     "pba: expected"},
 	    {"{\"driver\": \"ice\", \"handle\": \"pci/0000:16:00.0\", \"hw\": {\"netdev_prefix\": \"e\", \"active\": "
 	     "1, "
 	     "\"options\": [{\"split\": 1, \"lanes\": [100, 0, 0, 0, 0, 0, 0, 0]}]}}",
@@ -382,6 +394,54 @@ Test(ice, bad_profiles_are_refused_by_field)
 		unlink(path);
 		free(path);
 	}
+}
+
+/*
+ * What each PF reports of itself, as Linux 6.1's ice_devlink_info_get(): the driver, the DSN as the
+ * serial number, the PBA as board.id, ice's versions (stored as running: no flash update pending).
+ * A PBA the NVM cannot give is left out, as ice leaves it.
+ */
+Test(ice, info_as_ice_reports_it)
+{
+	struct dlh_ctx *ctx = ctx_with("e810-cqda2");
+	struct dlh_dev_info info;
+	struct dlh_extack ext;
+	static const char *const want[][3] = {
+	    {"fixed", "board.id", "K65390-000"},
+	    {"running", "fw.mgmt", "2.1.7"},
+	    {"running", "fw.mgmt.api", "1.5.1"},
+	    {"running", "fw.mgmt.build", "0x305d955f"},
+	    {"running", "fw.undi", "1.2581.0"},
+	    {"stored", "fw.undi", "1.2581.0"},
+	    {"running", "fw.psid.api", "0.80"},
+	    {"stored", "fw.psid.api", "0.80"},
+	    {"running", "fw.bundle_id", "0x80002ec0"},
+	    {"stored", "fw.bundle_id", "0x80002ec0"},
+	    {"running", "fw.app.name", "ICE OS Default Package"},
+	    {"running", "fw.app", "1.3.1.0"},
+	    {"running", "fw.app.bundle_id", "0xc0000001"},
+	    {"running", "fw.netlist", "1.1.2000-6.7.0"},
+	    {"stored", "fw.netlist", "1.1.2000-6.7.0"},
+	    {"running", "fw.netlist.build", "0xee16ced7"},
+	    {"stored", "fw.netlist.build", "0xee16ced7"},
+	};
+
+	for (int pf = 0; pf < 2; pf++) {
+		cr_assert_eq(dlh_dev_info_get(dlh_dev_find(ctx, pf ? PF1 : PF0), &info, &ext), 0, "%s", ext.msg);
+		cr_expect_str_eq(info.driver, "ice");
+		cr_expect_str_eq(info.serial, "6c-b3-11-ff-ff-4d-9a-10", "the card's DSN, on PF %d", pf);
+		cr_assert_eq(info.nversions, sizeof(want) / sizeof(want[0]));
+		for (size_t i = 0; i < info.nversions; i++) {
+			cr_expect_str_eq(dlh_version_kind_name(info.versions[i].kind), want[i][0], "version %zu", i);
+			cr_expect_str_eq(info.versions[i].name, want[i][1], "version %zu", i);
+			cr_expect_str_eq(info.versions[i].value, want[i][2], "version %zu", i);
+		}
+	}
+	cr_assert_eq(dlh_dev_sim_set(dlh_dev_find(ctx, PF0), NULL, "fail_nth", "1", &ext), 0, "%s", ext.msg);
+	cr_assert_eq(dlh_dev_info_get(dlh_dev_find(ctx, PF0), &info, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(info.nversions, sizeof(want) / sizeof(want[0]) - 1, "the NVM's PBA unread: no board.id");
+	cr_expect_str_eq(info.versions[0].name, "fw.mgmt");
+	dlh_ctx_free(ctx);
 }
 
 /* ---- core's contract for staged drivers -------------------------------------------------- */

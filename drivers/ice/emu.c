@@ -7,6 +7,7 @@
 #include "emu.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,29 @@ struct ice_emu {
 	int chosen;  /* by set_port_option, not yet written: -1 none */
 	bool nvm_held, nvm_busy, emp_reset;
 	unsigned long accesses, fail_nth;
+	struct ice_emu_ident ident;
+};
+
+/* Linux 6.1's Documentation/networking/devlink/ice.rst, its example of each version (the PBA: the profile's). */
+static const struct ice_emu_ident example = {
+    .fw = {2, 1, 7},
+    .api = {1, 5, 1},
+    .fw_build = 0x305d955f,
+    .orom_major = 1,
+    .orom_build = 2581,
+    .orom_patch = 0,
+    .nvm_major = 0x0,
+    .nvm_minor = 0x80,
+    .eetrack = 0x80002ec0,
+    .pkg_name = "ICE OS Default Package",
+    .pkg = {1, 3, 1, 0},
+    .track_id = 0xc0000001,
+    .nl_major = 1,
+    .nl_minor = 1,
+    .nl_type = 0x20000006,
+    .nl_rev = 7,
+    .nl_cust = 0,
+    .nl_hash = 0xee16ced7,
 };
 
 struct ice_emu *ice_emu_new(const struct ice_port_option *opts, unsigned int n, unsigned int active, int pending,
@@ -36,6 +60,7 @@ struct ice_emu *ice_emu_new(const struct ice_port_option *opts, unsigned int n, 
 	emu->pending = pending;
 	emu->chosen = -1;
 	emu->emp_reset = emp_reset;
+	emu->ident = example;
 	return emu;
 }
 
@@ -50,6 +75,22 @@ static int cmd(struct ice_emu *emu)
 	if (emu->fail_nth && !--emu->fail_nth)
 		return -EIO;
 	return 0;
+}
+
+void ice_emu_ident_set(struct ice_emu *emu, uint64_t dsn, const char *pba)
+{
+	emu->ident.dsn = dsn;
+	snprintf(emu->ident.pba, sizeof(emu->ident.pba), "%s", pba);
+}
+
+int ice_emu_ident(struct ice_emu *emu, struct ice_emu_ident *ident)
+{
+	int err = cmd(emu); /* the PBA is read from the NVM; the rest is the driver's at probe */
+
+	*ident = emu->ident;
+	if (err)
+		ident->pba[0] = '\0';
+	return err;
 }
 
 int ice_aq_get_port_options(struct ice_emu *emu, struct ice_port_option *opts, uint8_t *count, uint8_t *active,

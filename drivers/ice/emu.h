@@ -46,6 +46,32 @@ int ice_aq_nvm_update_empr(struct ice_emu *emu);
 /* Power cycle: the same, without a command (it cannot fail). */
 void ice_emu_power_cycle(struct ice_emu *emu);
 
+/*
+ * What the card says of itself, as ice's info_get reads it (the values of Linux 6.1's ice.rst
+ * example, but for the board's own serial and PBA, which the profile gives).
+ */
+struct ice_emu_ident {
+	uint64_t dsn;	/* the PCI function's Device Serial Number */
+	char pba[32];	/* Product Board Assembly string, "" if the NVM has none */
+	uint8_t fw[3];	/* management firmware major.minor.patch */
+	uint8_t api[3]; /* its admin queue API */
+	uint32_t fw_build;
+	uint8_t orom_major, orom_patch; /* Option ROM (UNDI) */
+	uint16_t orom_build;
+	uint8_t nvm_major, nvm_minor; /* flash format (fw.psid.api) */
+	uint32_t eetrack;	      /* the NVM image (fw.bundle_id) */
+	char pkg_name[32];	      /* the DDP package */
+	uint8_t pkg[4];
+	uint32_t track_id;
+	uint8_t nl_major, nl_minor, nl_rev, nl_cust; /* netlist, BCD */
+	uint32_t nl_type, nl_hash;
+};
+
+/* Sets the card's serial and PBA (the rest is the example's). */
+void ice_emu_ident_set(struct ice_emu *emu, uint64_t dsn, const char *pba);
+/* The identity; reading the PBA from the NVM is a command, which may fail (then pba is ""). */
+int ice_emu_ident(struct ice_emu *emu, struct ice_emu_ident *ident);
+
 void ice_emu_fail_nth(struct ice_emu *emu, unsigned long n);
 unsigned long ice_emu_fail_pending(const struct ice_emu *emu);
 unsigned long ice_emu_accesses(const struct ice_emu *emu);

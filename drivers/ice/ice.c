@@ -18,7 +18,9 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ICE_SPLIT_MSG "Reboot required to finish port split"
@@ -186,6 +188,17 @@ static int option_parse(json_t *o, struct ice_port_option *opt)
 	return used == opt->pmd ? 0 : -ERANGE;
 }
 
+/* "0x" and 16 hex digits: the DSN as lspci prints it, read whole. */
+static bool ident_dsn(const char *s, uint64_t *dsn)
+{
+	char *end;
+
+	if (!s || strncmp(s, "0x", 2) || strlen(s) != 18 || strspn(s + 2, "0123456789abcdefABCDEF") != 16)
+		return false;
+	*dsn = strtoull(s + 2, &end, 16);
+	return !*end;
+}
+
 /* The profile's "hw": the option table, the active (and pending) option, the netdev names. */
 static int card_parse(struct ice_card *card, const char *config, struct dlh_extack *ext)
 {
@@ -193,6 +206,8 @@ static int card_parse(struct ice_card *card, const char *config, struct dlh_exta
 	json_t *hw = config ? json_loads(config, 0, NULL) : NULL, *list, *o, *st;
 	const char *handle, *prefix, *dot, *slash;
 	json_int_t active = 0, pending = -1;
+	const char *dsn, *pba;
+	uint64_t serial = 0;
 	bool emp = true;
 	size_t i, n;
 	int err = -EINVAL;
@@ -253,8 +268,22 @@ static int card_parse(struct ice_card *card, const char *config, struct dlh_exta
 		dlh_sdk_extack(ext, -EINVAL, "active: expected an option index below %zu", n);
 		goto out;
 	}
+	dsn = json_string_value(json_object_get(hw, "dsn"));
+	if (json_object_get(hw, "dsn") && !ident_dsn(dsn, &serial)) {
+		dlh_sdk_extack(ext, -EINVAL, "dsn: expected the PCI Device Serial Number, \"0x\" and 16 hex digits");
+		goto out;
+	}
+	pba = json_object_get(hw, "pba") ? json_string_value(json_object_get(hw, "pba")) : "";
+	if (!pba || strlen(pba) >= sizeof(((struct ice_emu_ident *)NULL)->pba) ||
+	    strcspn(pba, " \t\n") != strlen(pba)) {
+		dlh_sdk_extack(ext, -EINVAL,
+			       "pba: expected the Product Board Assembly string, up to 31 characters, no blank");
+		goto out;
+	}
 	card->emu = ice_emu_new(opts, (unsigned int)n, (unsigned int)active, (int)pending, emp);
 	err = card->emu ? 0 : dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	if (!err)
+		ice_emu_ident_set(card->emu, serial, pba);
 out:
 	json_decref(hw);
 	return err;
@@ -343,6 +372,76 @@ static int ice_fw_options(struct dlh_dev *dev, struct dlh_fw_option *opts, size_
 	return 0;
 }
 
+/* One version, formatted as ice formats it; running and stored alike where Linux combines them. */
+__attribute__((format(printf, 5, 6))) static int
+version_put(struct dlh_sdk_info *info, bool combined, struct dlh_extack *ext, const char *key, const char *fmt, ...)
+{
+	char buf[64];
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (!buf[0])
+		return 0; /* ice does not report a missing version */
+	err = dlh_sdk_info_version_put(info, DLH_VERSION_RUNNING, key, buf, ext);
+	/* stored: the pending flash image's, else the running one (the emulator has no flash update) */
+	if (!err && combined)
+		err = dlh_sdk_info_version_put(info, DLH_VERSION_STORED, key, buf, ext);
+	return err;
+}
+
+/*
+ * As Linux 6.1's ice_devlink_info_get(): the driver's name (6.2 on: the core's), the PCI
+ * function's DSN as the serial number, the board's PBA (left out when the NVM cannot give it, as
+ * ice does), then ice's versions in ice's order and formats.
+ */
+static int ice_dev_info_get(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext)
+{
+	struct ice_card *card = card_of(dev);
+	struct ice_emu_ident id;
+	char serial[32];
+	int err;
+
+	ice_emu_ident(card->emu, &id);
+	err = dlh_sdk_info_driver_put(info, "ice", ext);
+	if (err)
+		return err;
+	snprintf(serial, sizeof(serial), "%02x-%02x-%02x-%02x-%02x-%02x-%02x-%02x", (unsigned int)(id.dsn >> 56) & 0xff,
+		 (unsigned int)(id.dsn >> 48) & 0xff, (unsigned int)(id.dsn >> 40) & 0xff,
+		 (unsigned int)(id.dsn >> 32) & 0xff, (unsigned int)(id.dsn >> 24) & 0xff,
+		 (unsigned int)(id.dsn >> 16) & 0xff, (unsigned int)(id.dsn >> 8) & 0xff, (unsigned int)id.dsn & 0xff);
+	err = dlh_sdk_info_serial_put(info, false, serial, ext);
+	if (!err && id.pba[0])
+		err = dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "board.id", id.pba, ext);
+	if (!err)
+		err = version_put(info, false, ext, "fw.mgmt", "%u.%u.%u", id.fw[0], id.fw[1], id.fw[2]);
+	if (!err)
+		err = version_put(info, false, ext, "fw.mgmt.api", "%u.%u.%u", id.api[0], id.api[1], id.api[2]);
+	if (!err)
+		err = version_put(info, false, ext, "fw.mgmt.build", "0x%08x", id.fw_build);
+	if (!err)
+		err = version_put(info, true, ext, "fw.undi", "%u.%u.%u", id.orom_major, id.orom_build, id.orom_patch);
+	if (!err)
+		err = version_put(info, true, ext, "fw.psid.api", "%x.%02x", id.nvm_major, id.nvm_minor);
+	if (!err)
+		err = version_put(info, true, ext, "fw.bundle_id", "0x%08x", id.eetrack);
+	if (!err)
+		err = version_put(info, false, ext, "fw.app.name", "%s", id.pkg_name);
+	if (!err)
+		err =
+		    version_put(info, false, ext, "fw.app", "%u.%u.%u.%u", id.pkg[0], id.pkg[1], id.pkg[2], id.pkg[3]);
+	if (!err)
+		err = version_put(info, false, ext, "fw.app.bundle_id", "0x%08x", id.track_id);
+	if (!err)
+		err = version_put(info, true, ext, "fw.netlist", "%x.%x.%x-%x.%x.%x", id.nl_major, id.nl_minor,
+				  id.nl_type >> 16, id.nl_type & 0xffff, id.nl_rev, id.nl_cust);
+	if (!err)
+		err = version_put(info, true, ext, "fw.netlist.build", "0x%08x", id.nl_hash);
+	return err;
+}
+
 static int ice_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *key, const char *value,
 		       struct dlh_extack *ext)
 {
@@ -413,6 +512,7 @@ static const struct dlh_sdk_ops ice_ops = {
     .flags = DLH_SDK_F_BUS_LOCAL,
     .sim_reset = ice_sim_reset,
     .dev_fw_options = ice_fw_options,
+    .dev_info_get = ice_dev_info_get,
 };
 
 const struct dlh_sdk_driver ice_driver = {

@@ -28,7 +28,7 @@
 #define DLHAL_BRIDGE_SERIAL_MAX	 64	      /**< Serial number fields, NUL included. */
 #define DLHAL_BRIDGE_VNAME_MAX	 32	      /**< Info version name field, NUL included. */
 #define DLHAL_BRIDGE_VVALUE_MAX	 64	      /**< Info version value field, NUL included. */
-#define DLHAL_BRIDGE_VERSIONS_MAX 16	      /**< Info versions per instance. */
+#define DLHAL_BRIDGE_VERSIONS_MAX 32	      /**< Info versions per instance (ice reports 17). */
 /** How long an op waits for its reply by default (module parameter op_timeout_ms). */
 #define DLHAL_BRIDGE_TIMEOUT_MS	 5000
 

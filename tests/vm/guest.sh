@@ -424,7 +424,7 @@ if ! devlink dev show | grep -q '^dlhal/'; then ok "devlink does not see the ins
 else nok "an unpublished instance" "$(devlink dev show)"; fi
 # What the instance reports of itself (DEV_INFO): checked whole, only before it is published.
 say "info 0000:03:00.0 Mlx 0" "err -22" "an info driver name outside [a-z0-9_-] is refused"
-say "info 0000:03:00.0 x 17" "err -22" "more than 16 info versions are refused"
+say "info 0000:03:00.0 x 33" "err -22" "more than 32 info versions are refused"
 say "info 0000:03:00.0 x 1 3 fw.x 1" "err -22" "an unknown info version kind is refused"
 say "info 0000:03:00.0 x 2 0 fw.psid MT_1" "err -22" "an empty info version is refused"
 say "info 0000:09:00.0 x 0" "err -19" "the info of an unknown instance is refused"
@@ -900,6 +900,16 @@ dlhald -f -s $T/ice.sock --sim e810-cqda2 --kernel-bridge > $T/ice.log 2>&1 &
 ice=$!
 i=0; until devlink dev show 2> /dev/null | grep -q '^dlhal/0000:16:00.1$'; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
 devlink port show | grep '^dlhal/0000:16' | sort > $T/ice0
+# Each PF tells what Linux 6.1's ice tells: its driver, the card's DSN, the PBA, ice's 17 versions.
+devlink dev info dlhal/0000:16:00.1 > $T/iceinfo 2>&1
+if grep -qx "  driver ice" $T/iceinfo && grep -qx "  serial_number 6c-b3-11-ff-ff-4d-9a-10" $T/iceinfo &&
+	grep -qx "        board.id K65390-000" $T/iceinfo && grep -qx "        fw.app.name ICE OS Default Package" $T/iceinfo &&
+	[ "$(grep -c "fw.netlist.build 0xee16ced7" $T/iceinfo)" = 2 ] &&
+	[ "$(basename "$(readlink /sys/bus/dlhal/devices/0000:16:00.1/driver)")" = ice ]; then
+	ok "a bridged E810's PF in devlink dev info and sysfs as ice: driver, DSN, board.id, running and stored versions"
+else
+	nok "a bridged E810's info" "$(cat $T/iceinfo)"
+fi
 devlink port split dlhal/0000:16:00.0/0 count 4 > $T/ice.split 2>&1; r=$?
 devlink port show | grep '^dlhal/0000:16' | sort > $T/ice1
 pend=$(dl -s $T/ice.sock -d dev show pci/0000:16:00.0)

@@ -352,7 +352,12 @@ describe("dlhal", function()
     end)
 
     it("says what a device reports of itself, as devlink's JSON shapes it", function()
-      assert.same({ driver = "ice" }, assert(ctx:dev(ICE):info()))
+      local info = assert(ctx:dev(ICE):info())
+      assert.equal("ice", info.driver)
+      assert.equal("6c-b3-11-ff-ff-4d-9a-10", info.serial_number)
+      assert.same({ ["board.id"] = "K65390-000" }, info.versions.fixed)
+      assert.equal("2.1.7", info.versions.running["fw.mgmt"])
+      assert.equal("0x80002ec0", info.versions.stored["fw.bundle_id"])
     end)
 
     it("reloads: devices go and come, nothing stays pending", function()
