@@ -35,6 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    dlh_sdk_driver_register(ctx, fuzz_example_driver, &ext))
 		abort();
 	if (!dlh_ctx_sim_load(ctx, path, &ext)) {
+		struct dlh_dev_info info;
+
+		/* what the profile's board says of itself (ice: its PBA and DSN) */
+		for (struct dlh_dev *d = dlh_dev_first(ctx); d; d = dlh_dev_next(d))
+			dlh_dev_info_get(d, &info, &ext);
 		/* A split frees the port it splits: one, then stop walking. */
 		for (struct dlh_port *p = dlh_port_first_all(ctx); p; p = dlh_port_next_all(p)) {
 			if (dlh_port_splittable(p)) {
