@@ -396,11 +396,14 @@ static void plan_of(struct kdl *k, struct nlmsghdr *nlh)
 		k->plan_err = dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan is malformed");
 }
 
-static const struct dlh__attr_rule opt_rules[] = {
-    {DLHAL_ATTR_FW_OPTION_SPLIT, DLH__ATTR_U32, 0, "option split"},
-    {DLHAL_ATTR_FW_OPTION_SPEED, DLH__ATTR_RECS, sizeof(uint32_t), "option speeds"},
-    {DLHAL_ATTR_FW_OPTION_ACTIVE, DLH__ATTR_U8, 0, "option active"},
-    {DLHAL_ATTR_FW_OPTION_PENDING, DLH__ATTR_U8, 0, "option pending"},
+/* A nested attribute's members, each at its own index in the parsed table. */
+enum { O_SPLIT, O_SPEED, O_ACTIVE, O_PENDING, O_COUNT_ };
+
+static const struct dlh__attr_rule opt_rules[O_COUNT_] = {
+    [O_SPLIT] = {DLHAL_ATTR_FW_OPTION_SPLIT, DLH__ATTR_U32, 0, "option split"},
+    [O_SPEED] = {DLHAL_ATTR_FW_OPTION_SPEED, DLH__ATTR_RECS, sizeof(uint32_t), "option speeds"},
+    [O_ACTIVE] = {DLHAL_ATTR_FW_OPTION_ACTIVE, DLH__ATTR_U8, 0, "option active"},
+    [O_PENDING] = {DLHAL_ATTR_FW_OPTION_PENDING, DLH__ATTR_U8, 0, "option pending"},
 };
 
 /*
@@ -430,34 +433,36 @@ static void fw_options_of(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr *n
 	o->n = 0;
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
 	{
-		struct nlattr *tb[4];
+		struct nlattr *tb[O_COUNT_];
 		struct dlh_fw_option *f;
 		char why[128];
 
 		if (nla_type(a) != DLHAL_ATTR_FW_OPTION || o->n == 16 ||
-		    dlh__attrs_parse(nla_data(a), nla_len(a), opt_rules, 4, tb, false, why, sizeof(why)) || !tb[0] ||
-		    (tb[1] && nla_len(tb[1]) > (int)sizeof(f->speed)))
+		    dlh__attrs_parse(nla_data(a), nla_len(a), opt_rules, O_COUNT_, tb, false, why, sizeof(why)) ||
+		    !tb[O_SPLIT] || (tb[O_SPEED] && nla_len(tb[O_SPEED]) > (int)sizeof(f->speed)))
 			continue;
 		f = &o->o[o->n++];
 		memset(f, 0, sizeof(*f));
-		f->split = nla_get_u32(tb[0]);
-		if (tb[1])
-			memcpy(f->speed, nla_data(tb[1]), (size_t)nla_len(tb[1]));
-		f->active = tb[2] && nla_get_u8(tb[2]);
-		f->pending = tb[3] && nla_get_u8(tb[3]);
+		f->split = nla_get_u32(tb[O_SPLIT]);
+		if (tb[O_SPEED])
+			memcpy(f->speed, nla_data(tb[O_SPEED]), (size_t)nla_len(tb[O_SPEED]));
+		f->active = tb[O_ACTIVE] && nla_get_u8(tb[O_ACTIVE]);
+		f->pending = tb[O_PENDING] && nla_get_u8(tb[O_PENDING]);
 	}
 }
 
 static struct nl_msg *msg_new(struct kdl *k, uint8_t cmd, int flags);
 static int request(struct kdl *k, struct nl_msg *msg, struct dlh_extack *ext);
 
-static const struct dlh__attr_rule cage_rules[] = {
-    {DLHAL_ATTR_CAGE_NUMBER, DLH__ATTR_U32, 0, "cage number"},
-    {DLHAL_ATTR_CAGE_ROW, DLH__ATTR_U32, 0, "cage row"},
-    {DLHAL_ATTR_CAGE_COL, DLH__ATTR_U32, 0, "cage column"},
-    {DLHAL_ATTR_CAGE_FORM, DLH__ATTR_STR, DLH_CAGE_NAME_MAX, "cage form"},
-    {DLHAL_ATTR_CAGE_LABEL, DLH__ATTR_STR, DLH_CAGE_NAME_MAX, "cage label"},
-    {DLHAL_ATTR_CAGE_MODULE, DLH__ATTR_U32, 0, "cage module"},
+enum { C_NUMBER, C_ROW, C_COL, C_FORM, C_LABEL, C_MODULE, C_COUNT_ };
+
+static const struct dlh__attr_rule cage_rules[C_COUNT_] = {
+    [C_NUMBER] = {DLHAL_ATTR_CAGE_NUMBER, DLH__ATTR_U32, 0, "cage number"},
+    [C_ROW] = {DLHAL_ATTR_CAGE_ROW, DLH__ATTR_U32, 0, "cage row"},
+    [C_COL] = {DLHAL_ATTR_CAGE_COL, DLH__ATTR_U32, 0, "cage column"},
+    [C_FORM] = {DLHAL_ATTR_CAGE_FORM, DLH__ATTR_STR, DLH_CAGE_NAME_MAX, "cage form"},
+    [C_LABEL] = {DLHAL_ATTR_CAGE_LABEL, DLH__ATTR_STR, DLH_CAGE_NAME_MAX, "cage label"},
+    [C_MODULE] = {DLHAL_ATTR_CAGE_MODULE, DLH__ATTR_U32, 0, "cage module"},
 };
 
 /*
@@ -474,21 +479,22 @@ static void cages_of(struct dlh_dev *dev, struct nlmsghdr *nlh)
 
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
 	{
-		struct nlattr *tb[6];
+		struct nlattr *tb[C_COUNT_];
 		char why[128];
 
 		if (nla_type(a) != DLHAL_ATTR_CAGE)
 			continue;
-		if (n == 256 || dlh__attrs_parse(nla_data(a), nla_len(a), cage_rules, 6, tb, false, why, sizeof(why)) ||
-		    !tb[0] || !tb[1] || !tb[2] || !tb[3] || !tb[4])
+		if (n == 256 ||
+		    dlh__attrs_parse(nla_data(a), nla_len(a), cage_rules, C_COUNT_, tb, false, why, sizeof(why)) ||
+		    !tb[C_NUMBER] || !tb[C_ROW] || !tb[C_COL] || !tb[C_FORM] || !tb[C_LABEL])
 			return;
 		memset(&cages[n], 0, sizeof(cages[n]));
-		cages[n].number = nla_get_u32(tb[0]);
-		cages[n].row = nla_get_u32(tb[1]);
-		cages[n].col = nla_get_u32(tb[2]);
-		snprintf(cages[n].form, sizeof(cages[n].form), "%s", dlh__attr_str(tb[3]));
-		snprintf(cages[n].label, sizeof(cages[n].label), "%s", dlh__attr_str(tb[4]));
-		cages[n].has_module = attr_u32(tb[5], &cages[n].module);
+		cages[n].number = nla_get_u32(tb[C_NUMBER]);
+		cages[n].row = nla_get_u32(tb[C_ROW]);
+		cages[n].col = nla_get_u32(tb[C_COL]);
+		snprintf(cages[n].form, sizeof(cages[n].form), "%s", dlh__attr_str(tb[C_FORM]));
+		snprintf(cages[n].label, sizeof(cages[n].label), "%s", dlh__attr_str(tb[C_LABEL]));
+		cages[n].has_module = attr_u32(tb[C_MODULE], &cages[n].module);
 		n++;
 	}
 	dlh_sdk_dev_cages_set(dev, cages, n, NULL);
@@ -627,9 +633,11 @@ static const struct dlh__attr_rule serial_rule[] = {
     {DEVLINK_ATTR_INFO_SERIAL_NUMBER, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "serial number"},
     {DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "board serial number"},
 };
-static const struct dlh__attr_rule version_rules[] = {
-    {DEVLINK_ATTR_INFO_VERSION_NAME, DLH__ATTR_STR, DLH_VERSION_NAME_MAX, "version name"},
-    {DEVLINK_ATTR_INFO_VERSION_VALUE, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "version value"},
+enum { V_NAME, V_VALUE, V_COUNT_ };
+
+static const struct dlh__attr_rule version_rules[V_COUNT_] = {
+    [V_NAME] = {DEVLINK_ATTR_INFO_VERSION_NAME, DLH__ATTR_STR, DLH_VERSION_NAME_MAX, "version name"},
+    [V_VALUE] = {DEVLINK_ATTR_INFO_VERSION_VALUE, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "version value"},
 };
 
 /*
@@ -645,7 +653,7 @@ static void info_of(struct kdl *k, struct nlmsghdr *nlh)
 
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
 	{
-		struct nlattr *tb[2] = {NULL, NULL};
+		struct nlattr *tb[V_COUNT_] = {NULL, NULL};
 		struct dlh_extack ext = {0};
 		char why[128] = "";
 		int type = nla_type(a), err = 0;
@@ -657,13 +665,14 @@ static void info_of(struct kdl *k, struct nlmsghdr *nlh)
 			if (!err)
 				err = dlh_sdk_info_serial_put(k->info, board, dlh__attr_str(tb[0]), &ext);
 		} else if (type >= DEVLINK_ATTR_INFO_VERSION_FIXED && type <= DEVLINK_ATTR_INFO_VERSION_STORED) {
-			err = dlh__attrs_parse(nla_data(a), nla_len(a), version_rules, 2, tb, false, why, sizeof(why));
-			if (!err && (!tb[0] || !tb[1]))
+			err = dlh__attrs_parse(nla_data(a), nla_len(a), version_rules, V_COUNT_, tb, false, why,
+					       sizeof(why));
+			if (!err && (!tb[V_NAME] || !tb[V_VALUE]))
 				err = -EINVAL, snprintf(why, sizeof(why), "a version without its name or value");
 			if (!err)
 				err = dlh_sdk_info_version_put(
 				    k->info, (enum dlh_version_kind)(type - DEVLINK_ATTR_INFO_VERSION_FIXED),
-				    dlh__attr_str(tb[0]), dlh__attr_str(tb[1]), &ext);
+				    dlh__attr_str(tb[V_NAME]), dlh__attr_str(tb[V_VALUE]), &ext);
 		} else {
 			continue;
 		}
