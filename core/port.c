@@ -706,9 +706,14 @@ DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
  * op's. A relay plans from what the kernel's core checks, and says partial.
  */
 static int plan_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *name, const char *handle,
-		    int err, struct dlh_extack *ext)
+		    int err, bool partial, struct dlh_extack *ext)
 {
 	ctx->op.name = NULL;
+	/* a partial plan keeps the rules' word on why it is (what the kernel does not report) */
+	if (!err && partial && ext && ext->msg[0]) {
+		dlh__extack_obj(ext, handle);
+		return 0;
+	}
 	if (err > 0) {
 		dlh__log(ctx, DLH_LOG_ERR, NULL, "driver %s: %s returned %d, not 0 or a negative errno (driver bug)",
 			 drv->name, name, err);
@@ -811,7 +816,7 @@ static int plan_run(struct dlh_port *port, const struct dlh_change_req *req, str
 	}
 	if (!err && come_attrs)
 		memcpy(come_attrs, sp.come_attrs, plan->ncome * sizeof(*come_attrs));
-	return plan_end(ctx, drv, names[req->kind], handle, err, ext);
+	return plan_end(ctx, drv, names[req->kind], handle, err, plan->partial, ext);
 }
 
 /*

@@ -399,15 +399,20 @@ static void push_plan_port(lua_State *L, const char *dev, const struct dlh_plan_
 	}
 }
 
-/* A plan as a table: {partial = bool, del = {handles}, new = {ports}}; a staged one (applied at the
- * next reset) also {staged = true, after = {ports}}: what the reset brings up. */
-static void push_plan(lua_State *L, struct dlh_dev *dev, const struct dlh_plan *plan)
+/* A plan as a table: {partial = bool, del = {handles}, new = {ports}}; a partial one whose rules say
+ * why also {why = message}; a staged one (applied at the next reset) also {staged = true, after =
+ * {ports}}: what the reset brings up. */
+static void push_plan(lua_State *L, struct dlh_dev *dev, const struct dlh_plan *plan, const char *why)
 {
 	char h[DLH_HANDLE_MAX];
 
-	lua_createtable(L, 0, 5);
+	lua_createtable(L, 0, 6);
 	lua_pushboolean(L, plan->partial);
 	lua_setfield(L, -2, "partial");
+	if (plan->partial && why && why[0]) {
+		lua_pushstring(L, why);
+		lua_setfield(L, -2, "why");
+	}
 	lua_createtable(L, (int)plan->ngone, 0);
 	for (unsigned int i = 0; i < plan->ngone; i++) {
 		snprintf(h, sizeof(h), "%s/%u", dlh_dev_handle(dev), plan->gone[i]);
@@ -451,7 +456,7 @@ static int port_plan(lua_State *L, bool split)
 	err = split ? dlh_port_split_plan(p, (unsigned int)count, &plan, &ext) : dlh_port_unsplit_plan(p, &plan, &ext);
 	if (err)
 		return ldlhal_fail_ext(L, err, &ext);
-	push_plan(L, dlh_port_dev(p), &plan);
+	push_plan(L, dlh_port_dev(p), &plan, ext.msg);
 	return 1;
 }
 

@@ -804,6 +804,8 @@ struct dlh_plan {
  *        then the driver's plan from the same rules as its op. Nothing
  *        changes, no event is delivered, no hardware register is accessed.
  * @param[out] plan filled on success.
+ * @param[out] ext on success, empty; or, for a partial plan whose rules say
+ *         why they cannot decide (what the kernel does not report), that.
  * @return 0 if the split would be accepted; otherwise the error and message
  *         dlh_port_split() would give; -EOPNOTSUPP (and "cannot plan") for a
  *         driver that splits but cannot plan.

@@ -492,6 +492,8 @@ static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct step *s, b
 	if (!err && keep)
 		err = plan_keep(s, &plan);
 	s->partial |= !err && plan.partial;
+	if (!err && plan.partial && !s->why[0])
+		snprintf(s->why, sizeof(s->why), "%s", ext->msg);
 	s->staged |= !err && plan.staged; /* a relay's device may stage what it plans */
 	return err;
 }

@@ -59,8 +59,9 @@ struct step {
 	size_t entry; /* the entry (0-based) that asks for it */
 	bool staged;  /* the driver stores it for the device's next reset (a firmware option) */
 	/* from planning the file whole (desired_plan) */
-	bool partial;		/* the backend cannot say what it does (the kernel's core relays it) */
-	struct dlh_plan *plans; /* a plan per port it changes (a type step may change several) */
+	bool partial;		      /* the backend cannot say what it does (the kernel's core relays it) */
+	char why[DLH_EXTACK_MSG_MAX]; /* a partial step's rules say why they cannot decide, or empty */
+	struct dlh_plan *plans;	      /* a plan per port it changes (a type step may change several) */
 	size_t nplans;
 	/* from running it (desired_apply) */
 	enum step_result result;

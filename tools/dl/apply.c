@@ -103,6 +103,8 @@ static void step_json(struct jsonw *w, const struct step *s, bool dry)
 	jsonw_uint(w, "entry", s->entry);
 	jsonw_bool(w, "staged", s->staged);
 	jsonw_bool(w, "partial", s->partial);
+	if (s->partial && s->why[0])
+		jsonw_str(w, "why", s->why);
 	jsonw_str(w, "result", dry ? (s->partial ? "partial" : "would") : step_results[s->result]);
 	if (s->msg[0])
 		jsonw_str(w, "message", s->msg);
@@ -235,7 +237,9 @@ static int apply_round(struct dl *dl, const struct desired *d, struct dlh_ctx *c
 		if (dl->json)
 			continue;
 		step_describe(d, s, what, sizeof(what));
-		if (s->partial)
+		if (s->partial && s->why[0])
+			printf("maybe: %s: %s\n", what, s->why);
+		else if (s->partial)
 			printf("maybe: %s: the kernel's devlink has no dry run; its driver decides when it runs\n",
 			       what);
 		else

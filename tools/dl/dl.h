@@ -80,7 +80,7 @@ void out_sim(struct dl *dl, const char *handle, const char *key, const char *val
 /* A plan's members: "partial", "del", "new" and, when staged, "staged" and "after". */
 void out_plan_fields(struct jsonw *w, const char *dev, const struct dlh_plan *plan);
 void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count, const char *type,
-	      const struct dlh_plan *plan);
+	      const struct dlh_plan *plan, const char *why);
 /* -j: a refused plan's document ("accepted": false, "error"); text says nothing (stderr has it). */
 void out_plan_refused(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count,
 		      const char *type, const struct dlh_extack *ext);

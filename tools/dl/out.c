@@ -561,7 +561,7 @@ void out_plan_refused(struct dl *dl, const char *change, const struct dlh_port *
 }
 
 void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count, const char *type,
-	      const struct dlh_plan *plan)
+	      const struct dlh_plan *plan, const char *why)
 {
 	const struct dlh_dev *dev = dlh_port_dev(port);
 	struct jsonw *w;
@@ -572,6 +572,10 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 			printf(" into %u", count);
 		if (type)
 			printf(" type %s", type);
+		if (plan->partial && why && why[0]) {
+			printf(": cannot be planned: %s\n", why);
+			return;
+		}
 		if (plan->partial) {
 			printf(": %s's core would take it; the ports it would change are for the driver to say\n",
 			       dl->kernel ? "the kernel" : "the peer");
@@ -595,6 +599,8 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 	}
 	w = plan_open(dl, change, port, count, type, true);
 	out_plan_fields(w, dlh_dev_handle(dev), plan);
+	if (plan->partial && why && why[0])
+		jsonw_str(w, "why", why);
 	out_end(dl);
 }
 

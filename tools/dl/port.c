@@ -96,7 +96,7 @@ static int dry_done(struct dl *dl, const char *change, const struct dlh_port *po
 		out_plan_refused(dl, change, port, count, type, ext);
 		return dl_op_err(err, ext);
 	}
-	out_plan(dl, change, port, count, type, plan);
+	out_plan(dl, change, port, count, type, plan, ext->msg);
 	return plan->partial ? DL_EPARTIAL : DL_OK;
 }
 
