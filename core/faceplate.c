@@ -91,6 +91,8 @@ DLH_EXPORT int dlh_sdk_dev_cages_set(struct dlh_dev *dev, const struct dlh_cage 
 
 DLH_EXPORT const char *dlh_dev_card(const struct dlh_dev *dev)
 {
+	/* a kernel device's card is its board's, known once recognised (an E810's PFs) */
+	dlh__dev_rules((struct dlh_dev *)dev);
 	return dev->card;
 }
 

@@ -19,6 +19,11 @@ DLH_EXPORT void *dlh_sdk_dev_facts(const struct dlh_dev *dev)
 	return dev->facts;
 }
 
+DLH_EXPORT const struct dlh_sdk_rules *dlh_sdk_dev_rules(const struct dlh_dev *dev)
+{
+	return dev->rules;
+}
+
 static int basis_set(struct dlh_dev *dev, const char *fmt, const char *a, const char *b)
 {
 	size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
@@ -184,7 +189,9 @@ struct dlh__expect {
 	struct dlh_ctx *ctx;
 	char dev[DLH_HANDLE_MAX];
 	char what[DLH_HANDLE_MAX + 32];
-	int perr; /* the plan's refusal, or 0 */
+	struct dlh_change_req req;
+	bool hold; /* the plan says what happens (not partial): held to it */
+	int perr;  /* the plan's refusal, or 0 */
 	char pwhy[DLH_EXTACK_MSG_MAX];
 	struct dlh_plan plan;
 	size_t nbefore; /* the ports before, which those the plan leaves must stay as they were */
@@ -224,13 +231,12 @@ struct dlh__expect *dlh__rules_expect(struct dlh_port *port, const struct dlh_ch
 	x->ctx = dev->ctx;
 	snprintf(x->dev, sizeof(x->dev), "%s", dev->handle);
 	snprintf(x->what, sizeof(x->what), "%s of %s", verbs[req->kind], port->handle);
+	x->req = *req;
 	x->perr = dlh__port_plan(port, req, &x->plan, NULL, &ext);
 	snprintf(x->pwhy, sizeof(x->pwhy), "%s", ext.msg);
-	/* nothing to hold it to: a partial plan, or one that waits for a reset */
-	if (!x->perr && (x->plan.partial || x->plan.staged)) {
-		free(x);
-		return NULL;
-	}
+	/* nothing to hold a partial plan to (one that waits for a reset changes no port now: held to that);
+	 * the rules may still learn from the answer */
+	x->hold = x->perr || !x->plan.partial;
 	return x;
 }
 
@@ -329,12 +335,12 @@ void dlh__rules_check(struct dlh__expect *x, int err, struct dlh_extack *ext)
 	if (!x)
 		return;
 	dev = dlh__dev_find(x->ctx, x->dev);
-	if (!err && x->perr)
+	if (x->hold && !err && x->perr)
 		snprintf(why, sizeof(why), "the kernel did it where the rules refuse it (\"%s\")", x->pwhy);
-	else if (err == -EINVAL && !x->perr)
+	else if (x->hold && err == -EINVAL && !x->perr)
 		snprintf(why, sizeof(why), "the kernel refused it (\"%s\") where the rules plan it",
 			 ext && ext->msg[0] ? ext->msg : strerror(-err));
-	else if (!err && dev)
+	else if (x->hold && !err && dev)
 		outcome_differs(dev, x, why, sizeof(why));
 	if (why[0] && dev) {
 		x->ctx->plan_misses++;
@@ -344,5 +350,8 @@ void dlh__rules_check(struct dlh__expect *x, int err, struct dlh_extack *ext)
 			dlh__extack_set(ext, 0, x->dev, "Done, but not as planned: %s", why);
 		dlh__event_emit_miss(x->ctx, dev, line);
 	}
+	/* what the kernel does not report, learnt from its answer (the rules of the device as it is now) */
+	if (dev && dev->rules && dev->rules->kernel_answered && err != -EBUSY)
+		dev->rules->kernel_answered(dev, &x->req, err, ext);
 	free(x);
 }

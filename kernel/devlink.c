@@ -602,7 +602,10 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 			if (dlh_sdk_dev_driver_set(dev, dlh__attr_str(tb[A_DRIVER]), NULL))
 				dlh_sdk_dev_driver_set(dev, NULL, NULL);
 		}
-		if (dev)
+		/* The kernel reports nothing pending: a device it announces (registered, or reloaded: a
+		 * notification) has nothing pending that a vendor's rules said it had; a dump's reply
+		 * leaves what they said. */
+		if (dev && (k->uds || !nlh->nlmsg_seq))
 			dlh_sdk_dev_pending_set(dev, &p);
 		break;
 	}

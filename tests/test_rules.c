@@ -9,6 +9,7 @@
  */
 #include "helpers.h"
 #include "mlx4.h"
+#include "ice.h"
 #include "mlxsw.h"
 
 #include <criterion/criterion.h>
@@ -453,5 +454,214 @@ Test(rules, a_connectx3_plans_its_types_with_mlx4s_rules)
 	    miss_msg,
 	    "pci/0000:01:00.0: type set of pci/0000:01:00.0/2: port 1 is eth, planned to stay ib (mlx4 rules, "
 	    "profile cx3-vpi)");
+	dlh_ctx_free(ctx);
+}
+
+/*
+ * An E810 as Linux's ice reports it: one devlink instance per PF (fi_npf of them), one port each,
+ * PF 0's splittable over the table's widest option; driver ice and the PBA as board.id; a split
+ * stored for the next reset (ice's warning, no port changes), or, with fi_wrong, a port that goes.
+ */
+static unsigned int fi_npf = 2;
+static bool fi_wrong;
+static char fi_board[32] = "K65390-000";
+
+static int fi_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	int err = 0;
+
+	for (unsigned int pf = 0; pf < fi_npf && !err; pf++) {
+		struct dlh_sdk_port_attrs a = {
+		    .flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = pf, .lanes = pf ? 0 : 8, .splittable = !pf};
+		struct dlh_dev *dev;
+		struct dlh_port *p;
+		char h[32], name[16];
+
+		snprintf(h, sizeof(h), "pci/0000:16:00.%u", pf);
+		snprintf(name, sizeof(name), "ens16f%u", pf);
+		err = dlh_sdk_bus_dev_add(bus, h, &dev, ext);
+		if (!err)
+			err = dlh_sdk_port_register(dev, 0, &a, &p, ext);
+		if (!err)
+			err = dlh_sdk_port_type_eth(p, name, ext);
+	}
+	return err;
+}
+
+static int fi_info(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext)
+{
+	int err = dlh_sdk_info_driver_put(info, "ice", ext);
+
+	(void)dev;
+	if (!err)
+		err = dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "board.id", fi_board, ext);
+	return err;
+}
+
+static int fi_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+{
+	(void)count;
+	if (fi_wrong)
+		dlh_sdk_port_unregister(port);
+	return dlh_sdk_extack(ext, 0, "Reboot required to finish port split");
+}
+
+static int fi_unsplit(struct dlh_port *port, struct dlh_extack *ext)
+{
+	return fi_split(port, 1, ext);
+}
+
+static const struct dlh_sdk_ops fi_ops = {
+    .bus_attach = fi_attach, .port_split = fi_split, .port_unsplit = fi_unsplit, .dev_info_get = fi_info};
+static const struct dlh_sdk_driver fi_driver_def = {DLH_SDK_DRIVER_INIT("fakei", &fi_ops)};
+
+static struct dlh_ctx *fi_ctx(unsigned int npf)
+{
+	struct dlh_ctx *ctx;
+	struct dlh_extack ext;
+
+	fi_npf = npf;
+	fi_wrong = false;
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &ice_driver, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &fi_driver_def, &ext), 0);
+	cr_assert_eq(dlh_ctx_bus_attach(ctx, "fakei", NULL, &ext), 0, "%s", ext.msg);
+	return ctx;
+}
+
+Test(rules, an_e810_that_ice_runs_plans_exactly_where_the_kernel_says_enough)
+{
+	struct dlh_ctx *ctx = fi_ctx(2);
+	struct dlh_dev *pf0 = dlh_dev_find(ctx, "pci/0000:16:00.0"), *pf1 = dlh_dev_find(ctx, "pci/0000:16:00.1");
+	struct dlh_port *p0 = dlh_port_find(pf0, 0);
+	struct dlh_pending pending;
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	bool exact = false;
+
+	cr_assert_not_null(p0);
+	/* by 4: whichever option is pending or active, the search finds one of the two 4s: exact */
+	cr_assert_eq(dlh_port_split_plan(p0, 4, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(dlh_dev_rules(pf0, &exact), "ice rules, profile e810-cqda2");
+	cr_expect(exact);
+	cr_expect_not(plan.partial);
+	cr_expect(plan.staged, "stored for the next reset");
+	cr_expect_eq(plan.ngone + plan.ncome, 0, "nothing now");
+	cr_assert_eq(plan.nafter, 4);
+	cr_expect_str_eq(plan.after[3].dev, "pci/0000:16:00.3");
+	cr_expect_eq(plan.after[0].port.lanes, 8);
+	cr_expect_str_eq(plan.after[0].port.netdev, "", "udev names the netdevs, not the card");
+	cr_expect_str_eq(ext.msg, "");
+	/* by 8: one option has 8 ports, refused if it is the pending one, which Linux does not report */
+	cr_assert_eq(dlh_port_split_plan(p0, 8, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect(plan.partial);
+	cr_expect_str_eq(ext.msg,
+			 "The kernel does not report the card's pending port option: a split into 8 is refused if it "
+			 "is option 4",
+			 "a partial plan says why");
+	cr_assert_eq(dlh_port_unsplit_plan(p0, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect(plan.partial);
+	cr_expect_str_eq(ext.msg, "The kernel does not report the card's pending port option: a split into 1 is "
+				  "refused if it is option 5");
+	/* the kernel's core first: PF 1's port is not splittable */
+	cr_expect_eq(dlh_port_split_plan(dlh_port_find(pf1, 0), 2, &plan, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Port cannot be split");
+	/* one card, its board's faceplate, on every PF */
+	cr_expect_str_eq(dlh_dev_card(pf1), "pci/0000:16:00.0");
+	cr_expect_str_eq(dlh_dev_card(pf0), "pci/0000:16:00.0");
+
+	/* held to the plan: a staged split changes no port now */
+	miss_msg[0] = '\0';
+	cr_assert_eq(dlh_ctx_subscribe(ctx, on_miss, NULL, NULL), 0);
+	cr_assert_eq(dlh_port_split(p0, 4, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(ext.msg, "Reboot required to finish port split", "ice's warning");
+	cr_expect_eq(dlh_ctx_plan_misses(ctx), 0, "%s", miss_msg);
+	/* learnt from the answer: one of the two 4s is pending, shown on PF 0, and the 8 is not it */
+	cr_assert(dlh_dev_pending(pf0, &pending), "the change is shown pending though the kernel does not say so");
+	cr_expect_eq(pending.split, 4);
+	cr_expect_str_eq(pending.message,
+			 "Reboot required to finish port split (stored by dlhal: the kernel does not report it)");
+	cr_expect_not(dlh_dev_pending(pf1, &pending));
+	cr_assert_eq(dlh_port_split_plan(p0, 8, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_not(plan.partial, "%s", ext.msg);
+	cr_assert_eq(dlh_port_split(p0, 8, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_port_split_plan(p0, 8, &plan, &ext), -EINVAL, "the 8 is pending now, as the kernel would say");
+	cr_expect_str_eq(ext.msg, "Requested split count is already set");
+	cr_expect(dlh_dev_pending(pf0, &pending) && pending.split == 8);
+	/* what PF 1 plans, it plans from the same: an unsplit (into 1) from the 8 is exact */
+	cr_assert_eq(dlh_port_unsplit_plan(dlh_port_find(pf1, 0), &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_not(plan.partial, "%s", ext.msg);
+	fi_wrong = true;
+	cr_assert_eq(dlh_port_split(dlh_port_find(pf0, 0), 2, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_ctx_plan_misses(ctx), 1);
+	cr_expect_str_eq(miss_msg,
+			 "pci/0000:16:00.0: split of pci/0000:16:00.0/0: port 0 went, planned to stay (ice rules, "
+			 "profile e810-cqda2)");
+	dlh_ctx_free(ctx);
+}
+
+/* In a sequence, a split into 8 after one into 4 is exact: whichever 4 it chose, the 8 is not it. */
+Test(rules, an_e810_sequence_plans_each_split_from_the_ones_before)
+{
+	struct dlh_ctx *ctx = fi_ctx(2);
+	struct dlh_seq *seq;
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	struct dlh_port *p;
+
+	cr_assert_eq(dlh_seq_new(ctx, &seq), 0);
+	p = dlh_seq_port_first(seq, dlh_dev_find(ctx, "pci/0000:16:00.0"));
+	cr_assert_not_null(p);
+	cr_assert_eq(dlh_seq_split(seq, p, 4, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_not(plan.partial);
+	p = dlh_seq_port_first(seq, dlh_dev_find(ctx, "pci/0000:16:00.0"));
+	cr_assert_not_null(p);
+	cr_assert_eq(dlh_seq_split(seq, p, 8, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_not(plan.partial, "%s", ext.msg);
+	cr_expect_eq(plan.nafter, 8);
+	p = dlh_seq_port_first(seq, dlh_dev_find(ctx, "pci/0000:16:00.0"));
+	cr_assert_not_null(p, "known: the plan before was exact");
+	cr_expect_eq(dlh_seq_split(seq, p, 8, &plan, &ext), -EINVAL, "the 8 is pending by then");
+	cr_expect_str_eq(ext.msg, "Requested split count is already set");
+	dlh_seq_free(seq);
+	dlh_ctx_free(ctx);
+}
+
+/* Eight PFs: only one option has eight ports, so the card runs it, and each port's lane is known. */
+Test(rules, an_e810_of_eight_pfs_runs_the_one_option_of_eight)
+{
+	struct dlh_ctx *ctx = fi_ctx(8);
+	struct dlh_port *p5 = dlh_port_find(dlh_dev_find(ctx, "pci/0000:16:00.5"), 0), *p2;
+	uint32_t module = 9, lane = 9;
+
+	cr_assert_not_null(p5);
+	cr_assert(dlh_port_module(p5, &module, &lane), "%s", dlh_dev_rules(dlh_port_dev(p5), NULL));
+	cr_expect_eq(module, 1);
+	cr_expect_eq(lane, 1);
+	/* two PFs: options 0 and 1 both have two; their lanes differ, so none is said */
+	dlh_ctx_free(ctx);
+	ctx = fi_ctx(2);
+	p2 = dlh_port_find(dlh_dev_find(ctx, "pci/0000:16:00.1"), 0);
+	cr_expect_str_eq(dlh_dev_rules(dlh_port_dev(p2), NULL), "ice rules, profile e810-cqda2");
+	cr_expect_not(dlh_port_module(p2, &module, &lane));
+	dlh_ctx_free(ctx);
+}
+
+/* A card the profile's table cannot give (three PFs), or another board, is not taken. */
+Test(rules, an_e810_the_profile_cannot_be_is_not_taken)
+{
+	struct dlh_ctx *ctx = fi_ctx(3);
+	bool exact = true;
+
+	cr_expect_str_eq(dlh_dev_rules(dlh_dev_find(ctx, "pci/0000:16:00.0"), &exact),
+			 "ice rules, profile e810-cqda2, do not fit: the card has 3 PFs; no option of the board has "
+			 "3 ports");
+	cr_expect_not(exact);
+	dlh_ctx_free(ctx);
+	snprintf(fi_board, sizeof(fi_board), "K91258-000");
+	ctx = fi_ctx(2);
+	cr_expect_str_eq(dlh_dev_rules(dlh_dev_find(ctx, "pci/0000:16:00.0"), &exact),
+			 "no profile stands for this ice board (its info matches none)");
+	snprintf(fi_board, sizeof(fi_board), "K65390-000");
 	dlh_ctx_free(ctx);
 }

@@ -164,30 +164,6 @@ err_down:
 	return err;
 }
 
-static int option_parse(json_t *o, struct ice_port_option *opt)
-{
-	json_t *pmd = json_object_get(o, "split"), *lanes = json_object_get(o, "lanes"), *v;
-	unsigned int used = 0;
-	size_t i;
-
-	if (!json_is_integer(pmd) || json_integer_value(pmd) < 1 ||
-	    json_integer_value(pmd) > ICE_MAX_PORT_PER_PCI_DEV || !json_is_array(lanes) ||
-	    json_array_size(lanes) != ICE_MAX_PORT_PER_PCI_DEV)
-		return -EINVAL;
-	opt->pmd = (uint8_t)json_integer_value(pmd);
-	json_array_foreach(lanes, i, v)
-	{
-		double gbps = json_number_value(v);
-
-		if (!json_is_number(v) || gbps < 0 || gbps > 400)
-			return -EINVAL;
-		opt->lane_mbps[i] = (uint32_t)(gbps * 1000 + 0.5);
-		used += opt->lane_mbps[i] != 0;
-	}
-	/* a PF per lane in use: the firmware would not offer more ports than lanes, or lanes no port uses */
-	return used == opt->pmd ? 0 : -ERANGE;
-}
-
 /* "0x" and 16 hex digits: the DSN as lspci prints it, read whole. */
 static bool ident_dsn(const char *s, uint64_t *dsn)
 {
@@ -203,28 +179,23 @@ static bool ident_dsn(const char *s, uint64_t *dsn)
 static int card_parse(struct ice_card *card, const char *config, struct dlh_extack *ext)
 {
 	struct ice_port_option opts[ICE_AQC_PORT_OPT_MAX] = {0};
-	json_t *hw = config ? json_loads(config, 0, NULL) : NULL, *list, *o, *st;
-	const char *handle, *prefix, *dot, *slash;
+	json_t *hw = config ? json_loads(config, 0, NULL) : NULL, *st;
+	const char *handle, *prefix, *dot;
 	json_int_t active = 0, pending = -1;
 	const char *dsn, *pba;
 	uint64_t serial = 0;
 	bool emp = true;
-	size_t i, n;
+	size_t n;
 	int err = -EINVAL;
 
 	if (!hw)
 		return dlh_sdk_extack(ext, -EINVAL, "hw: expected the card's options");
 	handle = json_string_value(json_object_get(hw, "handle"));
-	slash = handle ? strchr(handle, '/') : NULL;
 	dot = handle ? strrchr(handle, '.') : NULL;
-	if (!slash || !dot || dot < slash || strcmp(dot, ".0") ||
-	    (size_t)(slash - handle) >= sizeof(card->facts.bus_name) ||
-	    (size_t)(dot - slash - 1) >= sizeof(card->facts.slot) || dot == slash + 1) {
+	if (ice_handle_parse(handle, &card->facts) || strcmp(dot, ".0")) {
 		dlh_sdk_extack(ext, -EINVAL, "handle: expected PF 0's, \"pci/DDDD:BB:SS.0\"");
 		goto out;
 	}
-	snprintf(card->facts.bus_name, sizeof(card->facts.bus_name), "%.*s", (int)(slash - handle), handle);
-	snprintf(card->facts.slot, sizeof(card->facts.slot), "%.*s", (int)(dot - slash - 1), slash + 1);
 	prefix = json_string_value(json_object_get(hw, "netdev_prefix"));
 	if (!prefix || !prefix[0] || strlen(prefix) >= sizeof(card->facts.netdev_prefix) - 1) {
 		dlh_sdk_extack(ext, -EINVAL, "netdev_prefix: expected 1 to %zu characters",
@@ -232,28 +203,10 @@ static int card_parse(struct ice_card *card, const char *config, struct dlh_exta
 		goto out;
 	}
 	snprintf(card->facts.netdev_prefix, sizeof(card->facts.netdev_prefix), "%s", prefix);
-	list = json_object_get(hw, "options");
-	n = json_array_size(list);
-	if (!n || n > ICE_AQC_PORT_OPT_MAX) {
-		dlh_sdk_extack(ext, -EINVAL, "options: expected 1 to %d options", ICE_AQC_PORT_OPT_MAX);
+	err = ice_options_parse(hw, opts, &n, ext);
+	if (err)
 		goto out;
-	}
-	json_array_foreach(list, i, o)
-	{
-		int perr = option_parse(o, &opts[i]);
-
-		if (perr == -ERANGE) {
-			dlh_sdk_extack(ext, -EINVAL,
-				       "options[%zu]: split %u, but not as many lanes in use (a port per lane)", i,
-				       opts[i].pmd);
-			goto out;
-		}
-		if (perr) {
-			dlh_sdk_extack(ext, -EINVAL,
-				       "options[%zu]: expected {\"split\": 1 to 8, \"lanes\": [8 speeds in Gb/s]}", i);
-			goto out;
-		}
-	}
+	err = -EINVAL;
 	if (json_object_get(hw, "active"))
 		active = json_integer_value(json_object_get(hw, "active"));
 	if (json_object_get(hw, "emp_reset"))

@@ -4,6 +4,67 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
+
+static int option_parse(json_t *o, struct ice_port_option *opt)
+{
+	json_t *pmd = json_object_get(o, "split"), *lanes = json_object_get(o, "lanes"), *v;
+	unsigned int used = 0;
+	size_t i;
+
+	if (!json_is_integer(pmd) || json_integer_value(pmd) < 1 ||
+	    json_integer_value(pmd) > ICE_MAX_PORT_PER_PCI_DEV || !json_is_array(lanes) ||
+	    json_array_size(lanes) != ICE_MAX_PORT_PER_PCI_DEV)
+		return -EINVAL;
+	opt->pmd = (uint8_t)json_integer_value(pmd);
+	json_array_foreach(lanes, i, v)
+	{
+		double gbps = json_number_value(v);
+
+		if (!json_is_number(v) || gbps < 0 || gbps > 400)
+			return -EINVAL;
+		opt->lane_mbps[i] = (uint32_t)(gbps * 1000 + 0.5);
+		used += opt->lane_mbps[i] != 0;
+	}
+	/* a PF per lane in use: the firmware would not offer more ports than lanes, or lanes no port uses */
+	return used == opt->pmd ? 0 : -ERANGE;
+}
+
+int ice_options_parse(json_t *hw, struct ice_port_option *opts, size_t *n, struct dlh_extack *ext)
+{
+	json_t *list = json_object_get(hw, "options"), *o;
+	size_t i;
+
+	*n = json_array_size(list);
+	if (!*n || *n > ICE_AQC_PORT_OPT_MAX)
+		return dlh_sdk_extack(ext, -EINVAL, "options: expected 1 to %d options", ICE_AQC_PORT_OPT_MAX);
+	json_array_foreach(list, i, o)
+	{
+		int err = option_parse(o, &opts[i]);
+
+		if (err == -ERANGE)
+			return dlh_sdk_extack(ext, -EINVAL,
+					      "options[%zu]: split %u, but not as many lanes in use (a port per lane)",
+					      i, opts[i].pmd);
+		if (err)
+			return dlh_sdk_extack(
+			    ext, -EINVAL, "options[%zu]: expected {\"split\": 1 to 8, \"lanes\": [8 speeds in Gb/s]}",
+			    i);
+	}
+	return 0;
+}
+
+int ice_handle_parse(const char *handle, struct ice_facts *f)
+{
+	const char *slash = handle ? strchr(handle, '/') : NULL, *dot = handle ? strrchr(handle, '.') : NULL;
+
+	if (!slash || !dot || dot < slash || dot == slash + 1 || (size_t)(slash - handle) >= sizeof(f->bus_name) ||
+	    (size_t)(dot - slash - 1) >= sizeof(f->slot) || dot[1] < '0' || dot[1] > '7' || dot[2])
+		return -EINVAL;
+	snprintf(f->bus_name, sizeof(f->bus_name), "%.*s", (int)(slash - handle), handle);
+	snprintf(f->slot, sizeof(f->slot), "%.*s", (int)(dot - slash - 1), slash + 1);
+	return 0;
+}
 
 int ice_split_option(const struct ice_facts *f, unsigned int count, uint8_t *new_option, struct dlh_extack *ext)
 {
@@ -61,18 +122,84 @@ void ice_port_attrs(const struct ice_facts *f, uint8_t opt, unsigned int pf, str
 	}
 }
 
+/* ice's choice from option @s, as if it were the active one and nothing were pending. */
+static int split_from(const struct ice_facts *f, uint8_t s, unsigned int count, uint8_t *opt, struct dlh_extack *ext)
+{
+	struct ice_facts g = *f;
+
+	g.active = s;
+	g.pending = -1;
+	return ice_split_option(&g, count, opt, ext);
+}
+
+/*
+ * A split by @count from each option of @from (a bit each): 0, with *to the options it may choose,
+ * or ice's refusal, when they all decide alike; 1 when they do not, with *at an option whose
+ * choice differs from the others' (the refusal's, when one is refused).
+ */
+static int choose(const struct ice_facts *f, uint16_t from, unsigned int count, uint16_t *to, uint8_t *at,
+		  struct dlh_extack *ext)
+{
+	struct dlh_extack first = {0}, e;
+	int err0 = 0, n = 0;
+	uint8_t opt, first_at = 0;
+
+	*to = 0;
+	for (uint8_t s = 0; s < f->count; s++) {
+		int err;
+
+		if (!(from & (1u << s)))
+			continue;
+		err = split_from(f, s, count, &opt, &e);
+		if (!n++) {
+			err0 = err;
+			first = e;
+			first_at = s;
+		} else if (!err != !err0 || (err && strcmp(e.msg, first.msg))) {
+			*at = err ? s : first_at;
+			return 1;
+		}
+		if (!err)
+			*to |= (uint16_t)(1u << opt);
+	}
+	if (err0)
+		return dlh_sdk_extack(ext, err0, "%s", first.msg);
+	return 0;
+}
+
+static uint8_t lowest(uint16_t set)
+{
+	uint8_t i = 0;
+
+	while (set && !(set & 1u)) {
+		set >>= 1;
+		i++;
+	}
+	return i;
+}
+
+/* The options the next split searches from: the pending one, else the active one (a kernel's: any). */
+static uint16_t from_of(const struct ice_facts *f)
+{
+	if (f->kernel)
+		return f->from;
+	return (uint16_t)(1u << (f->pending >= 0 ? f->pending : f->active));
+}
+
 /*
  * What the card will be after the reset: the chosen option's PCI functions, one port each. In a
  * sequence, the splits planned before this one on the device are pending by then: this one searches
- * from the last of them, as the op would.
+ * from the last of them, as the op would. On a kernel device the option may be one of several (Linux
+ * reports neither the active nor the pending one): the plan is exact where every one of them decides
+ * alike, and partial, saying why, where not. udev names a kernel device's netdevs: the plan names none.
  */
 static int plan_to(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
 {
-	const struct ice_facts *facts = dlh_sdk_dev_facts(dlh_port_dev(port));
-	struct ice_facts f = *facts;
+	const struct ice_facts *f = dlh_sdk_dev_facts(dlh_port_dev(port));
+	uint16_t from = from_of(f), to;
 	const struct dlh_change_req *before;
 	char handle[160], netdev[16];
-	uint8_t opt;
+	uint8_t opt, at;
 	size_t n;
 	int err;
 
@@ -80,19 +207,27 @@ static int plan_to(struct dlh_port *port, unsigned int count, struct dlh_sdk_pla
 	for (size_t i = 0; i < n; i++) {
 		unsigned int c = before[i].kind == DLH_CHANGE_SPLIT ? before[i].count : 1;
 
-		if (before[i].kind != DLH_CHANGE_TYPE && !ice_split_option(&f, c, &opt, NULL))
-			f.pending = opt;
+		if (before[i].kind != DLH_CHANGE_TYPE && !choose(f, from, c, &to, &at, NULL))
+			from = to;
 	}
-	err = ice_split_option(&f, count, &opt, ext);
+	err = choose(f, from, count, &to, &at, ext);
+	if (err == 1) {
+		dlh_sdk_plan_partial(plan);
+		return dlh_sdk_extack(ext, 0,
+				      "The kernel does not report the card's pending port option: a split into %u is "
+				      "refused if it is option %u",
+				      count, at);
+	}
 	if (err)
 		return err;
-	for (unsigned int pf = 0; pf < f.options[opt].pmd; pf++) {
+	opt = lowest(to);
+	for (unsigned int pf = 0; pf < f->options[opt].pmd; pf++) {
 		struct dlh_sdk_port_attrs attrs;
 
-		ice_port_attrs(&f, opt, pf, &attrs);
-		snprintf(handle, sizeof(handle), "%s/%s.%u", f.bus_name, f.slot, pf);
-		snprintf(netdev, sizeof(netdev), "%s%u", f.netdev_prefix, pf);
-		err = dlh_sdk_plan_after(plan, handle, 0, &attrs, DLH_PORT_TYPE_ETH, netdev, ext);
+		ice_port_attrs(f, opt, pf, &attrs);
+		snprintf(handle, sizeof(handle), "%s/%s.%u", f->bus_name, f->slot, pf);
+		snprintf(netdev, sizeof(netdev), "%s%u", f->netdev_prefix, pf);
+		err = dlh_sdk_plan_after(plan, handle, 0, &attrs, DLH_PORT_TYPE_ETH, f->kernel ? NULL : netdev, ext);
 		if (err)
 			return err;
 	}
@@ -111,8 +246,148 @@ static int ice_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *pla
 	return plan_to(port, 1, plan, ext);
 }
 
+/* The PCI function of a kernel device's handle ("dlhal/0000:16:00.2": 2). */
+static unsigned int function_of(const struct dlh_dev *dev)
+{
+	const char *h = dlh_dev_handle(dev);
+
+	return (unsigned int)(h[strlen(h) - 1] - '0');
+}
+
+/*
+ * Take a PF that Linux's ice runs: the card's option table from the profile; the options it may run
+ * from how many PFs its slot has (Linux registers one devlink instance, with one port, per PF); which
+ * one it runs, and what it has pending, Linux does not report. Every PF of the card is one card.
+ */
+static int ice_rules_attach(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
+{
+	struct ice_facts *f = dlh_sdk_dev_facts(dev);
+	json_t *hw = config ? json_loads(config, 0, NULL) : NULL;
+	unsigned int npf = 0, pfs = 0, nports = 0;
+	char card[sizeof(f->bus_name) + sizeof(f->slot) + 4];
+	size_t n;
+	int err;
+
+	if (!hw)
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw\": missing");
+	err = ice_options_parse(hw, f->options, &n, ext);
+	json_decref(hw);
+	if (err)
+		return err;
+	f->count = (uint8_t)n;
+	if (ice_handle_parse(dlh_dev_handle(dev), f))
+		return dlh_sdk_extack(ext, -EINVAL, "%s is not a PCI function's", dlh_dev_handle(dev));
+	for (struct dlh_dev *d = dlh_dev_first(dlh_sdk_dev_ctx(dev)); d; d = dlh_dev_next(d)) {
+		struct ice_facts g;
+
+		if (!ice_handle_parse(dlh_dev_handle(d), &g) && !strcmp(g.bus_name, f->bus_name) &&
+		    !strcmp(g.slot, f->slot)) {
+			npf++;
+			pfs |= 1u << function_of(d);
+		}
+	}
+	if (pfs != (1u << npf) - 1)
+		return dlh_sdk_extack(ext, -EINVAL, "the card's functions are not %s.0 to %s.%u", f->slot, f->slot,
+				      npf - 1);
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p), nports++)
+		if (dlh_port_index(p) != 0 || dlh_port_flavour(p) != DLH_PORT_FLAVOUR_PHYSICAL)
+			return dlh_sdk_extack(ext, -EINVAL, "port %u is not a PF's one port, 0", dlh_port_index(p));
+	if (nports != 1)
+		return dlh_sdk_extack(ext, -EINVAL, "the kernel reports %u ports; a PF has one", nports);
+	f->runs = 0;
+	for (uint8_t i = 0; i < f->count; i++)
+		if (f->options[i].pmd == npf)
+			f->runs |= (uint16_t)(1u << i);
+	if (!f->runs)
+		return dlh_sdk_extack(ext, -EINVAL, "the card has %u PFs; no option of the board has %u ports", npf,
+				      npf);
+	f->kernel = true;
+	f->from = (uint16_t)((1u << f->count) - 1);
+	f->active = lowest(f->runs);
+	f->pending = -1;
+	snprintf(card, sizeof(card), "%s/%s.0", f->bus_name, f->slot);
+	return dlh_sdk_dev_card_set(dev, card, ext);
+}
+
+/* Where a kernel PF's port sits (the option's lanes): known when one option has as many ports as PFs. */
+static void ice_port_attrs_fill(const struct dlh_dev *dev, uint32_t index, struct dlh_sdk_port_attrs *attrs)
+{
+	const struct ice_facts *f = dlh_sdk_dev_facts(dev);
+	struct dlh_sdk_port_attrs a;
+
+	if (!f->kernel || index != 0 || (f->runs & (f->runs - 1)))
+		return;
+	ice_port_attrs(f, f->active, function_of(dev), &a);
+	attrs->speed = a.speed;
+	attrs->has_module = a.has_module;
+	attrs->module = a.module;
+	attrs->lane = a.lane;
+}
+
+/*
+ * The kernel answered a split (an unsplit is one into 1) of a kernel PF: what Linux does not report,
+ * learnt from it. Done: the option stored is one those the search could start from choose, so the
+ * next split starts from those, and PF 0 shows it pending (said to be ours: the kernel does not
+ * report it). Refused in ice's words: the options that refuse so are those it may start from.
+ * Every PF of the card learns it; a reset brings up new devices, which start from nothing known.
+ */
+static void ice_kernel_answered(struct dlh_dev *dev, const struct dlh_change_req *req, int err,
+				const struct dlh_extack *ext)
+{
+	const struct ice_facts *f = dlh_sdk_dev_facts(dev);
+	struct dlh_pending p = {0};
+	uint16_t from = 0;
+	unsigned int c;
+	uint8_t opt;
+
+	if (!f->kernel || req->kind == DLH_CHANGE_TYPE || (err && err != -EINVAL))
+		return;
+	c = req->kind == DLH_CHANGE_SPLIT ? req->count : 1;
+	for (uint8_t s = 0; s < f->count; s++) {
+		struct dlh_extack e;
+		int r;
+
+		if (!(f->from & (1u << s)))
+			continue;
+		r = split_from(f, s, c, &opt, &e);
+		if (!err && !r)
+			from |= (uint16_t)(1u << opt);
+		else if (err && r == err && ext && strstr(ext->msg, e.msg))
+			from |= (uint16_t)(1u << s);
+	}
+	if (!from)
+		return; /* not as the rules would have it: the check said so; nothing learnt */
+	for (struct dlh_dev *d = dlh_dev_first(dlh_sdk_dev_ctx(dev)); d; d = dlh_dev_next(d)) {
+		struct ice_facts *g, at;
+
+		if (ice_handle_parse(dlh_dev_handle(d), &at) || strcmp(at.bus_name, f->bus_name) ||
+		    strcmp(at.slot, f->slot))
+			continue;
+		dlh_dev_rules(d, NULL); /* the card's other PFs: recognised now if they were not */
+		if (dlh_sdk_dev_rules(d) != &ice_rules)
+			continue;
+		g = dlh_sdk_dev_facts(d);
+		if (g->kernel) {
+			g->from = from;
+			if (!err && function_of(d) == 0) {
+				p.split = c;
+				snprintf(p.message, sizeof(p.message),
+					 "Reboot required to finish port split (stored by dlhal: the kernel does not "
+					 "report it)");
+				dlh_sdk_dev_pending_set(d, &p);
+			}
+		}
+	}
+}
+
+static const char *const ice_kernel_drivers[] = {"ice", NULL};
+
 const struct dlh_sdk_rules ice_rules = {
+    .kernel_drivers = ice_kernel_drivers,
     .facts_size = sizeof(struct ice_facts),
+    .attach = ice_rules_attach,
+    .port_attrs_fill = ice_port_attrs_fill,
+    .kernel_answered = ice_kernel_answered,
     .port_split_plan = ice_port_split_plan,
     .port_unsplit_plan = ice_port_unsplit_plan,
 };

@@ -36,7 +36,7 @@ extern "C" {
  * op at the end of ::dlh_sdk_ops does not bump it (see ::dlh_sdk_driver.ops_size).
  * 4: ::dlh_sdk_driver.rules (a vendor's rules, also over kernel devices).
  */
-#define DLH_SDK_ABI_VERSION 4u
+#define DLH_SDK_ABI_VERSION 5u
 
 struct dlh_sdk_timer;
 struct dlh_sdk_plan;
@@ -294,6 +294,16 @@ struct dlh_sdk_rules {
 	/** What port_type_set would do. */
 	int (*port_type_set_plan)(struct dlh_port *port, enum dlh_port_type type, struct dlh_sdk_plan *plan,
 				  struct dlh_extack *ext);
+	/**
+	 * The kernel has answered @p req, sent for a port of kernel device
+	 * @p dev: @p err, with its message in @p ext (NULL: none). The facts may
+	 * learn from it what the kernel does not report (which option an E810's
+	 * split stored), and the rules may say what is pending
+	 * (dlh_sdk_dev_pending_set()). Called after core held the answer to the
+	 * plan. NULL: nothing to learn.
+	 */
+	void (*kernel_answered)(struct dlh_dev *dev, const struct dlh_change_req *req, int err,
+				const struct dlh_extack *ext);
 };
 
 /** Initialiser for the fixed fields of a ::dlh_sdk_driver. */
@@ -481,6 +491,13 @@ DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *patter
  */
 DLH_EXPORT bool dlh_sdk_netdev_name_valid(const char *name);
 
+/**
+ * @brief The rules that plan for the device (its driver's, or a vendor's on a
+ *        kernel device once recognised); NULL for none. Recognises nothing:
+ *        dlh_dev_rules() does.
+ */
+DLH_EXPORT const struct dlh_sdk_rules *dlh_sdk_dev_rules(const struct dlh_dev *dev);
+
 /** @brief Context of a device. */
 DLH_EXPORT struct dlh_ctx *dlh_sdk_dev_ctx(const struct dlh_dev *dev);
 
@@ -578,7 +595,9 @@ DLH_EXPORT const struct dlh_change_req *dlh_sdk_plan_before(const struct dlh_sdk
 /**
  * @brief In a relay's plan op: the relayed core cannot say what the change
  *        would do (it has no dry run, or relays one that has none): the plan
- *        is partial, as core's own plan for a relay without plan ops.
+ *        is partial, as core's own plan for a relay without plan ops. Rules
+ *        that cannot decide (the kernel does not report what they need) say
+ *        why in the op's @c ext and return 0: the caller gets that message.
  */
 DLH_EXPORT void dlh_sdk_plan_partial(struct dlh_sdk_plan *plan);
 
