@@ -4,10 +4,12 @@
 # changes, the board's faceplate), and every plan is checked against what the kernel then does,
 # over random splits and unsplits made by dl and by iproute2's devlink in turn. A bridged ConnectX-3
 # VPI, reporting itself as Linux's mlx4_core does (nothing of its own: sysfs names the driver), is
-# recognised by its driver alone and planned with mlx4's type rules the same way.
+# recognised by its driver alone and planned with mlx4's type rules the same way. A bridged E810,
+# reporting itself as Linux's ice does (a devlink instance per PF, the PBA as board.id), is recognised
+# by its board and planned with ice's rules, exactly where what Linux reports is enough.
 D=dlhal/0000:03:00.0
 H=dlhal/0000:01:00.0
-dlhald -f -s $T/r.sock --sim sn2700,cx3-vpi --kernel-bridge > $T/r.log 2>&1 &
+dlhald -f -s $T/r.sock --sim sn2700,e810-cqda2,cx3-vpi --kernel-bridge > $T/r.log 2>&1 &
 rd=$!
 i=0; until devlink dev show 2> /dev/null | grep -q "^$D\$"; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
 
@@ -212,5 +214,91 @@ if [ $r = 0 ] && grep -q "^ok 2 - kernel_plans_match_outcomes" $T/hkit; then
 	ok "dlhal-conform --kernel on the ConnectX-3: $(grep '^# .* steps:' $T/hkit | sed 's/^# //')"
 else
 	nok "the kit against the kernel ConnectX-3" "rc=$r $(head -n 12 $T/hkit)"
+fi
+
+# The E810: a devlink instance per PF, each reporting itself as ice does; recognised by its board.
+# Linux reports neither the card's active port option nor its pending one: a split into a count that
+# several options have is exact whichever they are (the search finds another); one into a count that
+# a single option has is refused if that one is pending, so its plan is partial and says so.
+E=dlhal/0000:16:00.0
+i=0; until devlink dev show 2> /dev/null | grep -q "^dlhal/0000:16:00.1\$"; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+dl --kernel -d dev show $E > $T/e1 2>&1
+dl --kernel port split $E/0 4 --dry-run > $T/e2 2>&1; e2=$?
+dl --kernel port split $E/0 8 --dry-run > $T/e3 2>&1; e3=$?
+dl --kernel port split dlhal/0000:16:00.1/0 2 --dry-run > $T/e4 2>&1; e4=$?
+dl --kernel panel --ascii > $T/epanel 2>&1
+if grep -qx "  plans exact: ice rules, profile e810-cqda2" $T/e1 && [ $e2 = 0 ] && [ "$(cat $T/e2)" = "split $E/0 into 4: would be done after a reset
+after dlhal/0000:16:00.0/0: type eth
+after dlhal/0000:16:00.1/0: type eth
+after dlhal/0000:16:00.2/0: type eth
+after dlhal/0000:16:00.3/0: type eth" ] && [ $e3 = 3 ] &&
+	[ "$(cat $T/e3)" = "split $E/0 into 8: cannot be planned: The kernel does not report the card's pending port option: a split into 8 is refused if it is option 4" ] &&
+	[ $e4 = 1 ] && grep -q "Port cannot be split" $T/e4 && grep -q "^$E: ice, card of 2 devices, 2 cages\$" $T/epanel; then
+	ok "dl --kernel on a recognised E810: exact staged plans, a partial one saying why, one card of its PFs"
+else
+	nok "recognised E810" "$(cat $T/e1 | tail -n 3) / $e2 $(cat $T/e2) / $e3 $(cat $T/e3) / $e4 $(cat $T/e4) / $(grep "^dlhal/0000:16" $T/epanel)"
+fi
+# Plans against outcomes: random splits and unsplits by dl and devlink in turn, each after a dry run,
+# and resets (devlink's reload) between them: a done split changes no port now, the reset brings up
+# as many PFs as the last split done asked for, and without one the reset is refused.
+eports() { devlink port show | grep '^dlhal/0000:16:00\.' | sed 's/ netdev [^ ]*//' | sort; }
+n=0 exact=0 maybe=0 refused=0 resets=0 last= bad=
+while [ $n -lt ${RULES_STEPS:-200} ]; do
+	n=$((n + 1))
+	rnd 14
+	pf=0 arg=
+	case $R in 0) op=split; arg=2; pf=1 ;; 1) op=split; arg=16 ;; [2-4]) op=split; arg=2 ;; [5-7]) op=split; arg=4 ;;
+	8) op=split; arg=8 ;; 9) op=unsplit ;; *) op=reload ;; esac
+	if [ $op = reload ]; then
+		devlink dev reload $E action fw_activate > $T/eo 2>&1; ro=$?
+		if [ -z "$last" ]; then
+			if [ $ro != 0 ] && grep -q "No pending firmware update" $T/eo; then refused=$((refused + 1)); continue; fi
+			bad="step $n: reload with nothing pending: rc=$ro $(cat $T/eo)"; break
+		fi
+		i=0; until [ "$(eports | grep -c ': type eth')" = "$last" ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+		if [ $ro = 0 ] && [ "$(eports | grep -c ': type eth')" = "$last" ] &&
+			[ "$(devlink dev show | grep -c '^dlhal/0000:16:00\.')" = "$last" ]; then
+			resets=$((resets + 1)); last=; continue
+		fi
+		bad="step $n: reset after a split into $last: rc=$ro $(cat $T/eo) / $(eports)"; break
+	fi
+	[ $pf = 1 ] && ! devlink dev show | grep -q '^dlhal/0000:16:00.1$' && pf=0
+	P=dlhal/0000:16:00.$pf/0
+	eports > $T/eb
+	dl --kernel port $op $P $arg --dry-run > $T/ep 2>&1; rp=$?
+	if [ $((n % 2)) = 0 ]; then
+		devlink port $op $P ${arg:+count $arg} > $T/eo 2>&1; ro=$?; by=devlink
+	else
+		dl --kernel port $op $P $arg > $T/eo 2>&1; ro=$?; by=dl
+	fi
+	eports > $T/ea
+	if [ $rp = 0 ] && [ $ro = 0 ] && grep -q "Reboot required to finish port split" $T/eo && cmp -s $T/eb $T/ea &&
+		[ "$(grep -c '^after ' $T/ep)" = "${arg:-1}" ]; then
+		exact=$((exact + 1)); last=${arg:-1}; continue
+	elif [ $rp = 3 ] && grep -q "cannot be planned: The kernel does not report the card's pending port option" $T/ep &&
+		cmp -s $T/eb $T/ea; then
+		if [ $ro = 0 ]; then last=${arg:-1}; maybe=$((maybe + 1)); continue; fi
+		if grep -q "Requested split count is already set" $T/eo; then maybe=$((maybe + 1)); continue; fi
+	elif [ $rp = 1 ]; then
+		why=$(sed -n 's/^Error: .*: \(.*\)\.$/\1/p' $T/ep)
+		if [ $ro != 0 ] && [ -n "$why" ] && grep -qF "$why" $T/eo && cmp -s $T/eb $T/ea; then
+			refused=$((refused + 1)); continue
+		fi
+	fi
+	bad="step $n ($by: port $op $P $arg): plan rc=$rp $(head -n 3 $T/ep) / op rc=$ro $(head -n 2 $T/eo) / $(diff $T/eb $T/ea | head -n 4)"
+	break
+done
+if [ -z "$bad" ] && [ $exact -gt 0 ] && [ $maybe -gt 0 ] && [ $refused -gt 0 ] && [ $resets -gt 0 ]; then
+	ok "${RULES_STEPS:-200} random steps on the E810 by dl and devlink: $exact exact, $maybe partial as said, $refused refused as planned, $resets resets to the last split"
+else
+	nok "E810 plans against the kernel's outcomes" "${bad:-$exact exact, $maybe partial, $refused refused, $resets resets}"
+fi
+# The kit on PF 0: in one process, each split's answer says which option is pending, so the plans
+# after the first are exact, and a staged split is held to changing no port now.
+DLHAL_MODULE_PATH=/usr/lib/dlhal dlhal-conform --kernel $E --steps ${RULES_STEPS:-200} --seed 5 > $T/ekit 2>&1; r=$?
+if [ $r = 0 ] && grep -q "^ok 2 - kernel_plans_match_outcomes" $T/ekit && grep -q "^# .* steps: [1-9][0-9]* done as planned, [1-9]" $T/ekit; then
+	ok "dlhal-conform --kernel on the E810: $(grep '^# .* steps:' $T/ekit | sed 's/^# //')"
+else
+	nok "the kit against the kernel E810" "rc=$r $(head -n 12 $T/ekit)"
 fi
 kill -TERM $rd; wait $rd
