@@ -87,3 +87,43 @@ Test(module, other_shared_objects_are_refused)
 	cr_expect_not_null(strstr(ext.msg, "Cannot load module"));
 	dlh_ctx_free(ctx);
 }
+
+/* One call chooses a context's backends for every front end: profiles by list or by array, and
+ * which one failed. */
+Test(backends, profiles_and_which_backend_failed)
+{
+	const char *const sims[] = {"cx3-vpi", NULL}, *const empty[] = {"", NULL};
+	struct dlh_backends_failure failed;
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+	char lng[1100];
+	size_t n = 0;
+
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	cr_assert_eq(dlh_ctx_module_load(ctx, getenv("MODULE_MLXSW"), &ext), 0, "%s", ext.msg);
+	cr_assert_eq(dlh_ctx_module_load(ctx, getenv("MODULE_MLX4"), &ext), 0, "%s", ext.msg);
+	cr_expect_eq(
+	    dlh_ctx_backends_attach(ctx, &(struct dlh_backends){.sim = "sn2700,,", .sims = sims}, &failed, &ext), 0,
+	    "%s", ext.msg);
+	cr_expect_eq(failed.backend, DLH_BACKEND_NONE);
+	for (struct dlh_dev *d = dlh_dev_first(ctx); d; d = dlh_dev_next(d))
+		n++;
+	cr_expect_eq(n, 2, "the list's and the array's");
+	cr_expect_eq(dlh_ctx_backends_attach(ctx, &(struct dlh_backends){.sim = "no-such-board"}, &failed, &ext),
+		     -ENOENT);
+	cr_expect_eq(failed.backend, DLH_BACKEND_SIM);
+	cr_expect_str_eq(failed.profile, "no-such-board");
+	cr_expect_eq(dlh_ctx_backends_attach(ctx, &(struct dlh_backends){.sims = empty}, &failed, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "A profile name is empty");
+	memset(lng, 'a', sizeof(lng) - 1);
+	lng[sizeof(lng) - 1] = '\0';
+	cr_expect_eq(dlh_ctx_backends_attach(ctx, &(struct dlh_backends){.sim = lng}, &failed, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Profile list is longer than 1023 characters");
+	/* a socket asked for is the daemon's failure, not the kernel's (nothing else is tried) */
+	cr_expect_neq(
+	    dlh_ctx_backends_attach(ctx, &(struct dlh_backends){.socket = "/nonexistent/dlhald.sock"}, &failed, &ext),
+	    0);
+	cr_expect_eq(failed.backend, DLH_BACKEND_DAEMON);
+	cr_expect(failed.asked);
+	dlh_ctx_free(ctx);
+}

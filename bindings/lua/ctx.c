@@ -468,30 +468,21 @@ static int ctx_close(lua_State *L)
 	return 0;
 }
 
-/* Each profile of a string "a,b" or a list {"a", "b"}; misuse raises. */
-static int load_profiles(lua_State *L, struct lctx *c, int idx, struct dlh_extack *ext)
+/* The profiles of a list {"a", "b"}, into @names (NULL-terminated); misuse raises. */
+static void profile_list(lua_State *L, int idx, const char **names, size_t max)
 {
-	int err = 0;
+	size_t n = 0;
 
-	if (lua_type(L, idx) == LUA_TSTRING) {
-		char list[1024], *save = NULL;
-
-		if (lua_rawlen(L, idx) >= sizeof(list))
-			return luaL_argerror(L, 1, "sim: profile list too long");
-		strcpy(list, lua_tostring(L, idx));
-		for (char *p = strtok_r(list, ",", &save); p && !err; p = strtok_r(NULL, ",", &save))
-			err = dlh_ctx_sim_load(c->ctx, p, ext);
-		return err;
-	}
-	if (lua_type(L, idx) != LUA_TTABLE)
-		return luaL_argerror(L, 1, "sim: expected a profile name or a list of them");
-	for (lua_Integer i = 1; !err && lua_rawgeti(L, idx, i) != LUA_TNIL; i++) {
+	for (lua_Integer i = 1; lua_rawgeti(L, idx, i) != LUA_TNIL; i++) {
 		if (lua_type(L, -1) != LUA_TSTRING || !lua_rawlen(L, -1))
-			return luaL_argerror(L, 1, "sim: profile names are non-empty strings");
-		err = dlh_ctx_sim_load(c->ctx, lua_tostring(L, -1), ext);
+			luaL_argerror(L, 1, "sim: profile names are non-empty strings");
+		if (n + 1 >= max)
+			luaL_argerror(L, 1, "sim: too many profiles");
+		names[n++] = lua_tostring(L, -1); /* stays valid: the table holds it */
 		lua_pop(L, 1);
 	}
-	return err;
+	lua_pop(L, 1);
+	names[n] = NULL;
 }
 
 /*
@@ -500,7 +491,8 @@ static int load_profiles(lua_State *L, struct lctx *c, int idx, struct dlh_extac
  */
 static int dlhal_open(lua_State *L)
 {
-	const char *socket = NULL;
+	const char *socket = NULL, *sims[64];
+	struct dlh_backends b = {0};
 	bool kernel = false, sim = false;
 	struct dlh_extack ext;
 	struct lctx *c;
@@ -523,6 +515,14 @@ static int dlhal_open(lua_State *L)
 			     : lua_type(L, -1) == LUA_TTABLE ? lua_rawlen(L, -1) > 0
 							     : false))
 			return luaL_argerror(L, 1, "sim: expected a profile name or a non-empty list of them");
+		if (lua_type(L, -1) == LUA_TSTRING) {
+			if (lua_rawlen(L, -1) >= 1024)
+				return luaL_argerror(L, 1, "sim: profile list too long");
+			b.sim = lua_tostring(L, -1);
+		} else if (sim) {
+			profile_list(L, lua_gettop(L), sims, sizeof(sims) / sizeof(sims[0]));
+			b.sims = sims;
+		}
 		lua_pop(L, 1);
 		/* the socket string stays on the stack while used */
 	}
@@ -546,18 +546,9 @@ static int dlhal_open(lua_State *L)
 		close_ctx(L, c);
 		return ldlhal_fail(L, -ENOMEM, "Out of memory");
 	}
-	err = 0;
-	if (socket || (!sim && !kernel && !access(DLHAL_SOCKET_DEFAULT, F_OK)))
-		err = dlh_ctx_bus_attach(c->ctx, "daemon", socket, &ext);
-	if (!err && (kernel || (!sim && !socket && access(DLHAL_SOCKET_DEFAULT, F_OK))))
-		err = dlh_ctx_bus_attach(c->ctx, "kernel", NULL, &ext);
-	if (!err && sim) {
-		int ud = lua_gettop(L);
-
-		lua_getfield(L, 1, "sim");
-		err = load_profiles(L, c, ud + 1, &ext);
-		lua_settop(L, ud);
-	}
+	b.socket = socket;
+	b.kernel = kernel;
+	err = dlh_ctx_backends_attach(c->ctx, &b, NULL, &ext);
 	if (err) {
 		close_ctx(L, c);
 		return ldlhal_fail_ext(L, err, &ext);

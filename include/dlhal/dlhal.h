@@ -286,6 +286,47 @@ DLH_EXPORT int dlh_ctx_module_load(struct dlh_ctx *ctx, const char *path, struct
  */
 DLH_EXPORT int dlh_ctx_bus_attach(struct dlh_ctx *ctx, const char *driver, const char *config, struct dlh_extack *ext);
 
+/** @brief A backend of a context: where its devices come from. */
+enum dlh_backend {
+	DLH_BACKEND_NONE,   /**< None (no failure). */
+	DLH_BACKEND_DAEMON, /**< A dlhald, over its socket. */
+	DLH_BACKEND_KERNEL, /**< The kernel's devlink family. */
+	DLH_BACKEND_SIM,    /**< Emulated devices in this process, from profiles. */
+};
+
+/**
+ * @brief Which backends a context takes: what `dl -s/--kernel/--sim`, Lua's
+ *        dlhal.open() and the kit say. Nothing asked (all zero) is the
+ *        default every front end has: a dlhald if DLHAL_SOCKET_DEFAULT
+ *        (dlhal/protocol.h) exists, else the kernel.
+ */
+struct dlh_backends {
+	const char *socket;	  /**< A dlhald's socket path, or NULL. */
+	bool kernel;		  /**< The kernel's devlink family. */
+	const char *kernel_scope; /**< When the kernel is taken: mirror this device ("BUS/NAME") alone, or NULL. */
+	const char *sim;	  /**< Profiles to emulate, comma-separated ("sn2700,cx3-vpi"), or NULL. */
+	const char *const *sims;  /**< Or as a NULL-terminated list (names may hold commas), or NULL. */
+};
+
+/** @brief What dlh_ctx_backends_attach() could not attach. */
+struct dlh_backends_failure {
+	enum dlh_backend backend; /**< The backend, or DLH_BACKEND_NONE. */
+	bool asked;		  /**< Asked for, not taken by default (the kernel when no dlhald runs). */
+	char profile[256];	  /**< DLH_BACKEND_SIM: the profile that failed. */
+};
+
+/**
+ * @brief Attach the backends @p b asks for to @p ctx, in the order the front
+ *        ends have always used: the daemon, the kernel, then each profile.
+ * @param[out] failed which backend failed (may be NULL).
+ * @return 0; -EINVAL for a profile list longer than 1023 characters or an
+ *         empty name; otherwise the failing call's error, as
+ *         dlh_ctx_bus_attach() or dlh_ctx_sim_load() gives it. What was
+ *         attached before the failure stays; free the context.
+ */
+DLH_EXPORT int dlh_ctx_backends_attach(struct dlh_ctx *ctx, const struct dlh_backends *b,
+				       struct dlh_backends_failure *failed, struct dlh_extack *ext);
+
 /**
  * @brief File descriptors the host's event loop should watch for reading.
  * @param fds array to fill; @p max its length.

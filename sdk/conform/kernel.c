@@ -63,7 +63,7 @@ static int kernel_ports(const char *handle, struct kports *out, struct dlh_extac
 
 	if (err)
 		return err;
-	err = dlh_ctx_bus_attach(ctx, "kernel", NULL, ext);
+	err = dlh_ctx_backends_attach(ctx, &(struct dlh_backends){.kernel = true}, NULL, ext);
 	if (!err && !(dev = dlh_dev_find(ctx, handle)))
 		err = dlh_sdk_extack(ext, -ENODEV, "%s: no such kernel device", handle);
 	out->n = 0;
@@ -249,7 +249,7 @@ int kit_kernel_run(struct kit_run *run, const struct dlh_conform_opts *opts, str
 		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
 	err = dlh_ctx_new(&ctx, ext);
 	if (!err)
-		err = dlh_ctx_bus_attach(ctx, "kernel", NULL, ext);
+		err = dlh_ctx_backends_attach(ctx, &(struct dlh_backends){.kernel = true}, NULL, ext);
 	if (!err && !(dev = dlh_dev_find(ctx, opts->kernel_dev)))
 		err = dlh_sdk_extack(ext, -ENODEV, "%s: no such kernel device", opts->kernel_dev);
 	if (err)

@@ -138,7 +138,7 @@ static int ctx_open(struct kit_target *t, const char *states, struct dlh_extack 
 	if (err)
 		return err;
 	if (o->dlhald)
-		err = dlh_ctx_bus_attach(t->ctx, "daemon", t->sock, ext);
+		err = dlh_ctx_backends_attach(t->ctx, &(struct dlh_backends){.socket = t->sock}, NULL, ext);
 	else {
 		if (o->module)
 			err = dlh_ctx_module_load(t->ctx, o->module, ext);

@@ -251,8 +251,10 @@ static int module_load_twin(const char *path, struct dlh_extack *ext)
 /* The context, created on first use so that help and usage errors need no backend. */
 static int ctx_make(struct dl *dl, struct dlh_ctx **out)
 {
+	const struct dlh_backends b = {
+	    .socket = dl->socket, .kernel = dl->kernel, .kernel_scope = dl->kernel_scope, .sim = dl->sim};
+	struct dlh_backends_failure failed;
 	struct dlh_extack ext;
-	char list[1024], *save = NULL;
 	int err;
 
 	if (dl->ctx) {
@@ -268,48 +270,29 @@ static int ctx_make(struct dl *dl, struct dlh_ctx **out)
 	    dlh_sdk_driver_register(dl->ctx, &kernel_driver, &ext) ||
 	    dlh_sdk_driver_register(dl->ctx, &daemon_driver, &ext))
 		return dl_op_err(-EINVAL, &ext);
-	/* A daemon when asked for, or when nothing was asked for and one is running. */
-	if (dl->socket || (!dl->sim && !dl->kernel && !access(DLHAL_SOCKET_DEFAULT, F_OK))) {
-		err = dlh_ctx_bus_attach(dl->ctx, "daemon", dl->socket, &ext);
-		if (err) {
-			fprintf(stderr, "dl: %s.\n", ext.msg);
-			return DL_EUSAGE;
-		}
-	}
-	/* The kernel when asked for, or when nothing else was. */
-	if (dl->kernel || (!dl->sim && !dl->socket && access(DLHAL_SOCKET_DEFAULT, F_OK))) {
-		char scope[300];
-
-		if (dl->kernel_scope)
-			snprintf(scope, sizeof(scope), "dev=%s", dl->kernel_scope);
-		err = dlh_ctx_bus_attach(dl->ctx, "kernel", dl->kernel_scope ? scope : NULL, &ext);
-		if (err == -EPROTONOSUPPORT) {
-			if (dl->kernel)
-				fprintf(stderr, "dl --kernel: %s.\n", ext.msg);
-			else
-				backends_usage(&ext);
-			return DL_EUSAGE;
-		}
-		if (err)
-			return dl_op_err(err, &ext);
-	}
-	if (!dl->sim) {
+	if (dl->sim && strlen(dl->sim) >= 1024)
+		return dl_usage_err(NULL, "--sim: profile list is longer than %d characters", 1023);
+	err = dlh_ctx_backends_attach(dl->ctx, &b, &failed, &ext);
+	if (!err) {
 		*out = dl->ctx;
 		return 0;
 	}
-
-	if (strlen(dl->sim) >= sizeof(list))
-		return dl_usage_err(NULL, "--sim: profile list is longer than %zu characters", sizeof(list) - 1);
-	snprintf(list, sizeof(list), "%s", dl->sim);
-	for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		err = dlh_ctx_sim_load(dl->ctx, p, &ext);
-		if (err) {
-			fprintf(stderr, "--sim %s: ", p);
-			return err == -ENOENT || err == -EINVAL ? dl_lookup_err(err, &ext, NULL) : dl_op_err(err, &ext);
-		}
+	switch (failed.backend) {
+	case DLH_BACKEND_DAEMON:
+		fprintf(stderr, "dl: %s.\n", ext.msg);
+		return DL_EUSAGE;
+	case DLH_BACKEND_KERNEL:
+		if (err != -EPROTONOSUPPORT)
+			return dl_op_err(err, &ext);
+		if (failed.asked)
+			fprintf(stderr, "dl --kernel: %s.\n", ext.msg);
+		else
+			backends_usage(&ext);
+		return DL_EUSAGE;
+	default:
+		fprintf(stderr, "--sim %s: ", failed.profile);
+		return err == -ENOENT || err == -EINVAL ? dl_lookup_err(err, &ext, NULL) : dl_op_err(err, &ext);
 	}
-	*out = dl->ctx;
-	return 0;
 }
 
 /*
