@@ -130,9 +130,9 @@ int ldlhal_ctx_apply(lua_State *L)
 	err = dry || !p.nsteps ? 0 : desired_apply(&d, ctx, &p, atomic, NULL, why, sizeof(why));
 	lua_createtable(L, (int)p.nsteps, 1);
 	for (size_t i = 0; i < p.nsteps; i++) {
-		if (!dry && p.steps[i].result != STEP_DONE && p.steps[i].result != STEP_PENDING)
+		if (!dry && p.steps[i].result != DESIRED_STEP_DONE && p.steps[i].result != DESIRED_STEP_PENDING)
 			break;
-		step_describe(&d, &p.steps[i], what, sizeof(what));
+		desired_step_describe(&d, &p.steps[i], what, sizeof(what));
 		lua_pushstring(L, what);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 		partial |= p.steps[i].partial;
@@ -145,7 +145,7 @@ int ldlhal_ctx_apply(lua_State *L)
 		bool undone = true;
 
 		for (size_t i = 0; i < p.nsteps; i++)
-			undone &= p.steps[i].result != STEP_UNDO_FAILED;
+			undone &= p.steps[i].result != DESIRED_STEP_UNDO_FAILED;
 		snprintf(what, sizeof(what), "%s", why);
 		snprintf(why, sizeof(why), "%s (%s)", what,
 			 undone ? "the steps done were undone" : "a step done could not be undone");

@@ -380,7 +380,8 @@ static bool option_split(struct dlh_dev *dev, struct dlh_port *first, unsigned i
 }
 
 /* The device and number of a step's "BUS/DEV#NUMBER", or of its port handle (an unsplit's). */
-static struct dlh_dev *step_dev(struct dlh_ctx *ctx, const struct step *s, unsigned int *number, uint32_t *index)
+static struct dlh_dev *step_dev(struct dlh_ctx *ctx, const struct desired_step *s, unsigned int *number,
+				uint32_t *index)
 {
 	char handle[DLH_HANDLE_MAX];
 	const char *hash = strchr(s->port, '#'), *slash = strrchr(s->port, '/');
@@ -398,8 +399,8 @@ static struct dlh_dev *step_dev(struct dlh_ctx *ctx, const struct step *s, unsig
 }
 
 /* As step_dev(), with @ext cleared, or saying the device is gone. */
-static struct dlh_dev *step_target(struct dlh_ctx *ctx, const struct step *s, unsigned int *number, uint32_t *index,
-				   struct dlh_extack *ext)
+static struct dlh_dev *step_target(struct dlh_ctx *ctx, const struct desired_step *s, unsigned int *number,
+				   uint32_t *index, struct dlh_extack *ext)
 {
 	struct dlh_dev *dev = step_dev(ctx, s, number, index);
 
@@ -411,7 +412,7 @@ static struct dlh_dev *step_target(struct dlh_ctx *ctx, const struct step *s, un
 
 /*
  * Appends @item (@size bytes) to the array of *@n items whose pointer is at
- * @parr (a struct step **, ...: read and written with memcpy, not through a
+ * @parr (a struct desired_step **, ...: read and written with memcpy, not through a
  * void **); -ENOMEM leaves it as it was.
  */
 static int append(void *parr, size_t *n, size_t size, const void *item)
@@ -428,7 +429,7 @@ static int append(void *parr, size_t *n, size_t size, const void *item)
 	return 0;
 }
 
-static int plan_keep(struct step *s, const struct dlh_plan *plan)
+static int plan_keep(struct desired_step *s, const struct dlh_plan *plan)
 {
 	return append(&s->plans, &s->nplans, sizeof(*plan), plan);
 }
@@ -443,7 +444,8 @@ static int gone(struct dlh_extack *ext, struct dlh_dev *dev, const char *fmt, un
  * its plans in @s when @keep. A device whose ports are not known there (the
  * kernel relays) makes the step partial.
  */
-static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct step *s, bool keep, struct dlh_extack *ext)
+static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct desired_step *s, bool keep,
+		     struct dlh_extack *ext)
 {
 	unsigned int number, nsplit;
 	struct dlh_port *first, *p;
@@ -458,13 +460,13 @@ static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct step *s, b
 		s->partial = true;
 		return 0;
 	}
-	if (s->kind == STEP_UNSPLIT) {
+	if (s->kind == DESIRED_STEP_UNSPLIT) {
 		for (p = dlh_seq_port_first(seq, dev); p && dlh_port_index(p) != index; p = dlh_seq_port_next(p))
 			;
 		if (!p)
 			return gone(ext, dev, "Port %u would be gone", index);
 		err = dlh_seq_unsplit(seq, p, &plan, ext);
-	} else if (s->kind == STEP_SPLIT) {
+	} else if (s->kind == DESIRED_STEP_SPLIT) {
 		if (!group(seq, dev, number, &nsplit, &first))
 			return gone(ext, dev, "Port %u would be gone", number);
 		if (nsplit)
@@ -498,7 +500,7 @@ static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct step *s, b
 	return err;
 }
 
-static int step_add(struct desired_plan *p, const struct step *s)
+static int step_add(struct desired_plan *p, const struct desired_step *s)
 {
 	return append(&p->steps, &p->nsteps, sizeof(*s), s);
 }
@@ -518,14 +520,14 @@ void desired_plan_free(struct desired_plan *p)
 /* Whether step @k is refused after step @j alone (-1: on its own), each planned afresh. */
 static bool refused_after(struct dlh_ctx *ctx, const struct desired_plan *p, ssize_t j, size_t k)
 {
-	struct step a, b;
+	struct desired_step a, b;
 	struct dlh_extack ext;
 	struct dlh_seq *seq;
 	bool refused;
 
 	if (dlh_seq_new(ctx, &seq))
 		return false;
-	a = j >= 0 ? p->steps[j] : (struct step){0};
+	a = j >= 0 ? p->steps[j] : (struct desired_step){0};
 	b = p->steps[k];
 	refused = (j >= 0 && step_plan(seq, ctx, &a, false, &ext)) ? false : step_plan(seq, ctx, &b, false, &ext) != 0;
 	dlh_seq_free(seq);
@@ -537,10 +539,10 @@ static void refusal(const struct desired *d, struct dlh_ctx *ctx, struct desired
 		    const struct dlh_extack *ext)
 {
 	char what[DLH_HANDLE_MAX + 600], other[DLH_HANDLE_MAX + 600], buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 8];
-	const struct step *s = &p->steps[k];
+	const struct desired_step *s = &p->steps[k];
 	ssize_t culprit = -1;
 
-	step_describe(d, s, what, sizeof(what));
+	desired_step_describe(d, s, what, sizeof(what));
 	dlh_extack_str(ext, buf, sizeof(buf));
 	p->entry = s->entry;
 	p->line = s->line;
@@ -558,7 +560,7 @@ static void refusal(const struct desired *d, struct dlh_ctx *ctx, struct desired
 		snprintf(p->why, sizeof(p->why), "%s: %s", what, buf);
 		return;
 	}
-	step_describe(d, &p->steps[culprit], other, sizeof(other));
+	desired_step_describe(d, &p->steps[culprit], other, sizeof(other));
 	p->status = DESIRED_CONFLICT;
 	p->other = p->steps[culprit].entry;
 	p->other_line = p->steps[culprit].line;
@@ -615,7 +617,7 @@ static int phase_run(const struct desired *d, struct dlh_ctx *ctx, struct dlh_se
 		unsigned int number, nsplit, now;
 		struct dlh_port *first;
 		struct dlh_dev *dev = entry_dev(e, ctx, &number);
-		struct step s = {.entry = i};
+		struct desired_step s = {.entry = i};
 		bool staged_pend, add = false;
 
 		if (dev && !dlh_seq_known(seq, dev)) {
@@ -633,11 +635,12 @@ static int phase_run(const struct desired *d, struct dlh_ctx *ctx, struct dlh_se
 			continue;
 		if (e->split && phase != PHASE_TYPE && option_split(dev, first, &now, &staged_pend)) {
 			if (now != e->split && (phase == PHASE_UNSPLIT) == (e->split == 1)) {
-				s = (struct step){.kind = e->split == 1 ? STEP_UNSPLIT : STEP_SPLIT,
-						  .count = e->split,
-						  .line = e->split_line,
-						  .entry = i,
-						  .staged = true};
+				s = (struct desired_step){.kind =
+							      e->split == 1 ? DESIRED_STEP_UNSPLIT : DESIRED_STEP_SPLIT,
+							  .count = e->split,
+							  .line = e->split_line,
+							  .entry = i,
+							  .staged = true};
 				if (e->split == 1)
 					snprintf(s.port, sizeof(s.port), "%s", dlh_port_handle(first));
 				else
@@ -651,17 +654,19 @@ static int phase_run(const struct desired *d, struct dlh_ctx *ctx, struct dlh_se
 				p->npending++;
 			}
 		} else if (e->split && phase == PHASE_UNSPLIT && nsplit && nsplit != e->split) {
-			s = (struct step){.kind = STEP_UNSPLIT, .line = e->split_line, .entry = i};
+			s = (struct desired_step){.kind = DESIRED_STEP_UNSPLIT, .line = e->split_line, .entry = i};
 			snprintf(s.port, sizeof(s.port), "%s", dlh_port_handle(first));
 			add = true;
 		} else if (e->split > 1 && phase == PHASE_SPLIT && !nsplit) {
-			s = (struct step){.kind = STEP_SPLIT, .count = e->split, .line = e->split_line, .entry = i};
+			s = (struct desired_step){
+			    .kind = DESIRED_STEP_SPLIT, .count = e->split, .line = e->split_line, .entry = i};
 			snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
 			add = true;
 		} else if (e->type && phase == PHASE_TYPE) {
 			for (struct dlh_port *q = dlh_seq_port_first(seq, dev); q && !add; q = dlh_seq_port_next(q))
 				add = dlh_port_number(q) == number && dlh_port_desired_type(q) != e->type;
-			s = (struct step){.kind = STEP_TYPE, .type = e->type, .line = e->type_line, .entry = i};
+			s = (struct desired_step){
+			    .kind = DESIRED_STEP_TYPE, .type = e->type, .line = e->type_line, .entry = i};
 			snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
 		}
 		if (!add)
@@ -682,11 +687,11 @@ static int phase_run(const struct desired *d, struct dlh_ctx *ctx, struct dlh_se
 }
 
 /* The step of another entry that takes the ports @e names away in the plan (its gone, none of them back). */
-static const struct step *taker(const struct desired_plan *p, size_t entry, const char *dev, unsigned int number,
-				struct dlh_ctx *ctx, const char **port)
+static const struct desired_step *taker(const struct desired_plan *p, size_t entry, const char *dev,
+					unsigned int number, struct dlh_ctx *ctx, const char **port)
 {
 	for (size_t j = 0; j < p->nsteps; j++) {
-		const struct step *s = &p->steps[j];
+		const struct desired_step *s = &p->steps[j];
 		unsigned int num;
 		uint32_t index;
 		struct dlh_dev *sdev = step_dev(ctx, s, &num, &index);
@@ -726,7 +731,7 @@ int desired_plan(const struct desired *d, struct dlh_ctx *ctx, struct desired_pl
 		unsigned int number = 0, nsplit;
 		struct dlh_port *first;
 		struct dlh_dev *dev = entry_dev(e, ctx, &number);
-		const struct step *by;
+		const struct desired_step *by;
 		const char *taken = "";
 		char what[DLH_HANDLE_MAX + 600];
 
@@ -739,7 +744,7 @@ int desired_plan(const struct desired *d, struct dlh_ctx *ctx, struct desired_pl
 			continue;
 		by = dev ? taker(p, i, dlh_dev_handle(dev), number, ctx, &taken) : NULL;
 		if (by) {
-			step_describe(d, by, what, sizeof(what));
+			desired_step_describe(d, by, what, sizeof(what));
 			p->status = DESIRED_CONFLICT;
 			p->entry = i;
 			p->line = e->split ? e->split_line : e->type_line; /* the line that asks for the port */
@@ -772,7 +777,7 @@ int desired_plan(const struct desired *d, struct dlh_ctx *ctx, struct desired_pl
 	return err;
 }
 
-void step_describe(const struct desired *d, const struct step *s, char *buf, size_t len)
+void desired_step_describe(const struct desired *d, const struct desired_step *s, char *buf, size_t len)
 {
 	const char *hash = strchr(s->port, '#');
 	char where[DLH_HANDLE_MAX + 32];
@@ -782,19 +787,19 @@ void step_describe(const struct desired *d, const struct step *s, char *buf, siz
 	else
 		snprintf(where, sizeof(where), "%s", s->port);
 	switch (s->kind) {
-	case STEP_UNSPLIT:
+	case DESIRED_STEP_UNSPLIT:
 		snprintf(buf, len, "unsplit %s (%s:%d)", where, d->path, s->line);
 		break;
-	case STEP_SPLIT:
+	case DESIRED_STEP_SPLIT:
 		snprintf(buf, len, "split %s into %u (%s:%d)", where, s->count, d->path, s->line);
 		break;
-	case STEP_TYPE:
+	case DESIRED_STEP_TYPE:
 		snprintf(buf, len, "type %s on %s (%s:%d)", dlh_port_type_name(s->type), where, d->path, s->line);
 		break;
 	}
 }
 
-void entry_describe(const struct desired *d, size_t i, char *buf, size_t len)
+void desired_entry_describe(const struct desired *d, size_t i, char *buf, size_t len)
 {
 	const struct desired_entry *e = &d->e[i];
 	char split[32] = "";
@@ -814,8 +819,8 @@ void entry_describe(const struct desired *d, size_t i, char *buf, size_t len)
 }
 
 /* Sets the ports of @number to @type each (NOTSET: to what @was says), looked up again after each. */
-static int types_set(struct dlh_dev *dev, unsigned int number, enum dlh_port_type type, const struct step_was *was,
-		     size_t nwas, struct dlh_extack *ext)
+static int types_set(struct dlh_dev *dev, unsigned int number, enum dlh_port_type type,
+		     const struct desired_step_was *was, size_t nwas, struct dlh_extack *ext)
 {
 	for (int again = 1, rounds = 0; again && rounds < 64; rounds++) {
 		again = 0;
@@ -839,7 +844,7 @@ static int types_set(struct dlh_dev *dev, unsigned int number, enum dlh_port_typ
 }
 
 /* Runs @s, first noting what undoes it. */
-static int step_run(struct dlh_ctx *ctx, struct step *s, struct dlh_extack *ext)
+static int step_run(struct dlh_ctx *ctx, struct desired_step *s, struct dlh_extack *ext)
 {
 	struct dlh_port *p, *first;
 	struct dlh_dev *dev;
@@ -850,14 +855,14 @@ static int step_run(struct dlh_ctx *ctx, struct step *s, struct dlh_extack *ext)
 	dev = step_target(ctx, s, &number, &index, ext);
 	if (!dev)
 		return -ENODEV;
-	if (s->kind == STEP_UNSPLIT) {
+	if (s->kind == DESIRED_STEP_UNSPLIT) {
 		err = dlh_port_lookup(ctx, s->port, &p, ext);
 		if (err)
 			return err;
 		group(NULL, dev, dlh_port_number(p), &s->was_count, &first);
 		return dlh_port_unsplit(p, ext);
 	}
-	if (s->kind == STEP_SPLIT) {
+	if (s->kind == DESIRED_STEP_SPLIT) {
 		if (!group(NULL, dev, number, &nsplit, &first) || nsplit)
 			return dlh_extack_set(ext, -ENODEV, NULL, "No whole port %u to split", number);
 		s->was_count = 1;
@@ -867,8 +872,8 @@ static int step_run(struct dlh_ctx *ctx, struct step *s, struct dlh_extack *ext)
 	s->was = NULL;
 	s->nwas = 0;
 	for (p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
-		struct step_was w = {dlh_port_index(p),
-				     dlh_port_desired_type(p) ? dlh_port_desired_type(p) : dlh_port_type(p)};
+		struct desired_step_was w = {dlh_port_index(p),
+					     dlh_port_desired_type(p) ? dlh_port_desired_type(p) : dlh_port_type(p)};
 
 		if (dlh_port_number(p) != number)
 			continue;
@@ -879,7 +884,7 @@ static int step_run(struct dlh_ctx *ctx, struct step *s, struct dlh_extack *ext)
 }
 
 /* Undoes @s, done: the split count and types it found put back. */
-static int step_undo(struct dlh_ctx *ctx, const struct step *s, struct dlh_extack *ext)
+static int step_undo(struct dlh_ctx *ctx, const struct desired_step *s, struct dlh_extack *ext)
 {
 	struct dlh_port *first;
 	struct dlh_dev *dev;
@@ -890,9 +895,9 @@ static int step_undo(struct dlh_ctx *ctx, const struct step *s, struct dlh_extac
 	dev = step_target(ctx, s, &number, &index, ext);
 	if (!dev)
 		return -ENODEV;
-	if (s->kind == STEP_TYPE)
+	if (s->kind == DESIRED_STEP_TYPE)
 		return types_set(dev, number, DLH_PORT_TYPE_NOTSET, s->was, s->nwas, ext);
-	if (s->kind == STEP_UNSPLIT) {
+	if (s->kind == DESIRED_STEP_UNSPLIT) {
 		struct dlh_port *p = NULL;
 
 		/* the port it unsplit, found by index: its number is the same */
@@ -917,16 +922,16 @@ static int steps_run(const struct desired *d, struct dlh_ctx *ctx, struct desire
 	int err = 0;
 
 	for (*failed = from; *failed < p->nsteps; (*failed)++) {
-		struct step *s = &p->steps[*failed];
+		struct desired_step *s = &p->steps[*failed];
 		struct timespec t0, t1;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		err = step_run(ctx, s, &ext);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		s->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-		step_describe(d, s, what, sizeof(what));
+		desired_step_describe(d, s, what, sizeof(what));
 		if (err) {
-			s->result = STEP_REFUSED;
+			s->result = DESIRED_STEP_REFUSED;
 			if (ext.msg[0])
 				dlh_extack_str(&ext, s->msg, sizeof(s->msg));
 			else
@@ -934,7 +939,7 @@ static int steps_run(const struct desired *d, struct dlh_ctx *ctx, struct desire
 			snprintf(why, whylen, "%s: %s", what, s->msg);
 			return err;
 		}
-		s->result = ext.msg[0] ? STEP_PENDING : STEP_DONE;
+		s->result = ext.msg[0] ? DESIRED_STEP_PENDING : DESIRED_STEP_DONE;
 		snprintf(s->msg, sizeof(s->msg), "%s", ext.msg);
 		if (out && ext.msg[0])
 			fprintf(out, "pending: %s: %s\n", what, ext.msg);
@@ -978,7 +983,7 @@ static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 		size_t nkeep = 0;
 
 		for (size_t i = 0; i < next.nsteps; i++) {
-			struct step *s = &next.steps[i];
+			struct desired_step *s = &next.steps[i];
 			char what[DLH_HANDLE_MAX + 600], u[160];
 			bool deferred = false, noted = false;
 
@@ -990,7 +995,7 @@ static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 			}
 			for (size_t k = 0; k < next.nunmet; k++)
 				noted |= next.unmet[k].entry == s->entry;
-			step_describe(d, s, what, sizeof(what));
+			desired_step_describe(d, s, what, sizeof(what));
 			free(s->plans);
 			free(s->was);
 			if (noted)
@@ -1009,7 +1014,7 @@ static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 	p->replanned = true;
 	ret = next.nsteps && !last;
 	if (ret) {
-		struct step *all = realloc(p->steps, (p->nsteps + next.nsteps) * sizeof(*all));
+		struct desired_step *all = realloc(p->steps, (p->nsteps + next.nsteps) * sizeof(*all));
 
 		if (!all) {
 			desired_plan_free(&next);
@@ -1071,12 +1076,12 @@ int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 		return err;
 	/* --atomic: back in reverse order; a step whose undo fails is named, the others are still undone */
 	while (i-- > 0) {
-		struct step *s = &p->steps[i];
+		struct desired_step *s = &p->steps[i];
 		int uerr = step_undo(ctx, s, &ext);
 
-		step_describe(d, s, what, sizeof(what));
+		desired_step_describe(d, s, what, sizeof(what));
 		if (uerr) {
-			s->result = STEP_UNDO_FAILED;
+			s->result = DESIRED_STEP_UNDO_FAILED;
 			if (ext.msg[0])
 				dlh_extack_str(&ext, s->msg, sizeof(s->msg));
 			else
@@ -1085,7 +1090,7 @@ int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 				fprintf(out, "undo failed: %s: %s: left as it is\n", what, s->msg);
 			continue;
 		}
-		s->result = STEP_UNDONE;
+		s->result = DESIRED_STEP_UNDONE;
 		if (out)
 			fprintf(out, "undone: %s\n", what);
 	}

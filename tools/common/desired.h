@@ -39,19 +39,26 @@ struct desired {
 int desired_load(struct desired *d, const char *path, char *why, size_t whylen);
 void desired_free(struct desired *d);
 
-enum step_kind { STEP_UNSPLIT, STEP_SPLIT, STEP_TYPE };
+enum desired_step_kind { DESIRED_STEP_UNSPLIT, DESIRED_STEP_SPLIT, DESIRED_STEP_TYPE };
 
 /* What became of a step. */
-enum step_result { STEP_NOT_RUN, STEP_DONE, STEP_PENDING, STEP_REFUSED, STEP_UNDONE, STEP_UNDO_FAILED };
+enum desired_step_result {
+	DESIRED_STEP_NOT_RUN,
+	DESIRED_STEP_DONE,
+	DESIRED_STEP_PENDING,
+	DESIRED_STEP_REFUSED,
+	DESIRED_STEP_UNDONE,
+	DESIRED_STEP_UNDO_FAILED
+};
 
 /* A port's type before a type step, for --atomic to put back. */
-struct step_was {
+struct desired_step_was {
 	uint32_t index;
 	enum dlh_port_type type;
 };
 
-struct step {
-	enum step_kind kind;
+struct desired_step {
+	enum desired_step_kind kind;
 	char port[DLH_HANDLE_MAX]; /* the port to act on: a handle (unsplit), or "BUS/DEV#NUMBER" */
 	unsigned int count;
 	enum dlh_port_type type;
@@ -64,11 +71,11 @@ struct step {
 	struct dlh_plan *plans;	      /* a plan per port it changes (a type step may change several) */
 	size_t nplans;
 	/* from running it (desired_apply) */
-	enum step_result result;
+	enum desired_step_result result;
 	double seconds;					   /* how long it ran */
 	char msg[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 8]; /* the refusal, or a staged op's word */
 	unsigned int was_count;				   /* the split count before it */
-	struct step_was *was;				   /* the types before it (a type step) */
+	struct desired_step_was *was;			   /* the types before it (a type step) */
 	size_t nwas;
 };
 
@@ -81,7 +88,7 @@ enum desired_status {
 };
 
 struct desired_plan {
-	struct step *steps;
+	struct desired_step *steps;
 	size_t nsteps;
 	size_t npending; /* entries already pending until a reset */
 	bool partial;	 /* a step is planned partially: a dry run cannot say it would be done */
@@ -137,8 +144,8 @@ void desired_plan_free(struct desired_plan *p);
 int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, bool atomic, FILE *out,
 		  char *why, size_t whylen);
 
-void step_describe(const struct desired *d, const struct step *s, char *buf, size_t len);
+void desired_step_describe(const struct desired *d, const struct desired_step *s, char *buf, size_t len);
 /* What entry @i asks for: "dlhal/0000:03:00.0 port 1: split into 2, type eth (FILE:LINE)". */
-void entry_describe(const struct desired *d, size_t i, char *buf, size_t len);
+void desired_entry_describe(const struct desired *d, size_t i, char *buf, size_t len);
 
 #endif

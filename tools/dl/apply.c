@@ -72,14 +72,15 @@ static int reload_pending(struct dlh_ctx *ctx, bool quiet, size_t *nreloaded)
 }
 
 static const char *const step_results[] = {
-    [STEP_NOT_RUN] = "not_run", [STEP_DONE] = "done",	  [STEP_PENDING] = "pending",
-    [STEP_REFUSED] = "refused", [STEP_UNDONE] = "undone", [STEP_UNDO_FAILED] = "undo_failed",
+    [DESIRED_STEP_NOT_RUN] = "not_run", [DESIRED_STEP_DONE] = "done",	  [DESIRED_STEP_PENDING] = "pending",
+    [DESIRED_STEP_REFUSED] = "refused", [DESIRED_STEP_UNDONE] = "undone", [DESIRED_STEP_UNDO_FAILED] = "undo_failed",
 };
 
-static const char *const step_changes[] = {[STEP_UNSPLIT] = "unsplit", [STEP_SPLIT] = "split", [STEP_TYPE] = "type"};
+static const char *const step_changes[] = {
+    [DESIRED_STEP_UNSPLIT] = "unsplit", [DESIRED_STEP_SPLIT] = "split", [DESIRED_STEP_TYPE] = "type"};
 
 /* A step in JSON: what, where, the file's line and entry, what became of it, and its plans. */
-static void step_json(struct jsonw *w, const struct step *s, bool dry)
+static void step_json(struct jsonw *w, const struct desired_step *s, bool dry)
 {
 	const char *hash = strchr(s->port, '#');
 	char dev[DLH_HANDLE_MAX];
@@ -95,9 +96,9 @@ static void step_json(struct jsonw *w, const struct step *s, bool dry)
 		jsonw_str(w, "device", dev);
 		jsonw_str(w, "port", s->port);
 	}
-	if (s->kind == STEP_SPLIT || (s->kind == STEP_UNSPLIT && s->staged))
-		jsonw_uint(w, "count", s->kind == STEP_SPLIT ? s->count : 1);
-	if (s->kind == STEP_TYPE)
+	if (s->kind == DESIRED_STEP_SPLIT || (s->kind == DESIRED_STEP_UNSPLIT && s->staged))
+		jsonw_uint(w, "count", s->kind == DESIRED_STEP_SPLIT ? s->count : 1);
+	if (s->kind == DESIRED_STEP_TYPE)
 		jsonw_str(w, "type", dlh_port_type_name(s->type));
 	jsonw_uint(w, "line", (uint64_t)s->line);
 	jsonw_uint(w, "entry", s->entry);
@@ -231,12 +232,12 @@ static int apply_round(struct dl *dl, const struct desired *d, struct dlh_ctx *c
 		return DL_EOP;
 	}
 	for (size_t i = 0; dry && i < p->nsteps; i++) {
-		const struct step *s = &p->steps[i];
+		const struct desired_step *s = &p->steps[i];
 
 		npartial += s->partial;
 		if (dl->json)
 			continue;
-		step_describe(d, s, what, sizeof(what));
+		desired_step_describe(d, s, what, sizeof(what));
 		if (s->partial && s->why[0])
 			printf("maybe: %s: %s\n", what, s->why);
 		else if (s->partial)
@@ -250,19 +251,20 @@ static int apply_round(struct dl *dl, const struct desired *d, struct dlh_ctx *c
 		npartial++;
 		if (dl->json)
 			continue;
-		entry_describe(d, p->deferred[i], what, sizeof(what));
+		desired_entry_describe(d, p->deferred[i], what, sizeof(what));
 		printf("maybe: %s: planned once the steps before it have run (the kernel's devlink has no dry run)\n",
 		       what);
 	}
 	if (!dry && p->nsteps) {
 		err = desired_apply(d, ctx, p, atomic, dl->json ? NULL : stdout, why, sizeof(why));
 		for (size_t i = 0; i < p->nsteps; i++)
-			r->changed |= p->steps[i].result == STEP_DONE || p->steps[i].result == STEP_PENDING;
+			r->changed |=
+			    p->steps[i].result == DESIRED_STEP_DONE || p->steps[i].result == DESIRED_STEP_PENDING;
 		if (err) {
 			bool undone = atomic;
 
 			for (size_t i = 0; i < p->nsteps; i++)
-				undone &= p->steps[i].result != STEP_UNDO_FAILED;
+				undone &= p->steps[i].result != DESIRED_STEP_UNDO_FAILED;
 			r->result = atomic ? (undone ? "undone" : "undo_failed") : "refused";
 			snprintf(r->error, sizeof(r->error), "%s%s", why,
 				 atomic ? (undone ? " (the steps done were undone)"

@@ -155,26 +155,26 @@ static void desired_run(struct server *srv)
 			   p.npending, p.npending == 1 ? "y" : "ies");
 	want.waiting = p.npending;
 	for (size_t i = 0; i < p.nsteps && !want.tries && !err; i++) {
-		step_describe(&want.d, &p.steps[i], what, sizeof(what));
+		desired_step_describe(&want.d, &p.steps[i], what, sizeof(what));
 		dlhald_log(LOG_INFO, "desired: %s", what);
 	}
 	if (!err && p.nsteps) {
-		static const enum metrics_op ops[] = {[STEP_UNSPLIT] = METRICS_OP_UNSPLIT,
-						      [STEP_SPLIT] = METRICS_OP_SPLIT,
-						      [STEP_TYPE] = METRICS_OP_TYPE};
+		static const enum metrics_op ops[] = {[DESIRED_STEP_UNSPLIT] = METRICS_OP_UNSPLIT,
+						      [DESIRED_STEP_SPLIT] = METRICS_OP_SPLIT,
+						      [DESIRED_STEP_TYPE] = METRICS_OP_TYPE};
 
 		size_t planned = p.nsteps;
 
 		err = desired_apply(&want.d, srv->ctx, &p, false, NULL, why, sizeof(why));
 		/* a plan that was not whole (the kernel's) is planned again as it runs: those steps too */
 		for (size_t i = planned; i < p.nsteps && !want.tries; i++) {
-			step_describe(&want.d, &p.steps[i], what, sizeof(what));
+			desired_step_describe(&want.d, &p.steps[i], what, sizeof(what));
 			dlhald_log(LOG_INFO, "desired: %s", what);
 		}
 		for (size_t i = 0; i < p.nsteps; i++)
-			if (p.steps[i].result != STEP_NOT_RUN)
+			if (p.steps[i].result != DESIRED_STEP_NOT_RUN)
 				metrics_op(ops[p.steps[i].kind], METRICS_SOURCE_DESIRED,
-					   p.steps[i].result == STEP_REFUSED, p.steps[i].seconds);
+					   p.steps[i].result == DESIRED_STEP_REFUSED, p.steps[i].seconds);
 	}
 	if (!err) {
 		if (want.tries)
