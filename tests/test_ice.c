@@ -711,3 +711,40 @@ Test(staged, a_staged_driver_whose_plan_changes_ports_now_is_a_bug)
 	unlink(path);
 	free(path);
 }
+
+/* Core lays out the card: its PFs together on its faceplate, each port in its quad's cage by lane,
+ * and the quad no port uses marked unused. */
+Test(ice, the_card_is_laid_out_by_quad_and_lane)
+{
+	struct dlh_ctx *ctx = ctx_with("e810-cqda2");
+	const struct dlh_layout_cage *c;
+	struct dlh_dev *const *devs;
+	struct dlh_layout *l;
+	struct dlh_extack ext;
+
+	cr_assert_eq(dlh_layout_new(dlh_dev_find(ctx, PF1), &l), 0);
+	cr_expect_eq(dlh_layout_devs(l, &devs), 2, "the card's two PFs, whichever asked");
+	cr_expect_str_eq(dlh_dev_handle(devs[0]), PF0);
+	cr_expect_not(dlh_layout_generic(l));
+	cr_assert_eq(dlh_layout_cages(l, &c), 2);
+	cr_expect(c[0].nports == 1 && c[1].nports == 1, "one 100G port a quad");
+	cr_expect_str_eq(dlh_port_handle(c[1].ports[0]), PF1 "/0");
+	dlh_layout_free(l);
+	cr_assert_eq(dlh_port_split(port0(ctx), 4, &ext), 0, "%s", ext.msg);
+	cr_assert_eq(
+	    dlh_dev_reload(dlh_dev_find(ctx, PF0), DLH_RELOAD_ACTION_FW_ACTIVATE, DLH_RELOAD_LIMIT_UNSPEC, NULL, &ext),
+	    0, "%s", ext.msg);
+	cr_assert_eq(dlh_layout_new(dlh_dev_find(ctx, PF0), &l), 0);
+	cr_assert_eq(dlh_layout_cages(l, &c), 2);
+	cr_assert_eq(c[0].nports, 4, "quad 0's four lanes");
+	for (size_t i = 0; i < 4; i++) {
+		uint32_t module, lane;
+
+		cr_expect(dlh_port_module(c[0].ports[i], &module, &lane) && module == 0 && lane == i, "by lane");
+	}
+	cr_expect_not(c[0].unused);
+	cr_expect(c[1].unused && c[1].nports == 0, "quad 1: its lanes unused by the option");
+	dlh_layout_free(l);
+	dlh_layout_free(NULL);
+	dlh_ctx_free(ctx);
+}

@@ -665,3 +665,25 @@ Test(rules, an_e810_the_profile_cannot_be_is_not_taken)
 	snprintf(fi_board, sizeof(fi_board), "K65390-000");
 	dlh_ctx_free(ctx);
 }
+
+/* A device without a faceplate is laid out from its port numbers: 32 cages, two rows, odd on top. */
+Test(rules, an_unknown_board_is_laid_out_from_its_port_numbers)
+{
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev = fk_dev(&ctx, "mlxsw_spectrum MT_0000000000 sn2700");
+	const struct dlh_layout_cage *c;
+	struct dlh_layout *l;
+
+	cr_assert_not_null(dev);
+	cr_assert_eq(dlh_layout_new(dev, &l), 0);
+	cr_expect(dlh_layout_generic(l));
+	cr_assert_eq(dlh_layout_cages(l, &c), 32);
+	cr_expect(c[0].cage.row == 0 && c[0].cage.col == 0 && c[0].cage.number == 1);
+	cr_expect(c[16].cage.row == 1 && c[16].cage.col == 0 && c[16].cage.number == 2, "even numbers below");
+	cr_expect_str_eq(c[31].cage.label, "32");
+	cr_expect_str_eq(c[31].cage.form, "port");
+	cr_assert_eq(c[0].nports, 1);
+	cr_expect_eq(dlh_port_number(c[0].ports[0]), 1);
+	dlh_layout_free(l);
+	dlh_ctx_free(ctx);
+}

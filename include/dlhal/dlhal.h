@@ -559,6 +559,49 @@ DLH_EXPORT size_t dlh_dev_cages(const struct dlh_dev *dev, const struct dlh_cage
  */
 DLH_EXPORT const char *dlh_dev_card(const struct dlh_dev *dev);
 
+/** @brief A cage of a layout and the ports in it. */
+struct dlh_layout_cage {
+	/**
+	 * Where it is: the faceplate's cage, or, for a device without one, a
+	 * cage made for a port number (form "port", the number as its label;
+	 * "#INDEX" for a port without a number).
+	 */
+	struct dlh_cage cage;
+	bool by_index;	/**< Made for a port without a number: @c index is its. */
+	uint32_t index; /**< That port's index. */
+	bool unused;	/**< Found by module, and no port uses its lanes now (a neighbour's split took them). */
+	size_t nports;	/**< How many ports it carries. */
+	struct dlh_port *
+	    *ports; /**< Them: by lane where they report one (a card's functions), then by device and index. */
+};
+
+/** @brief Which port sits in which cage of a device, or of a card's devices. */
+struct dlh_layout;
+
+/**
+ * @brief Lay out @p dev's ports in their cages: the faceplate's (a card's
+ *        devices, dlh_dev_card(), share it and are laid out together), else
+ *        cages made from the port numbers, in one row of up to 16, else two
+ *        (odd numbers on top, as switches number them). A port the faceplate
+ *        has no cage for is left out. The layout is a snapshot: ports that
+ *        go after it are not to be used through it.
+ * @param[out] out freed with dlh_layout_free().
+ * @return 0; -ENOMEM.
+ */
+DLH_EXPORT int dlh_layout_new(struct dlh_dev *dev, struct dlh_layout **out);
+
+/** @brief The layout's devices: @p dev, or its card's in the model's order. */
+DLH_EXPORT size_t dlh_layout_devs(const struct dlh_layout *layout, struct dlh_dev *const **devs);
+
+/** @brief Whether the cages were made from the port numbers (no faceplate). */
+DLH_EXPORT bool dlh_layout_generic(const struct dlh_layout *layout);
+
+/** @brief The cages, by row then column; valid until dlh_layout_free(). */
+DLH_EXPORT size_t dlh_layout_cages(const struct dlh_layout *layout, const struct dlh_layout_cage **cages);
+
+/** @brief Free a layout; NULL is ignored. */
+DLH_EXPORT void dlh_layout_free(struct dlh_layout *layout);
+
 /**
  * @brief Set an emulator control of an emulated device (as netdevsim offers
  *        through debugfs): for example "fail_nth" = "5" makes the device's 5th

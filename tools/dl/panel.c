@@ -18,12 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#define CELLS	   4 /* lines inside a cage: a split by 4 shows each port */
-#define INNER	   8 /* characters inside a cage */
-#define BOX	   (INNER + 2)
-#define COLS	   80 /* the width the picture fits */
-#define PORTS_MAX  8  /* ports of one cage kept (a split by 8: the first four shown, "+4") */
-#define CAGES_SOFT 1024
+#define CELLS	  4 /* lines inside a cage: a split by 4 shows each port */
+#define INNER	  8 /* characters inside a cage */
+#define BOX	  (INNER + 2)
+#define COLS	  80 /* the width the picture fits */
+#define PORTS_MAX 8  /* ports of one cage kept (a split by 8: the first four shown, "+4") */
 
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
@@ -31,6 +30,7 @@ struct cage {
 	struct dlh_cage c;
 	bool by_index; /* a port without a number: a cage of its own, by index */
 	uint32_t index;
+	bool unused; /* found by module, and no port uses its lanes now */
 	struct dlh_port *ports[PORTS_MAX];
 	size_t nports, more;
 	char cable[16]; /* the emulated cable of its first port, or "" */
@@ -70,146 +70,42 @@ void panel_usage(FILE *f)
 		   "(NO_COLOR honoured).\n");
 }
 
-static int cage_cmp(const void *a, const void *b)
-{
-	const struct cage *x = a, *y = b;
-
-	if (x->c.row != y->c.row)
-		return x->c.row < y->c.row ? -1 : 1;
-	return x->c.col < y->c.col ? -1 : x->c.col > y->c.col;
-}
-
-/* In a cage: by lane where the ports report one (a card's functions), then by device and index. */
-static int port_cmp(const void *a, const void *b)
-{
-	const struct dlh_port *p = *(struct dlh_port *const *)a, *q = *(struct dlh_port *const *)b;
-	uint32_t mp, mq, lp, lq, x = dlh_port_index(p), y = dlh_port_index(q);
-	int c;
-
-	if (dlh_port_module(p, &mp, &lp) && dlh_port_module(q, &mq, &lq) && lp != lq)
-		return lp < lq ? -1 : 1;
-	c = strcmp(dlh_dev_handle(dlh_port_dev(p)), dlh_dev_handle(dlh_port_dev(q)));
-	if (c)
-		return c;
-	return x < y ? -1 : x > y;
-}
-
-/* Whether cage @cg carries port @p: by module for a cage found by module, else by number (or index). */
-static bool cage_has(const struct cage *cg, struct dlh_port *p)
-{
-	uint32_t module, lane;
-	bool has = dlh_port_has_number(p);
-
-	if (cg->c.has_module)
-		return dlh_port_module(p, &module, &lane) && module == cg->c.module;
-	if (cg->by_index)
-		return !has && cg->index == dlh_port_index(p);
-	return has && cg->c.number == dlh_port_number(p);
-}
-
 /* A cage with no port: a neighbour's split took its lanes, or (found by module) nothing uses them now. */
 static bool cage_unused(const struct cage *cg)
 {
-	return !cg->nports && cg->c.has_module;
+	return cg->unused;
 }
 
 /*
- * Port @p into its cage of @*v: the faceplate's, or (@generic) one made for its number. 0; -ENOMEM.
- * A port the faceplate has no cage for is left out.
- */
-static int cage_place(struct cage **v, size_t *n, size_t *cap, bool generic, struct dlh_port *p)
-{
-	uint32_t num = dlh_port_number(p);
-	struct cage *cg;
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if (cage_has(&(*v)[i], p))
-			break;
-	if (i == *n) {
-		if (!generic || *n == CAGES_SOFT)
-			return 0;
-		if (*n == *cap) {
-			struct cage *nv = realloc(*v, *cap * 2 * sizeof(**v));
-
-			if (!nv)
-				return -ENOMEM;
-			*v = nv;
-			*cap *= 2;
-		}
-		cg = &(*v)[i];
-		memset(cg, 0, sizeof(*cg));
-		cg->c.number = num;
-		cg->by_index = !dlh_port_has_number(p);
-		cg->index = dlh_port_index(p);
-		snprintf(cg->c.form, sizeof(cg->c.form), "port");
-		if (!cg->by_index)
-			snprintf(cg->c.label, sizeof(cg->c.label), "%u", num);
-		else
-			snprintf(cg->c.label, sizeof(cg->c.label), "#%u", dlh_port_index(p));
-		(*n)++;
-	}
-	cg = &(*v)[i];
-	if (cg->nports < PORTS_MAX)
-		cg->ports[cg->nports++] = p;
-	else
-		cg->more++;
-	return 0;
-}
-
-/*
- * The unit's cages, each with its ports: the faceplate's (a card's devices
- * share it), or one laid out from the port numbers (one row of up to 16,
- * else two, as switches number them: odd on top). A port without a number
- * gets a cage of its own.
+ * The unit's cages, each with the ports core lays out in it (dlh_layout_new(): the faceplate's, a
+ * card's devices together, or cages made from the port numbers), the first PORTS_MAX of each kept.
  */
 static struct cage *cages_of(const struct unit *u, size_t *n, bool *generic)
 {
-	const struct dlh_cage *fc;
-	size_t nf = dlh_dev_cages(u->devs[0], &fc), cap = nf ? nf : 16;
-	struct cage *v = calloc(cap, sizeof(*v));
+	const struct dlh_layout_cage *lc;
+	struct dlh_layout *l;
+	struct cage *v;
 
 	*n = 0;
-	*generic = !nf;
-	if (!v)
+	*generic = true;
+	if (dlh_layout_new(u->devs[0], &l))
 		return NULL;
-	for (size_t i = 0; i < nf; i++)
-		v[(*n)++].c = fc[i];
-	for (size_t d = 0; d < u->ndevs; d++) {
-		for (struct dlh_port *p = dlh_port_first(u->devs[d]); p; p = dlh_port_next(p)) {
-			if (cage_place(&v, n, &cap, *generic, p)) {
-				free(v);
-				return NULL;
-			}
-		}
-	}
-	for (size_t i = 0; i < *n; i++) {
-		qsort(v[i].ports, v[i].nports, sizeof(v[i].ports[0]), port_cmp);
+	*generic = dlh_layout_generic(l);
+	*n = dlh_layout_cages(l, &lc);
+	v = calloc(*n ? *n : 1, sizeof(*v));
+	for (size_t i = 0; v && i < *n; i++) {
+		v[i].c = lc[i].cage;
+		v[i].by_index = lc[i].by_index;
+		v[i].index = lc[i].index;
+		v[i].unused = lc[i].unused;
+		v[i].nports = lc[i].nports < PORTS_MAX ? lc[i].nports : PORTS_MAX;
+		v[i].more = lc[i].nports - v[i].nports;
+		memcpy(v[i].ports, lc[i].ports, v[i].nports * sizeof(v[i].ports[0]));
 		if (v[i].nports && dlh_dev_sim_get(dlh_port_dev(v[i].ports[0]), v[i].ports[0], "cable", v[i].cable,
 						   sizeof(v[i].cable), NULL))
 			v[i].cable[0] = '\0';
 	}
-	if (*generic) {
-		/* by number, then the numberless by index */
-		for (size_t i = 0; i < *n; i++)
-			for (size_t j = i + 1; j < *n; j++) {
-				bool swap =
-				    v[j].by_index != v[i].by_index
-					? v[i].by_index
-					: (v[j].by_index ? v[j].index < v[i].index : v[j].c.number < v[i].c.number);
-				if (swap) {
-					struct cage t = v[i];
-
-					v[i] = v[j];
-					v[j] = t;
-				}
-			}
-		for (size_t i = 0; i < *n; i++) {
-			v[i].c.row = *n <= 16 ? 0 : (unsigned int)(i % 2);
-			v[i].c.col = *n <= 16 ? (unsigned int)i : (unsigned int)(i / 2);
-		}
-	}
-	qsort(v, *n, sizeof(*v), cage_cmp);
+	dlh_layout_free(l);
 	return v;
 }
 
