@@ -60,6 +60,9 @@ LUA
 round=0 good=0
 for sig in TERM KILL TERM KILL; do
 	round=$((round + 1))
+	# the files the waits below read, emptied here: a background job truncates its own only once it
+	# runs, and an earlier round's "ready" or "watching" would end a wait before it has started
+	: > "$T/mon"; : > "$T/mon.err"; : > "$T/follow"; : > "$T/follow.err"; : > "$T/lua"
 	"$DL" -s "$S" monitor > "$T/mon" 2> "$T/mon.err" &
 	mon=$!
 	"$DL" -s "$S" panel pci/0000:03:00.0 --follow --ascii > "$T/follow" 2> "$T/follow.err" &
@@ -92,6 +95,7 @@ $(tail -n 2 "$T/mon"; cat "$T/mon.err" "$T/follow.err" "$T/lua")"
 	# dlhald again on the same socket: a monitor started now hears a split
 	rm -f "$S"
 	start sn2700,cx3-vpi
+	: > "$T/mon2"; : > "$T/mon2.err"
 	"$DL" -s "$S" -v monitor port > "$T/mon2" 2> "$T/mon2.err" &
 	mon=$!
 	# up to 20 s each: on a loaded 2-core machine (CI runs the bare Debian build beside this) the

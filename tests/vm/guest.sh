@@ -9,6 +9,7 @@ T=/tmp/t
 mkdir -p $T
 
 desired_until() { # FILE LOG WORDS: dlhald --kernel --desired FILE, logging to LOG until WORDS are in it (10 s)
+	: > "$2" # emptied before the job runs: an earlier log's WORDS would end the wait at once
 	dlhald -f -s $T/desired.sock --kernel --desired "$1" > "$2" 2>&1 &
 	du=$!
 	i=0; until grep -q "$3" "$2"; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
@@ -177,7 +178,7 @@ if [ -f /lua.lua ]; then
 fi
 
 # --- dl monitor sees new_port and del_port, in order ------------------------------------------
-ready() { # wait for dl -v monitor to say it is watching
+ready() { # wait for dl -v monitor to say it is watching (its file emptied before it started)
 	i=0
 	until grep -q "dl monitor: watching" $1; do i=$((i + 1)); [ $i -gt 300 ] && break; sleep 0.1; done
 }

@@ -87,6 +87,17 @@ fi
 
 # Plans against outcomes: random changes, made by dl and by devlink in turn; each dry run (a
 # separate dl) must say exactly what the kernel then reports, or refuse as the kernel does.
+# The kit against kernel device DEV with seed SEED ("WHAT" names it): both checks pass, and the steps
+# line matches PATTERN when given.
+kit_check() { # DEV SEED WHAT [PATTERN]
+	DLHAL_MODULE_PATH=/usr/lib/dlhal dlhal-conform --kernel $1 --steps ${RULES_STEPS:-200} --seed $2 > $T/kit 2>&1; r=$?
+	if [ $r = 0 ] && grep -q "^ok 1 - kernel_device_recognised" $T/kit && grep -q "^ok 2 - kernel_plans_match_outcomes" $T/kit &&
+		grep -q "^# .* steps: ${4:-}" $T/kit; then
+		ok "dlhal-conform --kernel on $3: $(grep '^# .* steps:' $T/kit | sed 's/^# //')"
+	else
+		nok "the kit against $3" "rc=$r $(head -n 12 $T/kit)"
+	fi
+}
 seed=${RULES_SEED:-30}
 rnd() { seed=$(((seed * 1103515245 + 12345) % 2147483648)); R=$((seed / 65536 % $1)); } # in this shell, into R
 # udev names a kernel device's netdevs, not the board: plans name none, so none is compared
@@ -133,12 +144,7 @@ else
 	nok "plans against the kernel's outcomes" "${bad:-$good done, $refused refused}"
 fi
 # The kit against the kernel device: recognised, and its own random run (another seed) as planned.
-DLHAL_MODULE_PATH=/usr/lib/dlhal dlhal-conform --kernel $D --steps ${RULES_STEPS:-200} --seed 7 > $T/rkit 2>&1; r=$?
-if [ $r = 0 ] && grep -q "^ok 1 - kernel_device_recognised" $T/rkit && grep -q "^ok 2 - kernel_plans_match_outcomes" $T/rkit; then
-	ok "dlhal-conform --kernel: $(grep '^# .* steps:' $T/rkit | sed 's/^# //')"
-else
-	nok "the kit against a kernel device" "rc=$r $(head -n 12 $T/rkit)"
-fi
+kit_check $D 7 "the Spectrum"
 
 # The ConnectX-3: bound to mlx4_core, with no info of its own on 6.1 (as mlx4_core), the core's name
 # from 6.2 on; recognised by the driver alone, exact type plans, the board's two cages. The bridge has
@@ -209,12 +215,7 @@ if [ -z "$bad" ] && [ $good -gt 0 ]; then
 else
 	nok "type plans against the kernel's outcomes" "${bad:-$good done, $refused refused}"
 fi
-DLHAL_MODULE_PATH=/usr/lib/dlhal dlhal-conform --kernel $H --steps ${RULES_STEPS:-200} --seed 11 > $T/hkit 2>&1; r=$?
-if [ $r = 0 ] && grep -q "^ok 2 - kernel_plans_match_outcomes" $T/hkit; then
-	ok "dlhal-conform --kernel on the ConnectX-3: $(grep '^# .* steps:' $T/hkit | sed 's/^# //')"
-else
-	nok "the kit against the kernel ConnectX-3" "rc=$r $(head -n 12 $T/hkit)"
-fi
+kit_check $H 11 "the ConnectX-3"
 
 # The E810: a devlink instance per PF, each reporting itself as ice does; recognised by its board.
 # Linux reports neither the card's active port option nor its pending one: a split into a count that
@@ -295,10 +296,5 @@ else
 fi
 # The kit on PF 0: in one process, each split's answer says which option is pending, so the plans
 # after the first are exact, and a staged split is held to changing no port now.
-DLHAL_MODULE_PATH=/usr/lib/dlhal dlhal-conform --kernel $E --steps ${RULES_STEPS:-200} --seed 5 > $T/ekit 2>&1; r=$?
-if [ $r = 0 ] && grep -q "^ok 2 - kernel_plans_match_outcomes" $T/ekit && grep -q "^# .* steps: [1-9][0-9]* done as planned, [1-9]" $T/ekit; then
-	ok "dlhal-conform --kernel on the E810: $(grep '^# .* steps:' $T/ekit | sed 's/^# //')"
-else
-	nok "the kit against the kernel E810" "rc=$r $(head -n 12 $T/ekit)"
-fi
+kit_check $E 5 "the E810" "[1-9][0-9]* done as planned, [1-9]"
 kill -TERM $rd; wait $rd
