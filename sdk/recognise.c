@@ -151,8 +151,15 @@ static int attach(struct dlh_dev *dev, const struct candidate *c, struct dlh_ext
 	drv = dlh__driver_find(dev->ctx, driver);
 	if (!drv) {
 		err = dlh__driver_autoload(dev->ctx, driver, ext);
-		if (err)
+		if (err) {
+			/* the plans stay partial: saying so, not as if no profile stood for the device */
+			char why[DLH_EXTACK_MSG_MAX + 300];
+
+			snprintf(why, sizeof(why), "profile %s stands for it, but its driver %s cannot be loaded: %s",
+				 c->name, driver, ext && ext->msg[0] ? ext->msg : strerror(-err));
+			dlh__dev_rules_missing(dev, why);
 			return err;
+		}
 		drv = dlh__driver_find(dev->ctx, driver);
 	}
 	if (hw) {

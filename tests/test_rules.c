@@ -16,6 +16,7 @@
 #include <dlhal/sdk.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -685,5 +686,26 @@ Test(rules, an_unknown_board_is_laid_out_from_its_port_numbers)
 	cr_assert_eq(c[0].nports, 1);
 	cr_expect_eq(dlh_port_number(c[0].ports[0]), 1);
 	dlh_layout_free(l);
+	dlh_ctx_free(ctx);
+}
+
+/* A profile stands for the device, but its driver's module cannot be had: said, not taken for "no profile". */
+Test(rules, a_profile_whose_driver_cannot_be_loaded_says_so)
+{
+	struct dlh_ctx *ctx;
+	struct dlh_extack ext;
+	const char *why;
+	bool exact = true;
+
+	unsetenv("DLHAL_MODULE_PATH");
+	setenv("DLHAL_MODULE_DIR", "", 1);
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &fk_driver_def, &ext), 0);
+	cr_assert_eq(dlh_ctx_bus_attach(ctx, "fakek", "mlxsw_spectrum MT_2860111033 sn2700", &ext), 0, "%s", ext.msg);
+	why = dlh_dev_rules(dlh_dev_find(ctx, "pci/0000:03:00.0"), &exact);
+	cr_assert_not_null(why);
+	cr_expect_not(exact);
+	cr_expect(!strncmp(why, "profile sn2700 stands for it, but its driver mlxsw cannot be loaded: ", 69), "%s",
+		  why);
 	dlh_ctx_free(ctx);
 }

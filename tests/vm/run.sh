@@ -148,6 +148,7 @@ copy_bin "$build/sdk/conform/dlhal-conform" /usr/bin/dlhal-conform
 copy_bin "$build/kernel/kernel.so" /usr/lib/dlhal/kernel.so
 copy_bin "$build/drivers/mlxsw/mlxsw.so" /usr/lib/dlhal/mlxsw.so
 copy_bin "$build/drivers/mlx4/mlx4.so" /usr/lib/dlhal/mlx4.so
+copy_bin "$build/drivers/ice/ice.so" /usr/lib/dlhal/ice.so
 copy_bin "$build/tests/bridge_client" /usr/bin/bridge_client
 copy_bin "$build/tests/bridge_fuzz" /usr/bin/bridge_fuzz
 cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$src/tests/vm/bridge-cases.sh" "$src/tests/vm/rules.sh" "$root/"
