@@ -98,6 +98,12 @@ kit_check() { # DEV SEED WHAT [PATTERN]
 		nok "the kit against $3" "rc=$r $(head -n 12 $T/kit)"
 	fi
 }
+# The op (its exit in $ro) refused in the words of the dry run in PLAN, OUT its output, and the ports
+# BEFORE and AFTER it the same.
+refused_as_planned() { # PLAN OUT BEFORE AFTER
+	why=$(sed -n 's/^Error: .*: \(.*\)\.$/\1/p' $1)
+	[ $ro != 0 ] && [ -n "$why" ] && grep -qF "$why" $2 && cmp -s $3 $4
+}
 seed=${RULES_SEED:-30}
 rnd() { seed=$(((seed * 1103515245 + 12345) % 2147483648)); R=$((seed / 65536 % $1)); } # in this shell, into R
 # udev names a kernel device's netdevs, not the board: plans name none, so none is compared
@@ -129,11 +135,8 @@ while [ $n -lt $steps ]; do
 		{ sed -n 's/^del \(.*\): type .*/\1:/p' $T/pp > $T/pdel
 		  grep -v -F -f $T/pdel $T/pb; sed -n 's/^new //p' $T/pp; } | sort > $T/pw
 		if [ $ro = 0 ] && cmp -s $T/pw $T/pa; then good=$((good + 1)); continue; fi
-	elif [ $rp = 1 ]; then
-		why=$(sed -n 's/^Error: .*: \(.*\)\.$/\1/p' $T/pp)
-		if [ $ro != 0 ] && [ -n "$why" ] && grep -qF "$why" $T/po && cmp -s $T/pb $T/pa; then
-			refused=$((refused + 1)); continue
-		fi
+	elif [ $rp = 1 ] && refused_as_planned $T/pp $T/po $T/pb $T/pa; then
+		refused=$((refused + 1)); continue
 	fi
 	bad="step $n ($by: port $op $D/$p $arg): plan rc=$rp $(head -n 6 $T/pp) / op rc=$ro $(head -n 2 $T/po) / $(diff $T/pw $T/pa 2> /dev/null | head -n 6)"
 	break
@@ -280,11 +283,8 @@ while [ $n -lt ${RULES_STEPS:-200} ]; do
 		cmp -s $T/eb $T/ea; then
 		if [ $ro = 0 ]; then last=${arg:-1}; maybe=$((maybe + 1)); continue; fi
 		if grep -q "Requested split count is already set" $T/eo; then maybe=$((maybe + 1)); continue; fi
-	elif [ $rp = 1 ]; then
-		why=$(sed -n 's/^Error: .*: \(.*\)\.$/\1/p' $T/ep)
-		if [ $ro != 0 ] && [ -n "$why" ] && grep -qF "$why" $T/eo && cmp -s $T/eb $T/ea; then
-			refused=$((refused + 1)); continue
-		fi
+	elif [ $rp = 1 ] && refused_as_planned $T/ep $T/eo $T/eb $T/ea; then
+		refused=$((refused + 1)); continue
 	fi
 	bad="step $n ($by: port $op $P $arg): plan rc=$rp $(head -n 3 $T/ep) / op rc=$ro $(head -n 2 $T/eo) / $(diff $T/eb $T/ea | head -n 4)"
 	break
