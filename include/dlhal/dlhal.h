@@ -571,8 +571,8 @@ struct dlh_layout_cage {
 	uint32_t index; /**< That port's index. */
 	bool unused;	/**< Found by module, and no port uses its lanes now (a neighbour's split took them). */
 	size_t nports;	/**< How many ports it carries. */
-	struct dlh_port *
-	    *ports; /**< Them: by lane where they report one (a card's functions), then by device and index. */
+	struct dlh_port **ports; /**< Them, by lane where they report one (a card's functions), then by device and
+				    index; NULL when none. */
 };
 
 /** @brief Which port sits in which cage of a device, or of a card's devices. */

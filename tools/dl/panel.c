@@ -100,7 +100,8 @@ static struct cage *cages_of(const struct unit *u, size_t *n, bool *generic)
 		v[i].unused = lc[i].unused;
 		v[i].nports = lc[i].nports < PORTS_MAX ? lc[i].nports : PORTS_MAX;
 		v[i].more = lc[i].nports - v[i].nports;
-		memcpy(v[i].ports, lc[i].ports, v[i].nports * sizeof(v[i].ports[0]));
+		if (v[i].nports) /* an empty cage has no port array */
+			memcpy(v[i].ports, lc[i].ports, v[i].nports * sizeof(v[i].ports[0]));
 		if (v[i].nports && dlh_dev_sim_get(dlh_port_dev(v[i].ports[0]), v[i].ports[0], "cable", v[i].cable,
 						   sizeof(v[i].cable), NULL))
 			v[i].cable[0] = '\0';
