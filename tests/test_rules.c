@@ -709,3 +709,43 @@ Test(rules, a_profile_whose_driver_cannot_be_loaded_says_so)
 		  why);
 	dlh_ctx_free(ctx);
 }
+
+/* A user's E810 profile whose option table is wrong is not taken: the plans stay partial, saying what. */
+Test(rules, an_e810_profile_with_a_bad_option_table_is_not_taken)
+{
+	static const char *const tables[][2] = {
+	    {"{\"split\": 2, \"lanes\": [100, 0, 0, 0, 0, 0, 0, 0]}",
+	     "options[0]: split 2, but not as many lanes in use (a port per lane)"},
+	    {"{\"split\": 9, \"lanes\": []}",
+	     "options[0]: expected {\"split\": 1 to 8, \"lanes\": [8 speeds in Gb/s]}"},
+	    {"", "options: expected 1 to 16 options"},
+	};
+	char dir[] = "/tmp/dlhal-rules-XXXXXX", path[64], want[256];
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/mycard.json", dir);
+	setenv("DLHAL_PROFILE_PATH", dir, 1);
+	snprintf(fi_board, sizeof(fi_board), "K99999-000");
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		struct dlh_ctx *ctx;
+		bool exact = true;
+		FILE *f = fopen(path, "w");
+
+		cr_assert_not_null(f);
+		fprintf(f,
+			"{\"driver\": \"ice\", \"handle\": \"pci/0000:16:00.0\", \"kernel\": {\"driver\": \"ice\", "
+			"\"info\": {\"board.id\": \"K99999-000\"}}, \"hw\": {\"netdev_prefix\": \"e\", \"options\": "
+			"[%s]}}",
+			tables[i][0]);
+		fclose(f);
+		ctx = fi_ctx(2);
+		snprintf(want, sizeof(want), "ice rules, profile %s, do not fit: %s", path, tables[i][1]);
+		cr_expect_str_eq(dlh_dev_rules(dlh_dev_find(ctx, "pci/0000:16:00.0"), &exact), want);
+		cr_expect_not(exact);
+		dlh_ctx_free(ctx);
+	}
+	snprintf(fi_board, sizeof(fi_board), "K65390-000");
+	unsetenv("DLHAL_PROFILE_PATH");
+	unlink(path);
+	rmdir(dir);
+}
