@@ -35,6 +35,7 @@ extern "C" {
  * refused. Bumped whenever a structure below changes incompatibly; adding an
  * op at the end of ::dlh_sdk_ops does not bump it (see ::dlh_sdk_driver.ops_size).
  * 4: ::dlh_sdk_driver.rules (a vendor's rules, also over kernel devices).
+ * 5: ::dlh_sdk_rules.kernel_answered (rules learn from the kernel's answers).
  */
 #define DLH_SDK_ABI_VERSION 5u
 
