@@ -266,7 +266,10 @@ DLH_EXPORT uint32_t dlh_port_split_counts(const struct dlh_port *port)
 
 /*
  * What a kernel device's rules add to what the kernel reports (module, lane,
- * speed): the device is recognised when first asked, as for a plan. (A port
+ * speed): the device is recognised when first asked, as for a plan. Added
+ * on each read, never stored: it may rest on other devices (an E810's PFs,
+ * which come one by one after a reset), and the port keeps what the kernel
+ * said, for the next notification to be compared with. (A port
  * streamed by a walk has a device on the stack, never recognised: the walk
  * is a listing's, which asks nothing more.)
  */
@@ -373,7 +376,6 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 	port->type = port->desired_type = DLH_PORT_TYPE_NOTSET;
 	port->netdev[0] = port->ibdev[0] = '\0';
 	port->attrs = attrs ? *attrs : (struct dlh_sdk_port_attrs){0};
-	dlh__port_attrs_fill(dev, index, &port->attrs);
 	if (!port->attrs.split)
 		port->attrs.split_group = port->attrs.split_subport = 0;
 	dlh__list_add_tail(&dev->ports, &port->node);
@@ -460,7 +462,6 @@ DLH_EXPORT void dlh_sdk_port_attrs_set(struct dlh_port *port, const struct dlh_s
 		return;
 	if (port->dev->ctx->fill_mode)
 		dlh__fill_place(port->dev, port);
-	dlh__port_attrs_fill(port->dev, port->index, &a);
 	if (!a.split)
 		a.split_group = a.split_subport = 0;
 	if (!memcmp(&a, &port->attrs, sizeof(a)))

@@ -160,13 +160,14 @@ int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv,
 	}
 	dev->rules = rules;
 	dev->rules_drv = drv;
-	/* What the kernel reported, completed as the vendor's own device would have it. */
+	/* What the kernel reported is now read completed as the vendor's own device would have it. */
 	for (struct dlh__list *n = dev->ports.next; n != &dev->ports; n = n->next) {
 		struct dlh_port *p = dlh__container_of(n, struct dlh_port, node);
 		struct dlh_sdk_port_attrs attrs = p->attrs;
 
 		dlh__port_attrs_fill(dev, p->index, &attrs);
-		dlh_sdk_port_attrs_set(p, &attrs);
+		if (memcmp(&attrs, &p->attrs, sizeof(attrs)))
+			dlh__event_emit(dev->ctx, DLH_EVENT_PORT_CHANGE, dev, p);
 	}
 	return 0;
 }

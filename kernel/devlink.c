@@ -15,6 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <linux/devlink.h>
 #include <linux/netlink.h>
@@ -64,6 +65,7 @@ struct kdl {
 	/* config "dev=BUS/NAME": only that device is mirrored; "" for every device */
 	char scope_bus[DLH_BUS_NAME_MAX];
 	char scope_dev[DLH_DEV_NAME_MAX];
+	size_t scope_slot; /* a PCI function's: its slot's length ("0000:16:00."), 0 for the name alone */
 	struct dlh_dev *last;		 /* a dump's messages come device by device */
 	uint8_t map[DLH__ATTR_MAP_SIZE]; /* rules[] by attribute type */
 	/* A walk (bus_ports_walk): port replies go to walk_fn, not into the model. */
@@ -536,6 +538,29 @@ static int daemon_dev_fw_options(struct dlh_dev *dev, struct dlh_fw_option *opts
 	return 0;
 }
 
+/* A PCI function's address, DOMAIN:BUS:DEV.FN ("0000:16:00.1"), as every bus names one. */
+static bool pci_function(const char *name)
+{
+	static const char form[] = "xxxx:xx:xx.x";
+
+	if (strlen(name) != sizeof(form) - 1)
+		return false;
+	for (size_t i = 0; form[i]; i++)
+		if (form[i] == 'x' ? !isxdigit((unsigned char)name[i]) : name[i] != form[i])
+			return false;
+	return name[11] <= '7';
+}
+
+/* Whether the scope mirrors device @bus/@dev: the device named, or a function of its PCI slot. */
+static bool in_scope(const struct kdl *k, const char *bus, const char *dev)
+{
+	if (strcmp(bus, k->scope_bus))
+		return false;
+	if (!k->scope_slot)
+		return !strcmp(dev, k->scope_dev);
+	return pci_function(dev) && !strncmp(dev, k->scope_dev, k->scope_slot);
+}
+
 /* Devices and ports, from a dump or a notification. */
 static void info_of(struct kdl *k, struct nlmsghdr *nlh);
 
@@ -560,7 +585,7 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 	cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
 	/* Another device than the one mirrored: a dump's, or a notification the kernel did not filter. */
 	if (k->scope_bus[0] && tb[A_BUS] && tb[A_DEV] &&
-	    (strcmp(dlh__attr_str(tb[A_BUS]), k->scope_bus) || strcmp(dlh__attr_str(tb[A_DEV]), k->scope_dev)))
+	    !in_scope(k, dlh__attr_str(tb[A_BUS]), dlh__attr_str(tb[A_DEV])))
 		return;
 	if (cmd == DLHAL_CMD_SIM_GET) {
 		if (k->sim_value && tb[A_SIM_VALUE])
@@ -1370,7 +1395,12 @@ static void mon_buffer(struct nl_sock *sk)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 }
 
-/* The backend's config: NULL, or "dev=BUS/NAME" to mirror that one device. */
+/*
+ * The backend's config: NULL, or "dev=BUS/NAME" to mirror that one device.
+ * A PCI function is mirrored with the other functions of its slot: they are
+ * one card, and what is card-wide (an E810's port option) is planned from
+ * all of them, so a mirror of one would plan and place its ports wrongly.
+ */
 static int scope_parse(struct kdl *k, const char *config, struct dlh_extack *ext)
 {
 	const char *name, *slash;
@@ -1387,6 +1417,7 @@ static int scope_parse(struct kdl *k, const char *config, struct dlh_extack *ext
 	memcpy(k->scope_bus, name, blen);
 	k->scope_bus[blen] = '\0';
 	snprintf(k->scope_dev, sizeof(k->scope_dev), "%s", slash + 1);
+	k->scope_slot = pci_function(k->scope_dev) ? strlen(k->scope_dev) - 1 : 0;
 	return 0;
 }
 
@@ -1394,12 +1425,13 @@ static int scope_parse(struct kdl *k, const char *config, struct dlh_extack *ext
  * A mirror of one device asks the kernel (6.8 on) for that device's
  * notifications only, on the notification socket (the filter is the
  * socket's); before, or if it refuses, the others are read and dropped.
+ * The filter names one device: a PCI slot's functions are all read.
  */
 static void scope_filter_set(struct kdl *k)
 {
 	struct nl_msg *msg;
 
-	if (!k->scope_bus[0] ||
+	if (!k->scope_bus[0] || k->scope_slot ||
 	    !(k->ops[DLH_DEVLINK_CMD_NOTIFY_FILTER_SET / 32] & (1u << (DLH_DEVLINK_CMD_NOTIFY_FILTER_SET % 32))))
 		return;
 	msg = msg_new(k, DLH_DEVLINK_CMD_NOTIFY_FILTER_SET, 0);

@@ -186,6 +186,47 @@ static uint16_t from_of(const struct ice_facts *f)
 	return (uint16_t)(1u << (f->pending >= 0 ? f->pending : f->active));
 }
 
+/* The PCI function of a kernel device's handle ("dlhal/0000:16:00.2": 2). */
+static unsigned int function_of(const struct dlh_dev *dev)
+{
+	const char *h = dlh_dev_handle(dev);
+
+	return (unsigned int)(h[strlen(h) - 1] - '0');
+}
+
+/*
+ * The options a kernel PF's card may run (a bit each): those with as many ports as the card has
+ * PFs in the context, numbered from .0 (Linux registers one devlink instance, with one port, per
+ * PF). Counted when asked, not once: after a reset the PFs come one by one. 0, saying why in
+ * @why, while they do not number from .0, or no option has that many ports.
+ */
+static uint16_t card_runs(const struct dlh_dev *dev, char *why, size_t len)
+{
+	const struct ice_facts *f = dlh_sdk_dev_facts(dev);
+	unsigned int npf = 0, pfs = 0;
+	uint16_t runs = 0;
+
+	for (struct dlh_dev *d = dlh_dev_first(dlh_sdk_dev_ctx(dev)); d; d = dlh_dev_next(d)) {
+		struct ice_facts g;
+
+		if (!ice_handle_parse(dlh_dev_handle(d), &g) && !strcmp(g.bus_name, f->bus_name) &&
+		    !strcmp(g.slot, f->slot)) {
+			npf++;
+			pfs |= 1u << function_of(d);
+		}
+	}
+	if (pfs != (1u << npf) - 1) {
+		snprintf(why, len, "the card's functions are not %s.0 to %s.%u", f->slot, f->slot, npf - 1);
+		return 0;
+	}
+	for (uint8_t i = 0; i < f->count; i++)
+		if (f->options[i].pmd == npf)
+			runs |= (uint16_t)(1u << i);
+	if (!runs)
+		snprintf(why, len, "the card has %u PFs; no option of the board has %u ports", npf, npf);
+	return runs;
+}
+
 /*
  * What the card will be after the reset: the chosen option's PCI functions, one port each. In a
  * sequence, the splits planned before this one on the device are pending by then: this one searches
@@ -198,11 +239,15 @@ static int plan_to(struct dlh_port *port, unsigned int count, struct dlh_sdk_pla
 	const struct ice_facts *f = dlh_sdk_dev_facts(dlh_port_dev(port));
 	uint16_t from = from_of(f), to;
 	const struct dlh_change_req *before;
-	char handle[160], netdev[16];
+	char handle[160], netdev[16], why[128];
 	uint8_t opt, at;
 	size_t n;
 	int err;
 
+	if (f->kernel && !card_runs(dlh_port_dev(port), why, sizeof(why))) {
+		dlh_sdk_plan_partial(plan);
+		return dlh_sdk_extack(ext, 0, "Cannot tell which port option the card runs: %s", why);
+	}
 	before = dlh_sdk_plan_before(plan, &n);
 	for (size_t i = 0; i < n; i++) {
 		unsigned int c = before[i].kind == DLH_CHANGE_SPLIT ? before[i].count : 1;
@@ -246,25 +291,17 @@ static int ice_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *pla
 	return plan_to(port, 1, plan, ext);
 }
 
-/* The PCI function of a kernel device's handle ("dlhal/0000:16:00.2": 2). */
-static unsigned int function_of(const struct dlh_dev *dev)
-{
-	const char *h = dlh_dev_handle(dev);
-
-	return (unsigned int)(h[strlen(h) - 1] - '0');
-}
-
 /*
  * Take a PF that Linux's ice runs: the card's option table from the profile; the options it may run
- * from how many PFs its slot has (Linux registers one devlink instance, with one port, per PF); which
- * one it runs, and what it has pending, Linux does not report. Every PF of the card is one card.
+ * from how many PFs its slot has (card_runs); which one it runs, and what it has pending, Linux does
+ * not report. Every PF of the card is one card.
  */
 static int ice_rules_attach(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
 {
 	struct ice_facts *f = dlh_sdk_dev_facts(dev);
 	json_t *hw = config ? json_loads(config, 0, NULL) : NULL;
-	unsigned int npf = 0, pfs = 0, nports = 0;
 	char card[sizeof(f->bus_name) + sizeof(f->slot) + 4];
+	unsigned int nports = 0;
 	size_t n;
 	int err;
 
@@ -277,33 +314,13 @@ static int ice_rules_attach(struct dlh_dev *dev, const char *config, struct dlh_
 	f->count = (uint8_t)n;
 	if (ice_handle_parse(dlh_dev_handle(dev), f))
 		return dlh_sdk_extack(ext, -EINVAL, "%s is not a PCI function's", dlh_dev_handle(dev));
-	for (struct dlh_dev *d = dlh_dev_first(dlh_sdk_dev_ctx(dev)); d; d = dlh_dev_next(d)) {
-		struct ice_facts g;
-
-		if (!ice_handle_parse(dlh_dev_handle(d), &g) && !strcmp(g.bus_name, f->bus_name) &&
-		    !strcmp(g.slot, f->slot)) {
-			npf++;
-			pfs |= 1u << function_of(d);
-		}
-	}
-	if (pfs != (1u << npf) - 1)
-		return dlh_sdk_extack(ext, -EINVAL, "the card's functions are not %s.0 to %s.%u", f->slot, f->slot,
-				      npf - 1);
 	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p), nports++)
 		if (dlh_port_index(p) != 0 || dlh_port_flavour(p) != DLH_PORT_FLAVOUR_PHYSICAL)
 			return dlh_sdk_extack(ext, -EINVAL, "port %u is not a PF's one port, 0", dlh_port_index(p));
 	if (nports != 1)
 		return dlh_sdk_extack(ext, -EINVAL, "the kernel reports %u ports; a PF has one", nports);
-	f->runs = 0;
-	for (uint8_t i = 0; i < f->count; i++)
-		if (f->options[i].pmd == npf)
-			f->runs |= (uint16_t)(1u << i);
-	if (!f->runs)
-		return dlh_sdk_extack(ext, -EINVAL, "the card has %u PFs; no option of the board has %u ports", npf,
-				      npf);
 	f->kernel = true;
 	f->from = (uint16_t)((1u << f->count) - 1);
-	f->active = lowest(f->runs);
 	f->pending = -1;
 	snprintf(card, sizeof(card), "%s/%s.0", f->bus_name, f->slot);
 	return dlh_sdk_dev_card_set(dev, card, ext);
@@ -314,10 +331,15 @@ static void ice_port_attrs_fill(const struct dlh_dev *dev, uint32_t index, struc
 {
 	const struct ice_facts *f = dlh_sdk_dev_facts(dev);
 	struct dlh_sdk_port_attrs a;
+	char why[128];
+	uint16_t runs;
 
-	if (!f->kernel || index != 0 || (f->runs & (f->runs - 1)))
+	if (!f->kernel || index != 0)
 		return;
-	ice_port_attrs(f, f->active, function_of(dev), &a);
+	runs = card_runs(dev, why, sizeof(why));
+	if (!runs || (runs & (runs - 1)))
+		return;
+	ice_port_attrs(f, lowest(runs), function_of(dev), &a);
 	attrs->speed = a.speed;
 	attrs->has_module = a.has_module;
 	attrs->module = a.module;

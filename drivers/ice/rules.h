@@ -24,11 +24,12 @@ struct ice_facts {
 	/*
 	 * A kernel device's: Linux reports neither the active option nor the pending one, only as
 	 * many PFs as the active option has ports. @from holds the options a split may search from
-	 * (a bit each): every one, since any may be pending; @runs those the card may run (of the
-	 * PF count). Where they decide alike the plan is exact; where not, it says why it is not.
+	 * (a bit each): every one, since any may be pending. Where they decide alike the plan is
+	 * exact; where not, it says why it is not. Which options the card may run follows from its
+	 * PFs, counted when asked: they come and go one by one around a reset.
 	 */
 	bool kernel;
-	uint16_t from, runs;
+	uint16_t from;
 	char bus_name[32];
 	char slot[64]; /* "0000:16:00": the card's functions are SLOT.0 to SLOT.7 */
 	char netdev_prefix[12];

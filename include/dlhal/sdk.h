@@ -284,7 +284,9 @@ struct dlh_sdk_rules {
 	/**
 	 * Complete the attributes the kernel reports for port @p index of a
 	 * kernel device (the module and lane it sits on, its speed) as the
-	 * driver's own device would have them. NULL: taken as reported.
+	 * driver's own device would have them. Called on each read of them
+	 * and never stored, so it may rest on what changes (the devices of a
+	 * card, which come one by one after a reset). NULL: taken as reported.
 	 */
 	void (*port_attrs_fill)(const struct dlh_dev *dev, uint32_t index, struct dlh_sdk_port_attrs *attrs);
 	/** What port_split would do (see ::dlh_sdk_ops.port_split_plan). */

@@ -294,6 +294,25 @@ if [ -z "$bad" ] && [ $exact -gt 0 ] && [ $maybe -gt 0 ] && [ $refused -gt 0 ] &
 else
 	nok "E810 plans against the kernel's outcomes" "${bad:-$exact exact, $maybe partial, $refused refused, $resets resets}"
 fi
+# A monitor of one PF mirrors the card's others: PF 7 of the eight a reset brings up after a split
+# into 8 sits on cage 1, lane 3, which only all eight tell (one PF alone would be a one-port option).
+devlink port split $E/0 count 8 > $T/e8 2>&1 # done, or refused as already pending: 8 after the reset
+: > $T/emon
+: > $T/emon.err
+dl --kernel -v -d monitor port dlhal/0000:16:00.7 > $T/emon 2> $T/emon.err &
+em=$!
+i=0; until grep -q watching $T/emon.err; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+devlink dev reload $E action fw_activate > $T/eo 2>&1
+i=0; until grep -q "^\[port,new\] dlhal/0000:16:00.7/0: type eth" $T/emon; do
+	i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1
+done
+kill -TERM $em; wait $em
+if grep "^\[port,new\] dlhal/0000:16:00.7/0: type eth" $T/emon | tail -n 1 | grep -q " speed 10000 module 1 lane 3" &&
+	[ "$(grep -vc '16:00\.7' $T/emon)" = 0 ] && [ "$(eports | grep -c ': type eth')" = 8 ]; then
+	ok "dl monitor of one E810 PF mirrors its card: PF 7 after a reset into 8 on cage 1, lane 3"
+else
+	nok "monitor of one E810 PF" "$(cat $T/e8 $T/eo) / $(cat $T/emon.err) / $(cat $T/emon)"
+fi
 # The kit on PF 0: in one process, each split's answer says which option is pending, so the plans
 # after the first are exact, and a staged split is held to changing no port now.
 kit_check $E 5 "the E810" "[1-9][0-9]* done as planned, [1-9]"

@@ -5,8 +5,9 @@
  * and the drivers' timers. In a batch, "monitor" prints the events of the
  * lines that follow instead of waiting. "dl monitor port DEV" prints one
  * device's: the kernel backend then mirrors that device alone (from Linux
- * 6.8 the kernel sends no other's notifications), and the others' events
- * are dropped here, so the lines are the same whatever the backend.
+ * 6.8 the kernel sends no other's notifications), or a PCI function with
+ * its slot's others (one card, which its rules need whole), and the others'
+ * events are dropped here, so the lines are the same whatever the backend.
  */
 #include "dl.h"
 #include "evhost.h"
