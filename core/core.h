@@ -174,6 +174,7 @@ struct dlh_ctx {
 	struct dlh__htab port_by_netdev;
 	struct dlh__list subs;
 	int delivering;
+	bool rules_wanted; /* a device's recognition was asked for while delivering: done after */
 	struct dlh__list drivers;
 	struct dlh__list timers;
 	uint64_t now;
@@ -206,9 +207,10 @@ struct dlh_dev {
 	/* The vendor rules its plans rest on (rules.c): its driver's, or those a kernel device was recognised by. */
 	const struct dlh_sdk_rules *rules;
 	const struct dlh_sdk_driver *rules_drv;
-	void *facts;	  /* rules->facts_size bytes */
-	bool rules_asked; /* a relay's: recognition was tried (once is enough, as for the driver) */
-	char *basis;	  /* what its plans rest on, or (no rules) what is missing: for dlh_dev_rules() */
+	void *facts;	   /* rules->facts_size bytes */
+	bool rules_asked;  /* a relay's: recognition was tried (once is enough, as for the driver) */
+	bool rules_wanted; /* asked for while an event was delivered: recognised once it is */
+	char *basis;	   /* what its plans rest on, or (no rules) what is missing: for dlh_dev_rules() */
 	char bus[DLH_BUS_NAME_MAX];
 	char name[DLH_DEV_NAME_MAX];
 	char handle[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX];
@@ -389,6 +391,7 @@ extern int (*dlh__recognise_hook)(struct dlh_dev *dev, struct dlh_extack *ext);
 void dlh__dev_rules(struct dlh_dev *dev);
 int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv, const char *linux_drv,
 			  const char *config, const char *profile, struct dlh_extack *ext);
+void dlh__dev_rules_catch_up(struct dlh_ctx *ctx);
 void dlh__dev_rules_missing(struct dlh_dev *dev, const char *why);
 int dlh__dev_rules_own(struct dlh_dev *dev, struct dlh_extack *ext);
 void dlh__dev_rules_free(struct dlh_dev *dev);

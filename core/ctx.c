@@ -104,8 +104,10 @@ static void deliver(struct dlh_ctx *ctx, const struct dlh_event *ev)
 		if (!s->dead)
 			s->fn(ev, s->arg);
 	}
-	if (!--ctx->delivering)
+	if (!--ctx->delivering) {
 		subs_sweep(ctx);
+		dlh__dev_rules_catch_up(ctx);
+	}
 }
 
 void dlh__event_emit(struct dlh_ctx *ctx, enum dlh_event_type type, struct dlh_dev *dev, struct dlh_port *port)

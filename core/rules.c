@@ -86,6 +86,13 @@ void dlh__dev_rules(struct dlh_dev *dev)
 	if (dev->rules || dev->rules_asked || !DLH__RELAY(dev->drv) || DLH__OP(dev->drv, port_split_plan) ||
 	    !dlh__recognise_hook || dev->ctx->filling || dev->ctx->op.name)
 		return;
+	/* Not inside a subscriber's callback: what recognition reads and says (its ports' filled
+	 * attributes, as events) would reach subscribers in the middle of the event they are
+	 * handling. (A monitor printing a port's line printed another inside it.) */
+	if (dev->ctx->delivering) {
+		dev->rules_wanted = dev->ctx->rules_wanted = true;
+		return;
+	}
 	dev->rules_asked = true;
 	dlh__extack_clear(&ext);
 	err = dlh__recognise_hook(dev, &ext);
@@ -95,6 +102,31 @@ void dlh__dev_rules(struct dlh_dev *dev)
 	}
 	if (err && err != -ENODEV)
 		dlh__log(dev->ctx, DLH_LOG_WARNING, dev, "not recognised: %s", ext.msg);
+}
+
+/*
+ * The devices whose recognition was asked for while an event was delivered, recognised now that
+ * none is. One at a time, from the start: recognising one may fill the model, adding or removing
+ * devices.
+ */
+void dlh__dev_rules_catch_up(struct dlh_ctx *ctx)
+{
+	bool again = ctx->rules_wanted;
+
+	ctx->rules_wanted = false;
+	while (again) {
+		again = false;
+		for (struct dlh__list *it = ctx->devs.next; it != &ctx->devs; it = it->next) {
+			struct dlh_dev *dev = dlh__container_of(it, struct dlh_dev, node);
+
+			if (dev->rules_wanted) {
+				dev->rules_wanted = false;
+				dlh__dev_rules(dev);
+				again = true;
+				break;
+			}
+		}
+	}
 }
 
 void dlh__dev_rules_missing(struct dlh_dev *dev, const char *why)
@@ -178,6 +210,79 @@ DLH_EXPORT const char *dlh_dev_rules(const struct dlh_dev *dev, bool *exact)
 	if (exact)
 		*exact = dev->rules != NULL;
 	return dev->basis;
+}
+
+/* A rules op's refusal: its own message, else @fallback; the device named. */
+static int rules_refused(struct dlh_dev *dev, int err, const char *fallback, struct dlh_extack *ext)
+{
+	if (ext && !ext->msg[0])
+		return dlh__extack_set(ext, err, dev->handle, "%s", fallback);
+	dlh__extack_obj(ext, dev->handle);
+	return err;
+}
+
+/*
+ * Rules that learn. Taking back recognises the device first, as a plan would;
+ * asking does not: a device not recognised yet has learnt nothing.
+ */
+static int learning_rules(struct dlh_dev *dev, bool recognise, struct dlh_extack *ext)
+{
+	if (recognise)
+		dlh__dev_rules(dev);
+	if (!dev->rules && !recognise)
+		return dlh__extack_set(ext, -EOPNOTSUPP, dev->handle, "Not recognised: it has learnt nothing");
+	if (!dev->rules)
+		return dlh__extack_set(ext, -EOPNOTSUPP, dev->handle, "No vendor's rules plan for it%s%s",
+				       dev->basis ? ": " : "", dev->basis ? dev->basis : "");
+	if (!dev->rules->learnt_save || !dev->rules->learnt_restore)
+		return dlh__extack_set(ext, -EOPNOTSUPP, dev->handle, "Its rules (%s) learn nothing to keep",
+				       dev->basis);
+	return 0;
+}
+
+DLH_EXPORT int dlh_dev_learnt_get(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext)
+{
+	size_t n;
+	int err;
+
+	dlh__extack_clear(ext);
+	if (!buf || !len)
+		return dlh__extack_set(ext, -EINVAL, dev->handle, "No buffer for what the rules learnt");
+	buf[0] = '\0';
+	err = learning_rules(dev, false, ext);
+	if (err)
+		return err;
+	err = dev->rules->learnt_save(dev, buf, len, ext);
+	if (err > 0)
+		err = -EIO;
+	if (err) {
+		buf[0] = '\0';
+		return rules_refused(dev, err, "Its rules cannot say what they learnt", ext);
+	}
+	/* What a module hands back is checked: a string in the buffer, an object or nothing. */
+	n = strnlen(buf, len);
+	if (n == len || (n && (buf[0] != '{' || buf[n - 1] != '}'))) {
+		buf[0] = '\0';
+		return dlh__extack_set(ext, -EIO, dev->handle, "Its rules (%s) said what they learnt as no JSON object",
+				       dev->basis);
+	}
+	return 0;
+}
+
+DLH_EXPORT int dlh_dev_learnt_set(struct dlh_dev *dev, const char *json, struct dlh_extack *ext)
+{
+	int err;
+
+	dlh__extack_clear(ext);
+	if (!json)
+		return dlh__extack_set(ext, -EINVAL, dev->handle, "Nothing to take back");
+	err = learning_rules(dev, true, ext);
+	if (err || !json[0])
+		return err;
+	err = dev->rules->learnt_restore(dev, json, ext);
+	if (err > 0)
+		err = -EINVAL;
+	return err ? rules_refused(dev, err, "Its rules do not take it back", ext) : 0;
 }
 
 /*

@@ -1187,8 +1187,12 @@ Test(daemon, sigkill_and_restart_restore_the_hardware)
 		static const struct {
 			const char *file, *expect;
 		} bad_desired[] = {
-		    {"{\"version\": 2, \"devices\": {}}", "expected {\"version\": 2, \"devices\": {...}, \"desired\""},
-		    {"{\"version\": 3, \"devices\": {}, \"desired\": {}}", "expected {\"version\": 2"},
+		    {"{\"version\": 2, \"devices\": {}}", "expected {\"version\": 3, \"devices\": {...}, \"desired\""},
+		    {"{\"version\": 3, \"devices\": {}, \"desired\": {}}", "expected {\"version\": 3"},
+		    {"{\"version\": 4, \"devices\": {}, \"desired\": {}, \"kernel\": {}}", "expected {\"version\": 3"},
+		    {"{\"version\": 3, \"devices\": {}, \"desired\": {}, \"kernel\": {\"boot\": \"b\", \"learnt\": "
+		     "{\"pci/0000:16:00.0\": []}}}",
+		     "\"kernel\": {\"boot\": \"ID\", \"learnt\": {DEV: {...}}}}"},
 		    {"{\"version\": 2, \"devices\": {}, \"desired\": {\"pci/0000:09:00.0\": {}}}",
 		     "field \"desired.pci/0000:09:00.0\": no emulated device has this handle"},
 		    {"{\"version\": 2, \"devices\": {}, \"desired\": {\"pci/0000:01:00.0\": {\"9\": \"auto\"}}}",

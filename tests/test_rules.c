@@ -465,6 +465,7 @@ Test(rules, a_connectx3_plans_its_types_with_mlx4s_rules)
  */
 static unsigned int fi_npf = 2;
 static bool fi_wrong;
+static const char *fi_refuse; /* a split refused so, as ice refuses what dlhal did not see coming */
 static char fi_board[32] = "K65390-000";
 static struct dlh_sdk_bus *fi_bus;
 
@@ -510,6 +511,8 @@ static int fi_info(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_ex
 static int fi_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
 {
 	(void)count;
+	if (fi_refuse)
+		return dlh_sdk_extack(ext, -EINVAL, "%s", fi_refuse);
 	if (fi_wrong)
 		dlh_sdk_port_unregister(port);
 	return dlh_sdk_extack(ext, 0, "Reboot required to finish port split");
@@ -531,6 +534,7 @@ static struct dlh_ctx *fi_ctx(unsigned int npf)
 
 	fi_npf = npf;
 	fi_wrong = false;
+	fi_refuse = NULL;
 	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
 	cr_assert_eq(dlh_sdk_driver_register(ctx, &ice_driver, &ext), 0);
 	cr_assert_eq(dlh_sdk_driver_register(ctx, &fi_driver_def, &ext), 0);
@@ -609,6 +613,92 @@ Test(rules, an_e810_that_ice_runs_plans_exactly_where_the_kernel_says_enough)
 	dlh_ctx_free(ctx);
 }
 
+/*
+ * What the rules learnt is kept across a restart (dlhald --state): the option a split stored, which
+ * the kernel does not report, and its showing pending on PF 0. The new process plans as the old one.
+ */
+Test(rules, an_e810_keeps_what_it_learnt_across_a_restart)
+{
+	struct dlh_ctx *ctx = fi_ctx(2);
+	struct dlh_dev *pf0 = dlh_dev_find(ctx, "pci/0000:16:00.0"), *pf1 = dlh_dev_find(ctx, "pci/0000:16:00.1");
+	char l0[256], l1[256], small[8];
+	struct dlh_pending pending;
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+
+	cr_expect_eq(dlh_dev_learnt_get(pf0, l0, sizeof(l0), &ext), -EOPNOTSUPP, "asking does not recognise");
+	cr_expect_str_eq(ext.msg, "Not recognised: it has learnt nothing");
+	cr_expect_str_eq(dlh_dev_rules(pf0, NULL), "ice rules, profile e810-cqda2");
+	cr_assert_eq(dlh_dev_learnt_get(pf0, l0, sizeof(l0), &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(l0, "", "nothing learnt yet");
+	cr_assert_eq(dlh_port_split(dlh_port_find(pf0, 0), 4, &ext), 0, "%s", ext.msg);
+	cr_assert_eq(dlh_dev_learnt_get(pf0, l0, sizeof(l0), &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(l0, "{\"from\":[2,3],\"split\":4}", "one of the two 4s stored, PF 0 shows it");
+	cr_assert_eq(dlh_dev_learnt_get(pf1, l1, sizeof(l1), &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(l1, "{\"from\":[2,3]}");
+	cr_expect_eq(dlh_dev_learnt_get(pf0, small, sizeof(small), &ext), -ENOSPC);
+	cr_expect_str_eq(ext.msg, "What ice's rules learnt takes 25 bytes");
+	cr_expect_str_eq(small, "");
+	dlh_ctx_free(ctx);
+
+	/* the restart: nothing known until it is taken back */
+	ctx = fi_ctx(2);
+	pf0 = dlh_dev_find(ctx, "pci/0000:16:00.0");
+	pf1 = dlh_dev_find(ctx, "pci/0000:16:00.1");
+	cr_assert_eq(dlh_port_split_plan(dlh_port_find(pf0, 0), 8, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect(plan.partial);
+	cr_expect_eq(dlh_dev_learnt_set(pf0, "{\"from\":[2,9]}", &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "expected {\"from\": [options of the table, 0 to 5], \"split\": PF 0's count}");
+	cr_expect_eq(dlh_dev_learnt_set(pf1, "{\"from\":[2],\"split\":4}", &ext), -EINVAL, "PF 1 shows nothing");
+	cr_expect_eq(dlh_dev_learnt_set(pf0, "[]", &ext), -EINVAL);
+	cr_assert_eq(dlh_port_split_plan(dlh_port_find(pf0, 0), 8, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect(plan.partial, "a refused restore leaves what was known");
+	cr_expect_not(dlh_dev_pending(pf0, NULL));
+	cr_assert_eq(dlh_dev_learnt_set(pf0, l0, &ext), 0, "%s", ext.msg);
+	cr_assert_eq(dlh_dev_learnt_set(pf1, l1, &ext), 0, "%s", ext.msg);
+	cr_assert_eq(dlh_dev_learnt_set(pf1, "", &ext), 0, "nothing to take back");
+	cr_assert(dlh_dev_pending(pf0, &pending));
+	cr_expect_eq(pending.split, 4);
+	cr_expect_str_eq(pending.message,
+			 "Reboot required to finish port split (stored by dlhal: the kernel does not report it)");
+	cr_assert_eq(dlh_port_split_plan(dlh_port_find(pf0, 0), 8, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_not(plan.partial, "%s", ext.msg);
+	cr_assert_eq(dlh_port_unsplit_plan(dlh_port_find(pf1, 0), &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_not(plan.partial, "%s", ext.msg);
+	dlh_ctx_free(ctx);
+}
+
+/*
+ * What was learnt can be wrong: a split made by iproute2 behind dlhal's back, or one kept from
+ * before a reset that went unseen. The kernel's answer then misses the plan, which says so, and the
+ * rules learn from that answer again, from nothing known: the next plan is right.
+ */
+Test(rules, an_e810_that_learnt_wrong_learns_again_from_the_kernels_answer)
+{
+	struct dlh_ctx *ctx = fi_ctx(2);
+	struct dlh_dev *pf0 = dlh_dev_find(ctx, "pci/0000:16:00.0");
+	struct dlh_port *p0 = dlh_port_find(pf0, 0);
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+
+	/* believed: option 5 (one port) pending; but iproute2 split by 8 since: option 4 is */
+	cr_assert_eq(dlh_dev_learnt_set(pf0, "{\"from\":[5],\"split\":1}", &ext), 0, "%s", ext.msg);
+	cr_assert_eq(dlh_port_split_plan(p0, 8, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_not(plan.partial, "exact, and wrong");
+	miss_msg[0] = '\0';
+	cr_assert_eq(dlh_ctx_subscribe(ctx, on_miss, NULL, NULL), 0);
+	fi_refuse = "Requested split count is already set";
+	cr_expect_eq(dlh_port_split(p0, 8, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Requested split count is already set");
+	cr_expect_eq(dlh_ctx_plan_misses(ctx), 1, "a wrong belief shows itself the first time it is wrong");
+	cr_expect_neq(miss_msg[0], '\0');
+	/* learnt again: only option 4 refuses so, so the 8 is pending, and planned so */
+	fi_refuse = NULL;
+	cr_expect_eq(dlh_port_split_plan(p0, 8, &plan, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Requested split count is already set");
+	dlh_ctx_free(ctx);
+}
+
 /* In a sequence, a split into 8 after one into 4 is exact: whichever 4 it chose, the 8 is not it. */
 Test(rules, an_e810_sequence_plans_each_split_from_the_ones_before)
 {
@@ -653,6 +743,40 @@ Test(rules, an_e810_of_eight_pfs_runs_the_one_option_of_eight)
 	p2 = dlh_port_find(dlh_dev_find(ctx, "pci/0000:16:00.1"), 0);
 	cr_expect_str_eq(dlh_dev_rules(dlh_port_dev(p2), NULL), "ice rules, profile e810-cqda2");
 	cr_expect_not(dlh_port_module(p2, &module, &lane));
+	dlh_ctx_free(ctx);
+}
+
+/* A subscriber that reads what rules fill, inside its callback (as dl monitor prints a port line). */
+static int cb_depth, cb_deepest, cb_known;
+
+static void on_port_read(const struct dlh_event *ev, void *arg)
+{
+	(void)arg;
+	cb_depth++;
+	cb_deepest = cb_depth > cb_deepest ? cb_depth : cb_deepest;
+	if (ev->port && !strcmp(dlh_port_handle(ev->port), "pci/0000:16:00.7/0") &&
+	    dlh_port_module(ev->port, NULL, NULL))
+		cb_known++;
+	cb_depth--;
+}
+
+/*
+ * Reading a kernel port inside an event's callback asks for the device's recognition, which reads
+ * from the kernel and says what it learnt as events: those come after the callback, never inside it
+ * (a monitor printed one port's line inside another's).
+ */
+Test(rules, recognition_asked_for_inside_a_callback_comes_after_it)
+{
+	struct dlh_ctx *ctx = fi_ctx(7);
+	struct dlh_extack ext;
+
+	cr_assert_eq(dlh_ctx_subscribe(ctx, on_port_read, NULL, NULL), 0);
+	cb_depth = cb_deepest = cb_known = 0;
+	fi_npf = 8;
+	cr_assert_eq(fi_pfs_add(fi_bus, 7, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(cb_deepest, 1, "no event inside another's callback");
+	cr_expect_gt(cb_known, 0, "recognised after the callback: PF 7's lane told by an event");
+	cr_expect_str_eq(dlh_dev_rules(dlh_dev_find(ctx, "pci/0000:16:00.7"), NULL), "ice rules, profile e810-cqda2");
 	dlh_ctx_free(ctx);
 }
 

@@ -3,6 +3,7 @@
 #include "rules.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -346,30 +347,31 @@ static void ice_port_attrs_fill(const struct dlh_dev *dev, uint32_t index, struc
 	attrs->lane = a.lane;
 }
 
-/*
- * The kernel answered a split (an unsplit is one into 1) of a kernel PF: what Linux does not report,
- * learnt from it. Done: the option stored is one those the search could start from choose, so the
- * next split starts from those, and PF 0 shows it pending (said to be ours: the kernel does not
- * report it). Refused in ice's words: the options that refuse so are those it may start from.
- * Every PF of the card learns it; a reset brings up new devices, which start from nothing known.
- */
-static void ice_kernel_answered(struct dlh_dev *dev, const struct dlh_change_req *req, int err,
-				const struct dlh_extack *ext)
+/* PF 0 shows the split a kernel PF's card has pending: stored by dlhal, as the kernel does not report it. */
+static void pending_show(struct dlh_dev *dev, unsigned int count)
 {
-	const struct ice_facts *f = dlh_sdk_dev_facts(dev);
-	struct dlh_pending p = {0};
+	struct dlh_pending p = {.split = count};
+
+	snprintf(p.message, sizeof(p.message),
+		 "Reboot required to finish port split (stored by dlhal: the kernel does not report it)");
+	dlh_sdk_dev_pending_set(dev, &p);
+}
+
+/*
+ * The options the next split may search from, once the kernel answered a split into @c with @err
+ * (its message in @ext), searched from one of @set: done, those the search chose; refused in ice's
+ * words, those that refuse so. 0: none of @set would have it so.
+ */
+static uint16_t learn(const struct ice_facts *f, uint16_t set, unsigned int c, int err, const struct dlh_extack *ext)
+{
 	uint16_t from = 0;
-	unsigned int c;
 	uint8_t opt;
 
-	if (!f->kernel || req->kind == DLH_CHANGE_TYPE || (err && err != -EINVAL))
-		return;
-	c = req->kind == DLH_CHANGE_SPLIT ? req->count : 1;
 	for (uint8_t s = 0; s < f->count; s++) {
 		struct dlh_extack e;
 		int r;
 
-		if (!(f->from & (1u << s)))
+		if (!(set & (1u << s)))
 			continue;
 		r = split_from(f, s, c, &opt, &e);
 		if (!err && !r)
@@ -377,8 +379,33 @@ static void ice_kernel_answered(struct dlh_dev *dev, const struct dlh_change_req
 		else if (err && r == err && ext && strstr(ext->msg, e.msg))
 			from |= (uint16_t)(1u << s);
 	}
+	return from;
+}
+
+/*
+ * The kernel answered a split (an unsplit is one into 1) of a kernel PF: what Linux does not report,
+ * learnt from it, and PF 0 shows a split done pending (said to be ours: the kernel does not report
+ * it). What was learnt before may be wrong: a split made behind dlhal's back (iproute2's), or one
+ * kept from before a reset this process did not see. The check has then said the plan missed, and
+ * the answer is learnt from again from nothing known. Every PF of the card learns it; a reset brings
+ * up new devices, which start from nothing known.
+ */
+static void ice_kernel_answered(struct dlh_dev *dev, const struct dlh_change_req *req, int err,
+				const struct dlh_extack *ext)
+{
+	const struct ice_facts *f = dlh_sdk_dev_facts(dev);
+	const uint16_t all = (uint16_t)((1u << f->count) - 1);
+	uint16_t from;
+	unsigned int c;
+
+	if (!f->kernel || req->kind == DLH_CHANGE_TYPE || (err && err != -EINVAL))
+		return;
+	c = req->kind == DLH_CHANGE_SPLIT ? req->count : 1;
+	from = learn(f, f->from, c, err, ext);
 	if (!from)
-		return; /* not as the rules would have it: the check said so; nothing learnt */
+		from = learn(f, all, c, err, ext);
+	if (!from)
+		from = all; /* the table does not explain it: nothing is known */
 	for (struct dlh_dev *d = dlh_dev_first(dlh_sdk_dev_ctx(dev)); d; d = dlh_dev_next(d)) {
 		struct ice_facts *g, at;
 
@@ -391,15 +418,80 @@ static void ice_kernel_answered(struct dlh_dev *dev, const struct dlh_change_req
 		g = dlh_sdk_dev_facts(d);
 		if (g->kernel) {
 			g->from = from;
-			if (!err && function_of(d) == 0) {
-				p.split = c;
-				snprintf(p.message, sizeof(p.message),
-					 "Reboot required to finish port split (stored by dlhal: the kernel does not "
-					 "report it)");
-				dlh_sdk_dev_pending_set(d, &p);
-			}
+			if (!err && function_of(d) == 0)
+				pending_show(d, c);
 		}
 	}
+}
+
+/*
+ * What a kernel PF learnt: {"from": [the options the next split may search from], "split": the count
+ * of the split pending (PF 0's)}; "" while it knows no more than the table.
+ */
+static int ice_learnt_save(const struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext)
+{
+	const struct ice_facts *f = dlh_sdk_dev_facts(dev);
+	struct dlh_pending p;
+	json_t *o, *from;
+	char *text;
+	int err = 0;
+
+	buf[0] = '\0';
+	if (!f->kernel || f->from == (uint16_t)((1u << f->count) - 1))
+		return 0;
+	o = json_object();
+	from = json_array();
+	for (uint8_t i = 0; i < f->count && o && from; i++)
+		if (f->from & (1u << i) && json_array_append_new(from, json_integer(i)))
+			err = -ENOMEM;
+	if (!err && (!o || json_object_set_new(o, "from", from)))
+		err = -ENOMEM;
+	if (!err && dlh_dev_pending(dev, &p) && p.split && json_object_set_new(o, "split", json_integer(p.split)))
+		err = -ENOMEM;
+	text = err ? NULL : json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	if (!text)
+		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	if (strlen(text) >= len)
+		err = dlh_sdk_extack(ext, -ENOSPC, "What ice's rules learnt takes %zu bytes", strlen(text) + 1);
+	else
+		snprintf(buf, len, "%s", text);
+	free(text);
+	return err;
+}
+
+static int ice_learnt_restore(struct dlh_dev *dev, const char *json, struct dlh_extack *ext)
+{
+	struct ice_facts *f = dlh_sdk_dev_facts(dev);
+	json_t *o = json_loads(json, JSON_REJECT_DUPLICATES, NULL), *from = json_object_get(o, "from"), *v;
+	json_t *split = json_object_get(o, "split");
+	uint16_t set = 0;
+	size_t i;
+	int err = 0;
+
+	if (!f->kernel || !json_is_object(o) || !json_is_array(from) || !json_array_size(from) ||
+	    json_object_size(o) != (split ? 2u : 1u))
+		err = -EINVAL;
+	json_array_foreach(from, i, v)
+	{
+		if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= f->count)
+			err = -EINVAL;
+		else
+			set |= (uint16_t)(1u << json_integer_value(v));
+	}
+	if (split && (!json_is_integer(split) || json_integer_value(split) < 1 ||
+		      json_integer_value(split) > ICE_MAX_PORT_PER_PCI_DEV || function_of(dev) != 0))
+		err = -EINVAL;
+	if (!err) {
+		f->from = set;
+		if (split)
+			pending_show(dev, (unsigned int)json_integer_value(split));
+	}
+	json_decref(o);
+	return err ? dlh_sdk_extack(ext, err,
+				    "expected {\"from\": [options of the table, 0 to %u], \"split\": PF 0's count}",
+				    f->count - 1u)
+		   : 0;
 }
 
 static const char *const ice_kernel_drivers[] = {"ice", NULL};
@@ -410,6 +502,8 @@ const struct dlh_sdk_rules ice_rules = {
     .attach = ice_rules_attach,
     .port_attrs_fill = ice_port_attrs_fill,
     .kernel_answered = ice_kernel_answered,
+    .learnt_save = ice_learnt_save,
+    .learnt_restore = ice_learnt_restore,
     .port_split_plan = ice_port_split_plan,
     .port_unsplit_plan = ice_port_unsplit_plan,
 };

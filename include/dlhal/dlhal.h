@@ -459,6 +459,31 @@ DLH_EXPORT const char *dlh_dev_backend(const struct dlh_dev *dev);
 DLH_EXPORT const char *dlh_dev_rules(const struct dlh_dev *dev, bool *exact);
 
 /**
+ * @brief What a kernel device's vendor rules learnt from the kernel's answers
+ *        that the kernel does not report (which port option an E810's split
+ *        stored), to keep across a restart of this process
+ *        (dlh_dev_learnt_set() takes it back).
+ * @param buf receives a JSON object, or "" when nothing is learnt.
+ * @param len size of @p buf, NUL included.
+ * @return 0; -EOPNOTSUPP: the device has no vendor rules (or is not
+ *         recognised yet: this does not recognise it, since a device not
+ *         recognised has learnt nothing), or none that learn; -ENOSPC: @p buf
+ *         is too small; -EIO: the rules gave no JSON object.
+ */
+DLH_EXPORT int dlh_dev_learnt_get(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext);
+
+/**
+ * @brief Take back what dlh_dev_learnt_get() gave on this device before a
+ *        restart. Only the caller knows that the device was not reset since
+ *        (what was pending is then gone): dlhald keeps it for one boot.
+ * @param json what dlh_dev_learnt_get() gave ("" is nothing: 0).
+ * @return 0; -EOPNOTSUPP as for dlh_dev_learnt_get() (this recognises the
+ *         device first, as a plan would); -EINVAL: @p json does not fit the
+ *         device's rules (they are left as they were).
+ */
+DLH_EXPORT int dlh_dev_learnt_set(struct dlh_dev *dev, const char *json, struct dlh_extack *ext);
+
+/**
  * @brief How many changes on kernel devices did otherwise than their vendor's
  *        rules planned, in this context so far. Each is checked as it returns
  *        (the kernel's ports then, against the plan made just before it), and

@@ -36,8 +36,9 @@ extern "C" {
  * op at the end of ::dlh_sdk_ops does not bump it (see ::dlh_sdk_driver.ops_size).
  * 4: ::dlh_sdk_driver.rules (a vendor's rules, also over kernel devices).
  * 5: ::dlh_sdk_rules.kernel_answered (rules learn from the kernel's answers).
+ * 6: ::dlh_sdk_rules.learnt_save and learnt_restore (what they learnt, kept).
  */
-#define DLH_SDK_ABI_VERSION 5u
+#define DLH_SDK_ABI_VERSION 6u
 
 struct dlh_sdk_timer;
 struct dlh_sdk_plan;
@@ -307,6 +308,20 @@ struct dlh_sdk_rules {
 	 */
 	void (*kernel_answered)(struct dlh_dev *dev, const struct dlh_change_req *req, int err,
 				const struct dlh_extack *ext);
+	/**
+	 * What the rules learnt of kernel device @p dev that the kernel does
+	 * not report (kernel_answered), as a JSON object in @p buf of @p len
+	 * bytes, NUL included, for a host that keeps it across its restarts
+	 * (dlhald --state). 0, with "" when nothing is learnt; -ENOSPC. NULL:
+	 * the rules learn nothing to keep.
+	 */
+	int (*learnt_save)(const struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext);
+	/**
+	 * Take back on @p dev what learnt_save gave, after a restart of the
+	 * host in which the device was not reset. A refusal, its message
+	 * saying what does not fit, must leave the facts as they were.
+	 */
+	int (*learnt_restore)(struct dlh_dev *dev, const char *json, struct dlh_extack *ext);
 };
 
 /** Initialiser for the fixed fields of a ::dlh_sdk_driver. */

@@ -313,6 +313,43 @@ if grep "^\[port,new\] dlhal/0000:16:00.7/0: type eth" $T/emon | tail -n 1 | gre
 else
 	nok "monitor of one E810 PF" "$(cat $T/e8 $T/eo) / $(cat $T/emon.err) / $(cat $T/emon)"
 fi
+# dlhald --kernel learns from the kernel's answers to its clients' changes, and with --state keeps
+# what it learnt across its restarts, for the boot it was learnt in: after a split into 4 through it,
+# a split into 8 is planned exactly (a fresh dl --kernel cannot), and PF 0 shows the 4 pending.
+kd() {
+	: > $T/kd.log
+	dlhald -f -v -s $T/kd.sock --kernel --state $T/kd.state > $T/kd.log 2>&1 &
+	kdp=$!
+	i=0; until [ -S $T/kd.sock ] && dl -s $T/kd.sock dev show $E > /dev/null 2>&1; do
+		i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1
+	done
+}
+rm -f $T/kd.state $T/kd.sock
+kd
+dl -s $T/kd.sock port split $E/0 4 > $T/k1 2>&1; k1=$?
+dl -s $T/kd.sock port split $E/0 8 --dry-run > $T/k2 2>&1; k2=$?
+dl -s $T/kd.sock -d dev show $E > $T/k3 2>&1
+kill -TERM $kdp; wait $kdp
+kd
+dl -s $T/kd.sock port split $E/0 8 --dry-run > $T/k4 2>&1; k4=$?
+dl -s $T/kd.sock -d dev show $E > $T/k5 2>&1
+dl --kernel port split $E/0 8 --dry-run > $T/k6 2>&1; k6=$?
+kill -TERM $kdp; wait $kdp
+cp $T/kd.log $T/kd.log2
+sed -i 's/"boot": "[^"]*"/"boot": "another"/' $T/kd.state
+kd
+dl -s $T/kd.sock port split $E/0 8 --dry-run > $T/k7 2>&1; k7=$?
+kill -TERM $kdp; wait $kdp
+if [ $k1 = 0 ] && grep -q "Reboot required to finish port split" $T/k1 && [ $k2 = 0 ] &&
+	grep -q "^split $E/0 into 8: would be done after a reset" $T/k2 && grep -q " pending split 4" $T/k3 &&
+	[ $k4 = 0 ] && cmp -s $T/k2 $T/k4 && cmp -s $T/k3 $T/k5 && grep -q "taken back what was learnt of $E" $T/kd.log2 &&
+	[ $k6 = 3 ] && [ $k7 = 3 ] && grep -q "is of another boot: dropped" $T/kd.log; then
+	ok "dlhald --kernel --state: what ice's rules learnt is kept across a restart, for one boot"
+else
+	nok "dlhald --kernel --state on the E810" "$k1 $(cat $T/k1) / $k2 $(cat $T/k2) / $(cat $T/k3) / $k4 $(cat $T/k4) / $(cat $T/k5) / $k6 / $k7 / $(cat $T/kd.log2 $T/kd.log)"
+fi
+devlink dev reload $E action fw_activate > /dev/null 2>&1 # the 4 pending: done
+i=0; until [ "$(eports | grep -c ': type eth')" = 4 ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
 # The kit on PF 0: in one process, each split's answer says which option is pending, so the plans
 # after the first are exact, and a staged split is held to changing no port now.
 kit_check $E 5 "the E810" "[1-9][0-9]* done as planned, [1-9]"

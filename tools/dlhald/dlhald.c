@@ -39,7 +39,8 @@ static void usage(FILE *f)
 		   "                      applied at start, when a device appears, and on SIGHUP (re-read)\n"
 		   "      --kernel-bridge publish the emulated devices in the kernel's devlink family\n"
 		   "                      (as dlhal/NAME, through the dlhal_bridge module's /dev/dlhal)\n"
-		   "      --state FILE    keep the emulated hardware's state in FILE across restarts\n"
+		   "      --state FILE    keep the emulated hardware's state in FILE across restarts, and\n"
+		   "                      with --kernel what vendors' rules learnt (for one boot)\n"
 		   "      --fresh         with --state: start from the profiles, not from FILE\n"
 		   "      --max-clients N     connections in all (default 1024; root has 16 more)\n"
 		   "      --max-per-user N    connections of one unprivileged user (default 64)\n"
@@ -292,6 +293,8 @@ static int load(struct dlh_ctx *ctx, const char *sim, bool kernel, const char *s
 		dlhald_log(LOG_ERR, "%s", buf);
 		return -EINVAL;
 	}
+	if (kernel)
+		state_kernel_restore(ctx, states, state_path);
 	return 0;
 }
 

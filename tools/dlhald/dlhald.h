@@ -135,6 +135,9 @@ int state_parse(const char *text, size_t len, const char *path, char **devices, 
 /* Loads the --sim profiles, each device from its saved state in @devices (may be NULL). */
 int state_load(struct dlh_ctx *ctx, const char *profiles, const char *devices, const char *path, char *why,
 	       size_t whylen);
+/* What vendors' rules learnt of kernel devices, back from @saved if it is of this boot; what does not fit is logged and
+ * dropped. */
+void state_kernel_restore(struct dlh_ctx *ctx, const char *saved, const char *path);
 int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen);
 /* Writes the file if the model changed since; 0 when it is durable. */
 int state_commit(struct server *srv, char *why, size_t whylen);

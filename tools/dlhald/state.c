@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The emulated hardware's state file: {"version": 2, "devices": {handle:
- * state}, "desired": {handle: {"INDEX": "auto"}}} with each driver's own
- * state (dlh_dev_sim_get "state") and the ports' desired types, which are
- * the host's (core's), not the hardware's. Written
+ * The state file: {"version": 3, "devices": {handle: state}, "desired":
+ * {handle: {"INDEX": "auto"}}, "kernel": {"boot": ID, "learnt": {handle:
+ * {...}}}} with each emulated driver's own state (dlh_dev_sim_get "state"),
+ * the ports' desired types, which are the host's (core's), not the
+ * hardware's, and what vendors' rules learnt of kernel devices that the
+ * kernel does not report (dlh_dev_learnt_get: an E810's pending port
+ * option), kept for the boot it was learnt in: a reboot resets the cards,
+ * so what was pending is gone. Written
  * before a change is acknowledged (and after changes drivers make on their
  * own, before the loop next waits): to FILE.tmp, synced, renamed over FILE,
  * and the directory synced, so that a crash leaves either the old file or
@@ -23,6 +27,19 @@
 #include <syslog.h>
 #include <unistd.h>
 
+/* {"boot": "ID", "learnt": {DEV: {...}}} */
+static bool learnt_valid(json_t *kernel)
+{
+	json_t *learnt = json_object_get(kernel, "learnt"), *v;
+	const char *handle;
+
+	if (!json_is_object(kernel) || json_object_size(kernel) != 2 ||
+	    !json_is_string(json_object_get(kernel, "boot")) || !json_is_object(learnt))
+		return false;
+	json_object_foreach(learnt, handle, v) if (!json_is_object(v)) return false;
+	return true;
+}
+
 int state_parse(const char *text, size_t len, const char *path, char **devices, char *why, size_t whylen)
 {
 	json_error_t jerr;
@@ -37,12 +54,15 @@ int state_parse(const char *text, size_t len, const char *path, char **devices, 
 	}
 	devs = json_object_get(root, "devices");
 	version = json_integer_value(json_object_get(root, "version"));
-	/* Version 1 had no desired types; 2 keeps them (an mlx4 port in auto stays in auto). */
-	if (!json_is_integer(json_object_get(root, "version")) || (version != 1 && version != 2) ||
-	    !json_is_object(devs) || json_object_size(root) != (version == 1 ? 2u : 3u) ||
-	    (version == 2 && !json_is_object(json_object_get(root, "desired")))) {
+	/* Version 1 had no desired types; 2 keeps them (an mlx4 port in auto stays in auto); 3 what
+	 * rules learnt of kernel devices. */
+	if (!json_is_integer(json_object_get(root, "version")) || version < 1 || version > 3 || !json_is_object(devs) ||
+	    json_object_size(root) != (size_t)version + 1 ||
+	    (version >= 2 && !json_is_object(json_object_get(root, "desired"))) ||
+	    (version == 3 && !learnt_valid(json_object_get(root, "kernel")))) {
 		snprintf(why, whylen,
-			 "%s: expected {\"version\": 2, \"devices\": {...}, \"desired\": {...}} (or version 1 "
+			 "%s: expected {\"version\": 3, \"devices\": {...}, \"desired\": {...}, \"kernel\": "
+			 "{\"boot\": \"ID\", \"learnt\": {DEV: {...}}}} (or version 2 without \"kernel\", 1 "
 			 "without \"desired\") and nothing else",
 			 path);
 		json_decref(root);
@@ -236,6 +256,79 @@ int state_load(struct dlh_ctx *ctx, const char *profiles, const char *saved, con
 	return err;
 }
 
+/* This boot's id: what the rules learnt of kernel devices holds until the next. "" if unknown. */
+static const char *boot_id(void)
+{
+	static char id[64];
+	FILE *f;
+
+	if (id[0])
+		return id;
+	f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	if (f && fgets(id, sizeof(id), f))
+		id[strcspn(id, "\n")] = '\0';
+	else
+		id[0] = '\0';
+	if (f)
+		fclose(f);
+	return id;
+}
+
+void state_kernel_restore(struct dlh_ctx *ctx, const char *saved, const char *path)
+{
+	json_t *root = saved ? json_loads(saved, 0, NULL) : NULL, *kernel = json_object_get(root, "kernel"), *v;
+	const char *handle, *boot = json_string_value(json_object_get(kernel, "boot"));
+	char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX];
+
+	if (!kernel) {
+		json_decref(root);
+		return;
+	}
+	/* A reboot resets the cards: what was pending then is gone, and so is what was learnt. */
+	if (!boot_id()[0] || strcmp(boot, boot_id())) {
+		dlhald_log(LOG_INFO, "%s: what vendors' rules learnt of kernel devices is of another boot: dropped",
+			   path);
+		json_decref(root);
+		return;
+	}
+	json_object_foreach(json_object_get(kernel, "learnt"), handle, v)
+	{
+		struct dlh_dev *dev = dlh_dev_find(ctx, handle);
+		char *text = json_dumps(v, JSON_COMPACT);
+		struct dlh_extack ext;
+
+		/* The kernel is the truth: a device gone, or what no longer fits, is said and dropped. */
+		if (!dev)
+			dlhald_log(LOG_WARNING, "%s: what was learnt of %s is dropped: the kernel has no such device",
+				   path, handle);
+		else if (!text || dlh_dev_learnt_set(dev, text, &ext))
+			dlhald_log(LOG_WARNING, "%s: what was learnt of %s is dropped: %s", path, handle,
+				   text ? dlh_extack_str(&ext, buf, sizeof(buf)) : "out of memory");
+		else
+			dlhald_log(LOG_INFO, "%s: taken back what was learnt of %s: %s", path, handle, text);
+		free(text);
+	}
+	json_decref(root);
+}
+
+/* What @dev's rules learnt, into @learnt by its handle; a device not recognised, or learning nothing, has none. */
+static int learnt_save(struct dlh_dev *dev, json_t *learnt, char *buf, size_t len, struct dlh_extack *ext)
+{
+	json_t *v;
+	int err = dlh_dev_learnt_get(dev, buf, len, ext);
+
+	if (err == -EOPNOTSUPP || (!err && !buf[0]))
+		return 0;
+	if (err)
+		return err;
+	v = json_loads(buf, JSON_REJECT_DUPLICATES, NULL);
+	if (!json_is_object(v) || json_object_set_new(learnt, dlh_dev_handle(dev), v)) {
+		json_decref(v);
+		return dlh_extack_set(ext, -EIO, NULL, "what its rules learnt is no JSON object");
+	}
+	return 0;
+}
+
 /* The device's ports with a desired type, as {"INDEX": "auto"}; none, no entry. */
 static int desired_save(struct dlh_dev *dev, json_t *desired)
 {
@@ -260,8 +353,10 @@ static int desired_save(struct dlh_dev *dev, json_t *desired)
 
 int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 {
-	json_t *root = json_pack("{s:i, s:o, s:o}", "version", 2, "devices", json_object(), "desired", json_object());
+	json_t *root = json_pack("{s:i, s:o, s:o, s:{s:s, s:o}}", "version", 3, "devices", json_object(), "desired",
+				 json_object(), "kernel", "boot", boot_id(), "learnt", json_object());
 	json_t *devs = json_object_get(root, "devices"), *desired = json_object_get(root, "desired");
+	json_t *learnt = json_object_get(json_object_get(root, "kernel"), "learnt");
 	char tmp[4096], dir[4096], *buf = malloc(DLHALD_STATE_MAX);
 	int fd, err = 0;
 
@@ -278,11 +373,14 @@ int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 		struct dlh_extack ext;
 		int e = dlh_dev_sim_get(dev, NULL, "state", buf, DLHALD_STATE_MAX, &ext);
 
-		/* Devices without emulated hardware (the kernel's) have no state;
-		 * an emulated one whose state cannot be had fails the write
-		 * rather than vanish from the file. */
-		if (e == -EOPNOTSUPP)
-			continue;
+		/* Devices without emulated hardware (the kernel's) have no state,
+		 * but what their rules learnt; an emulated one whose state cannot
+		 * be had fails the write rather than vanish from the file. */
+		if (e == -EOPNOTSUPP) {
+			e = learnt_save(dev, learnt, buf, DLHALD_STATE_MAX, &ext);
+			if (!e)
+				continue;
+		}
 		st = e ? NULL : json_loads(buf, 0, NULL);
 		if (st && desired_save(dev, desired)) {
 			json_decref(st);
