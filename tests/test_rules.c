@@ -311,6 +311,88 @@ Test(rules, a_profile_on_the_profile_path_stands_for_a_board)
 	rmdir(dir);
 }
 
+/* Rules that learn badly: what they say they learnt, core checks before anyone reads it. */
+static int bl_mode;
+
+static int bl_attach(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
+{
+	(void)dev;
+	(void)config;
+	(void)ext;
+	return 0;
+}
+
+static int bl_save(const struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext)
+{
+	(void)dev;
+	(void)ext;
+	if (bl_mode == 0)
+		snprintf(buf, len, "[1, 2]");
+	else if (bl_mode == 1)
+		memset(buf, '{', len); /* no NUL */
+	else if (bl_mode == 2)
+		return -EIO; /* and no message */
+	else
+		snprintf(buf, len, "{\"seen\": 1}");
+	return 0;
+}
+
+static int bl_restore(struct dlh_dev *dev, const char *json, struct dlh_extack *ext)
+{
+	(void)dev;
+	(void)json;
+	(void)ext;
+	return 1; /* not an errno */
+}
+
+static const char *const bl_kernel[] = {"fakelearn", NULL};
+static const struct dlh_sdk_rules bl_rules = {
+    .kernel_drivers = bl_kernel, .attach = bl_attach, .learnt_save = bl_save, .learnt_restore = bl_restore};
+static const struct dlh_sdk_ops bl_ops = {0};
+static const struct dlh_sdk_driver bl_driver = {DLH_SDK_DRIVER_INIT("badlearn", &bl_ops), .rules = &bl_rules};
+
+Test(rules, what_rules_say_they_learnt_is_checked)
+{
+	char dir[] = "/tmp/dlhal-rules-XXXXXX", path[64], buf[64];
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev;
+	struct dlh_extack ext;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/learns.json", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("{\"driver\": \"badlearn\", \"handle\": \"pci/0000:03:00.0\", \"kernel\": {\"driver\": \"fakelearn\"}, "
+	      "\"hw\": {}}",
+	      f);
+	fclose(f);
+	setenv("DLHAL_PROFILE_PATH", dir, 1);
+	dev = fk_dev(&ctx, "fakelearn MT_0 none");
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &bl_driver, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_dev_learnt_set(dev, "{}", &ext), -EINVAL, "a positive return is no errno");
+	cr_expect_str_eq(ext.msg, "Its rules do not take it back");
+	cr_expect_str_eq(ext.obj, "pci/0000:03:00.0");
+	cr_expect_eq(dlh_dev_learnt_get(dev, buf, 0, &ext), -EINVAL);
+	bl_mode = 0;
+	cr_expect_eq(dlh_dev_learnt_get(dev, buf, sizeof(buf), &ext), -EIO);
+	cr_expect_not_null(strstr(ext.msg, "said what they learnt as no JSON object"), "%s", ext.msg);
+	cr_expect_str_eq(buf, "");
+	bl_mode = 1;
+	cr_expect_eq(dlh_dev_learnt_get(dev, buf, sizeof(buf), &ext), -EIO, "unterminated");
+	cr_expect_str_eq(buf, "");
+	bl_mode = 2;
+	cr_expect_eq(dlh_dev_learnt_get(dev, buf, sizeof(buf), &ext), -EIO);
+	cr_expect_str_eq(ext.msg, "Its rules cannot say what they learnt");
+	bl_mode = 3;
+	cr_expect_eq(dlh_dev_learnt_get(dev, buf, sizeof(buf), &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(buf, "{\"seen\": 1}");
+	dlh_ctx_free(ctx);
+	unsetenv("DLHAL_PROFILE_PATH");
+	unlink(path);
+	rmdir(dir);
+}
+
 /* A profile that puts a vendor's rules on another Linux driver's device is not taken: the rules say which they know. */
 Test(rules, rules_attach_only_to_the_linux_drivers_they_name)
 {
