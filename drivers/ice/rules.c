@@ -235,12 +235,46 @@ static uint16_t card_runs(const struct dlh_dev *dev, char *why, size_t len)
  * reports neither the active nor the pending one): the plan is exact where every one of them decides
  * alike, and partial, saying why, where not. udev names a kernel device's netdevs: the plan names none.
  */
+/* @from, narrowed by the splits planned before this one in a sequence: each searches from the last. */
+static uint16_t after_before(const struct ice_facts *f, uint16_t from, const struct dlh_change_req *before, size_t n)
+{
+	uint16_t to;
+	uint8_t at;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned int c = before[i].kind == DLH_CHANGE_SPLIT ? before[i].count : 1;
+
+		if (before[i].kind != DLH_CHANGE_TYPE && !choose(f, from, c, &to, &at, NULL))
+			from = to;
+	}
+	return from;
+}
+
+/*
+ * Whether a refusal (@err, @said) rests on what was learnt from the kernel's answers: from every
+ * option it would not be alike. Such a refusal is not certain (iproute2 may have split behind
+ * dlhal's back), and a refusal is not sent: the kernel would never say it was wrong.
+ */
+static bool refused_as_learnt(const struct ice_facts *f, const struct dlh_change_req *before, size_t n,
+			      unsigned int count, int err, const struct dlh_extack *said)
+{
+	const uint16_t all = (uint16_t)((1u << f->count) - 1);
+	struct dlh_extack e = {0};
+	uint16_t to;
+	uint8_t at;
+
+	if (!f->kernel || f->from == all)
+		return false;
+	return choose(f, after_before(f, all, before, n), count, &to, &at, &e) != err || strcmp(e.msg, said->msg);
+}
+
 static int plan_to(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
 {
 	const struct ice_facts *f = dlh_sdk_dev_facts(dlh_port_dev(port));
-	uint16_t from = from_of(f), to;
 	const struct dlh_change_req *before;
 	char handle[160], netdev[16], why[128];
+	struct dlh_extack said = {0};
+	uint16_t from, to;
 	uint8_t opt, at;
 	size_t n;
 	int err;
@@ -250,13 +284,8 @@ static int plan_to(struct dlh_port *port, unsigned int count, struct dlh_sdk_pla
 		return dlh_sdk_extack(ext, 0, "Cannot tell which port option the card runs: %s", why);
 	}
 	before = dlh_sdk_plan_before(plan, &n);
-	for (size_t i = 0; i < n; i++) {
-		unsigned int c = before[i].kind == DLH_CHANGE_SPLIT ? before[i].count : 1;
-
-		if (before[i].kind != DLH_CHANGE_TYPE && !choose(f, from, c, &to, &at, NULL))
-			from = to;
-	}
-	err = choose(f, from, count, &to, &at, ext);
+	from = after_before(f, from_of(f), before, n);
+	err = choose(f, from, count, &to, &at, &said);
 	if (err == 1) {
 		dlh_sdk_plan_partial(plan);
 		return dlh_sdk_extack(ext, 0,
@@ -264,8 +293,15 @@ static int plan_to(struct dlh_port *port, unsigned int count, struct dlh_sdk_pla
 				      "refused if it is option %u",
 				      count, at);
 	}
+	if (err && refused_as_learnt(f, before, n, count, err, &said)) {
+		dlh_sdk_plan_partial(plan); /* sent: the kernel decides, and says if what was learnt is wrong */
+		return dlh_sdk_extack(ext, 0,
+				      "%s, if the pending port option is still the one dlhal learnt (the kernel "
+				      "does not report it)",
+				      said.msg);
+	}
 	if (err)
-		return err;
+		return dlh_sdk_extack(ext, err, "%s", said.msg);
 	opt = lowest(to);
 	for (unsigned int pf = 0; pf < f->options[opt].pmd; pf++) {
 		struct dlh_sdk_port_attrs attrs;
