@@ -273,6 +273,27 @@ Test(rules, what_the_kernel_does_is_held_to_the_plan)
 	dlh_ctx_free(ctx);
 }
 
+/* A profile of one's own, NAME in a new folder put on $DLHAL_PROFILE_PATH (@dir a mkdtemp template). */
+static void profile_path_set(char *dir, char *path, size_t len, const char *name, const char *json)
+{
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(json, f);
+	fclose(f);
+	setenv("DLHAL_PROFILE_PATH", dir, 1);
+}
+
+static void profile_path_drop(const char *dir, const char *path)
+{
+	unsetenv("DLHAL_PROFILE_PATH");
+	unlink(path);
+	rmdir(dir);
+}
+
 /* A board of one's own: a profile on $DLHAL_PROFILE_PATH stands for it as a built-in one would. */
 Test(rules, a_profile_on_the_profile_path_stands_for_a_board)
 {
@@ -306,9 +327,7 @@ Test(rules, a_profile_on_the_profile_path_stands_for_a_board)
 	snprintf(want, sizeof(want), "mlxsw rules, profile %s", path);
 	cr_expect_str_eq(dlh_dev_rules(dev, NULL), want);
 	dlh_ctx_free(ctx);
-	unsetenv("DLHAL_PROFILE_PATH");
-	unlink(path);
-	rmdir(dir);
+	profile_path_drop(dir, path);
 }
 
 /* Rules that learn badly: what they say they learnt, core checks before anyone reads it. */
@@ -357,17 +376,10 @@ Test(rules, what_rules_say_they_learnt_is_checked)
 	struct dlh_ctx *ctx;
 	struct dlh_dev *dev;
 	struct dlh_extack ext;
-	FILE *f;
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/learns.json", dir);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs("{\"driver\": \"badlearn\", \"handle\": \"pci/0000:03:00.0\", \"kernel\": {\"driver\": \"fakelearn\"}, "
-	      "\"hw\": {}}",
-	      f);
-	fclose(f);
-	setenv("DLHAL_PROFILE_PATH", dir, 1);
+	profile_path_set(dir, path, sizeof(path), "learns.json",
+			 "{\"driver\": \"badlearn\", \"handle\": \"pci/0000:03:00.0\", \"kernel\": {\"driver\": "
+			 "\"fakelearn\"}, \"hw\": {}}");
 	dev = fk_dev(&ctx, "fakelearn MT_0 none");
 	cr_assert_eq(dlh_sdk_driver_register(ctx, &bl_driver, &ext), 0, "%s", ext.msg);
 	cr_expect_eq(dlh_dev_learnt_set(dev, "{}", &ext), -EINVAL, "a positive return is no errno");
@@ -388,9 +400,7 @@ Test(rules, what_rules_say_they_learnt_is_checked)
 	cr_expect_eq(dlh_dev_learnt_get(dev, buf, sizeof(buf), &ext), 0, "%s", ext.msg);
 	cr_expect_str_eq(buf, "{\"seen\": 1}");
 	dlh_ctx_free(ctx);
-	unsetenv("DLHAL_PROFILE_PATH");
-	unlink(path);
-	rmdir(dir);
+	profile_path_drop(dir, path);
 }
 
 /* A profile that puts a vendor's rules on another Linux driver's device is not taken: the rules say which they know. */
@@ -402,17 +412,10 @@ Test(rules, rules_attach_only_to_the_linux_drivers_they_name)
 	struct dlh_extack ext;
 	struct dlh_plan plan;
 	bool exact = true;
-	FILE *f;
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/notmine.json", dir);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs("{\"driver\": \"mlxsw\", \"handle\": \"pci/0000:09:00.0\", "
-	      "\"kernel\": {\"driver\": \"netdevsim\"}, \"hw\": {\"ports\": []}}",
-	      f);
-	fclose(f);
-	setenv("DLHAL_PROFILE_PATH", dir, 1);
+	profile_path_set(dir, path, sizeof(path), "notmine.json",
+			 "{\"driver\": \"mlxsw\", \"handle\": \"pci/0000:09:00.0\", \"kernel\": {\"driver\": "
+			 "\"netdevsim\"}, \"hw\": {\"ports\": []}}");
 	dev = fk_dev(&ctx, "netdevsim 0 sn2700");
 	cr_assert_eq(dlh_port_split_plan(dlh_port_find(dev, 1), 2, &plan, &ext), 0, "%s", ext.msg);
 	cr_expect(plan.partial, "not planned with rules that do not know the device's driver");
@@ -420,9 +423,7 @@ Test(rules, rules_attach_only_to_the_linux_drivers_they_name)
 	cr_expect_str_eq(dlh_dev_rules(dev, &exact), want);
 	cr_expect_not(exact);
 	dlh_ctx_free(ctx);
-	unsetenv("DLHAL_PROFILE_PATH");
-	unlink(path);
-	rmdir(dir);
+	profile_path_drop(dir, path);
 }
 
 /*
@@ -977,7 +978,5 @@ Test(rules, an_e810_profile_with_a_bad_option_table_is_not_taken)
 		dlh_ctx_free(ctx);
 	}
 	snprintf(fi_board, sizeof(fi_board), "K65390-000");
-	unsetenv("DLHAL_PROFILE_PATH");
-	unlink(path);
-	rmdir(dir);
+	profile_path_drop(dir, path);
 }
