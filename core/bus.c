@@ -169,6 +169,7 @@ void dlh__fill(const struct dlh_ctx *cctx, unsigned int what)
 		fill_bus(ctx, dlh__container_of(it, struct dlh_sdk_bus, node), what);
 	pending_update(ctx);
 	ctx->filling = 0;
+	dlh__dev_rules_catch_up(ctx);
 }
 
 void dlh__fill_bus(struct dlh_ctx *ctx, struct dlh_sdk_bus *bus, unsigned int what)
@@ -179,6 +180,7 @@ void dlh__fill_bus(struct dlh_ctx *ctx, struct dlh_sdk_bus *bus, unsigned int wh
 	fill_bus(ctx, bus, what);
 	pending_update(ctx);
 	ctx->filling = 0;
+	dlh__dev_rules_catch_up(ctx);
 }
 
 /*
@@ -219,6 +221,7 @@ void dlh__fill_netdev(const struct dlh_ctx *cctx, const char *netdev)
 	}
 	pending_update(ctx);
 	ctx->filling = 0;
+	dlh__dev_rules_catch_up(ctx);
 }
 
 /* Whether every bus whose ports are pending can read one device's ports alone. */
@@ -265,6 +268,7 @@ void dlh__fill_dev(const struct dlh_dev *cdev)
 	err = one(bus, handle, &ext);
 	ctx->fill_mode = 0;
 	ctx->filling = 0;
+	dlh__dev_rules_catch_up(ctx);
 	if (!err)
 		return;
 	dev = dlh__dev_find(ctx, handle);

@@ -343,5 +343,6 @@ int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const cha
 	}
 	op_clear(op);
 	op->name = NULL;
+	dlh__dev_rules_catch_up(ctx);
 	return err;
 }

@@ -710,6 +710,7 @@ static int plan_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const
 		    int err, bool partial, struct dlh_extack *ext)
 {
 	ctx->op.name = NULL;
+	dlh__dev_rules_catch_up(ctx);
 	/* a partial plan keeps the rules' word on why it is (what the kernel does not report) */
 	if (!err && partial && ext && ext->msg[0]) {
 		dlh__extack_obj(ext, handle);

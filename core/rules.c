@@ -84,12 +84,13 @@ void dlh__dev_rules(struct dlh_dev *dev)
 	int err;
 
 	if (dev->rules || dev->rules_asked || !DLH__RELAY(dev->drv) || DLH__OP(dev->drv, port_split_plan) ||
-	    !dlh__recognise_hook || dev->ctx->filling || dev->ctx->op.name)
+	    !dlh__recognise_hook)
 		return;
-	/* Not inside a subscriber's callback: what recognition reads and says (its ports' filled
-	 * attributes, as events) would reach subscribers in the middle of the event they are
-	 * handling. (A monitor printing a port's line printed another inside it.) */
-	if (dev->ctx->delivering) {
+	/* Not inside a fill or an op (the relay's socket is busy then), nor inside a subscriber's
+	 * callback: what recognition reads and says (its ports' filled attributes, as events) would
+	 * reach subscribers in the middle of the event they are handling (a monitor printing a
+	 * port's line printed another inside it). Asked for then, it is done once none is. */
+	if (dev->ctx->delivering || dev->ctx->filling || dev->ctx->op.name) {
 		dev->rules_wanted = dev->ctx->rules_wanted = true;
 		return;
 	}
@@ -105,27 +106,27 @@ void dlh__dev_rules(struct dlh_dev *dev)
 }
 
 /*
- * The devices whose recognition was asked for while an event was delivered, recognised now that
- * none is. One at a time, from the start: recognising one may fill the model, adding or removing
- * devices.
+ * The devices whose recognition was asked for while an event was delivered, a fill read or an op
+ * ran, recognised once none is (each of those ends here). One at a time, from the start:
+ * recognising one may fill the model, adding or removing devices.
  */
 void dlh__dev_rules_catch_up(struct dlh_ctx *ctx)
 {
-	bool again = ctx->rules_wanted;
+	while (ctx->rules_wanted && !ctx->delivering && !ctx->filling && !ctx->op.name) {
+		struct dlh_dev *dev = NULL;
 
-	ctx->rules_wanted = false;
-	while (again) {
-		again = false;
-		for (struct dlh__list *it = ctx->devs.next; it != &ctx->devs; it = it->next) {
-			struct dlh_dev *dev = dlh__container_of(it, struct dlh_dev, node);
+		for (struct dlh__list *it = ctx->devs.next; it != &ctx->devs && !dev; it = it->next) {
+			struct dlh_dev *d = dlh__container_of(it, struct dlh_dev, node);
 
-			if (dev->rules_wanted) {
-				dev->rules_wanted = false;
-				dlh__dev_rules(dev);
-				again = true;
-				break;
-			}
+			if (d->rules_wanted)
+				dev = d;
 		}
+		if (!dev) {
+			ctx->rules_wanted = false;
+			break;
+		}
+		dev->rules_wanted = false;
+		dlh__dev_rules(dev);
 	}
 }
 

@@ -133,5 +133,6 @@ DLH_EXPORT int dlh_port_walk(const struct dlh_ctx *cctx, int (*fn)(const struct 
 			ret = dlh__extack_set(ext, -EIO, NULL, "%s: %s", bus->drv->name, bext.msg);
 	}
 	ctx->filling--;
+	dlh__dev_rules_catch_up(ctx);
 	return ret;
 }

@@ -296,6 +296,8 @@ else
 fi
 # A monitor of one PF mirrors the card's others: PF 7 of the eight a reset brings up after a split
 # into 8 sits on cage 1, lane 3, which only all eight tell (one PF alone would be a one-port option).
+# Recognised once the event that asked is printed (or the fill it came in, from 6.6, is read): a
+# line follows that places it.
 devlink port split $E/0 count 8 > $T/e8 2>&1 # done, or refused as already pending: 8 after the reset
 : > $T/emon
 : > $T/emon.err
@@ -303,7 +305,7 @@ dl --kernel -v -d monitor port dlhal/0000:16:00.7 > $T/emon 2> $T/emon.err &
 em=$!
 i=0; until grep -q watching $T/emon.err; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
 devlink dev reload $E action fw_activate > $T/eo 2>&1
-i=0; until grep -q "^\[port,new\] dlhal/0000:16:00.7/0: type eth" $T/emon; do
+i=0; until grep -q "^\[port,new\] dlhal/0000:16:00.7/0: type eth.* module" $T/emon; do
 	i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1
 done
 kill -TERM $em; wait $em
