@@ -65,7 +65,7 @@ struct kdl {
 	/* config "dev=BUS/NAME": only that device is mirrored; "" for every device */
 	char scope_bus[DLH_BUS_NAME_MAX];
 	char scope_dev[DLH_DEV_NAME_MAX];
-	size_t scope_slot; /* a PCI function's: its slot's length ("0000:16:00."), 0 for the name alone */
+	size_t scope_slot;		 /* a PCI function's: its slot's length ("0000:16:00."), 0 for the name alone */
 	struct dlh_dev *last;		 /* a dump's messages come device by device */
 	uint8_t map[DLH__ATTR_MAP_SIZE]; /* rules[] by attribute type */
 	/* A walk (bus_ports_walk): port replies go to walk_fn, not into the model. */
@@ -377,6 +377,14 @@ static void plan_of(struct kdl *k, struct nlmsghdr *nlh)
 		switch (nla_type(a)) {
 		case DLHAL_ATTR_PLAN_PARTIAL:
 			dlh_sdk_plan_partial(k->plan);
+			break;
+		case DLHAL_ATTR_PLAN_WHY: /* a string that fits an extack, or the plan is malformed */
+			if (nla_len(a) < 2 || nla_len(a) > DLH_EXTACK_MSG_MAX ||
+			    ((const char *)nla_data(a))[nla_len(a) - 1] ||
+			    strlen(nla_data(a)) != (size_t)nla_len(a) - 1)
+				err = dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan is malformed");
+			else
+				dlh_sdk_extack(k->plan_ext, 0, "%s", (const char *)nla_data(a));
 			break;
 		case DLHAL_ATTR_PLAN_GONE:
 			err = nla_len(a) == 4 ? dlh_sdk_plan_gone(k->plan, nla_get_u32(a), k->plan_ext)

@@ -74,6 +74,8 @@ enum dlhal_attr {
 	DLHAL_ATTR_PORT_MODULE, /**< u32, on a port message: the module (cage) the port is on */
 	DLHAL_ATTR_PORT_LANE,	/**< u32, with DLHAL_ATTR_PORT_MODULE: its first lane there */
 	DLHAL_ATTR_PORT_SPEED,	/**< u32, on a port message: its maximum speed, Mb/s */
+	/** string, with DLHAL_ATTR_PLAN_PARTIAL: why the daemon's rules cannot say (what the kernel does not report) */
+	DLHAL_ATTR_PLAN_WHY,
 };
 
 /** Changes one dry run may plan before its own (DLHAL_ATTR_PLAN_BEFORE). */

@@ -396,7 +396,22 @@ while [ $n -lt ${RULES_STEPS_KD:-60} ]; do
 	fi
 	behind=0
 done
+# And once for certain: after a split into 4 through it, devlink splits into 8; dlhald plans its own 8
+# as done (exact), the kernel refuses it, the miss is logged, and the next plan says what it learnt.
+dl -s $T/kd.sock port split $E/0 4 > $T/m1 2>&1; m1=$?
+devlink port split $E/0 count 8 > $T/m2 2>&1; m2=$?
+dl -s $T/kd.sock port split $E/0 8 --dry-run > $T/m3 2>&1; m3=$?
+dl -s $T/kd.sock port split $E/0 8 > $T/m4 2>&1; m4=$?
+dl -s $T/kd.sock port split $E/0 8 --dry-run > $T/m5 2>&1; m5=$?
 kill -TERM $kdp; wait $kdp
+if [ $m1 = 0 ] && [ $m2 = 0 ] && [ $m3 = 0 ] && [ $m4 = 1 ] && grep -q "Requested split count is already set" $T/m4 &&
+	[ $m5 = 3 ] && [ "$(cat $T/m5)" = "split $E/0 into 8: cannot be planned: Requested split count is already set, if the pending port option is still the one dlhal learnt (the kernel does not report it)" ] &&
+	grep -q "not as planned: split of $E/0: the kernel refused it" $T/kd.log; then
+	ok "dlhald --kernel after a split behind its back: one plan misses, logged; the next says what it learnt, through the socket"
+else
+	nok "dlhald --kernel miss and relearn" "$m1 $m2 $m3 $m4 $(cat $T/m4) / $m5 $(cat $T/m5) / $(grep 'not as planned' $T/kd.log | tail -n 2)"
+fi
+missed=$((missed + 1))
 logged=$(grep -c "not as planned" $T/kd.log)
 if [ -z "$bad" ] && [ $exact -gt 0 ] && [ $missed = "$logged" ]; then
 	ok "dlhald --kernel over the E810 with iproute2 behind its back: $exact exact, $maybe partial, $refused refused as planned, $missed missed right after a change it did not see (each logged), $resets resets"

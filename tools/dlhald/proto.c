@@ -515,12 +515,15 @@ static int put_plan_port(struct nl_msg *msg, const struct dlh_plan_port *c, cons
 	return err;
 }
 
-static int put_plan(struct nl_msg *msg, struct dlh_seq *seq, struct dlh_dev *dev, const struct dlh_plan *plan)
+/* @why: a partial plan's reason, the rules' word (the kernel does not report the E810's option) */
+static int put_plan(struct nl_msg *msg, struct dlh_seq *seq, struct dlh_dev *dev, const struct dlh_plan *plan,
+		    const char *why)
 {
 	int err = 0;
 
 	if (plan->partial)
-		return nla_put_u8(msg, DLHAL_ATTR_PLAN_PARTIAL, 1);
+		return nla_put_u8(msg, DLHAL_ATTR_PLAN_PARTIAL, 1) ||
+		       (why[0] && nla_put_string(msg, DLHAL_ATTR_PLAN_WHY, why));
 	if (plan->staged)
 		err = nla_put_u8(msg, DLHAL_ATTR_PLAN_STAGED, 1);
 	for (unsigned int i = 0; !err && i < plan->ngone; i++)
@@ -615,7 +618,7 @@ static void cmd_plan(struct client *c, const struct nlmsghdr *req, struct nlattr
 		goto out_seq;
 	}
 	msg = reply_new(req, DLHAL_CMD_PLAN, 0);
-	reply_answer(c, req, msg, msg ? put_dev_name(msg, dev) || put_plan(msg, seq, dev, &plan) : 0);
+	reply_answer(c, req, msg, msg ? put_dev_name(msg, dev) || put_plan(msg, seq, dev, &plan, ext.msg) : 0);
 	nlmsg_free(msg);
 out_seq:
 	dlh_seq_free(seq);
