@@ -465,10 +465,11 @@ DLH_EXPORT const char *dlh_dev_rules(const struct dlh_dev *dev, bool *exact);
  *        (dlh_dev_learnt_set() takes it back).
  * @param buf receives a JSON object, or "" when nothing is learnt.
  * @param len size of @p buf, NUL included.
- * @return 0; -EOPNOTSUPP: the device has no vendor rules (or is not
- *         recognised yet: this does not recognise it, since a device not
- *         recognised has learnt nothing), or none that learn; -ENOSPC: @p buf
- *         is too small; -EIO: the rules gave no JSON object.
+ * @return 0; -EINVAL: no @p buf, or @p len 0; -EOPNOTSUPP: the device has
+ *         no vendor rules (or is not recognised yet: this does not recognise
+ *         it, since a device not recognised has learnt nothing), or none that
+ *         learn; -ENOSPC: @p buf is too small; -EIO: the rules gave no JSON
+ *         object. The message in @p ext names the device and the reason.
  */
 DLH_EXPORT int dlh_dev_learnt_get(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext);
 
@@ -478,8 +479,9 @@ DLH_EXPORT int dlh_dev_learnt_get(struct dlh_dev *dev, char *buf, size_t len, st
  *        (what was pending is then gone): dlhald keeps it for one boot.
  * @param json what dlh_dev_learnt_get() gave ("" is nothing: 0).
  * @return 0; -EOPNOTSUPP as for dlh_dev_learnt_get() (this recognises the
- *         device first, as a plan would); -EINVAL: @p json does not fit the
- *         device's rules (they are left as they were).
+ *         device first, as a plan would); -EINVAL: @p json is NULL, or does not
+ *         fit the device's rules (they are left as they were). @p json stays
+ *         the caller's.
  */
 DLH_EXPORT int dlh_dev_learnt_set(struct dlh_dev *dev, const char *json, struct dlh_extack *ext);
 
