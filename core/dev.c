@@ -287,6 +287,9 @@ DLH_EXPORT void dlh_sdk_dev_remove(struct dlh_dev *dev)
 			 dev->drv->name, dev->ctx->op.name);
 		return;
 	}
+	/* a relay's op on it is still running (the notifications its answer brought removed it) */
+	if (dev->ctx->op.name && dev->ctx->op.dev == dev)
+		dev->ctx->op.dev = NULL;
 	dlh__port_free_all(dev);
 	dlh__event_emit(dev->ctx, DLH_EVENT_DEV_DEL, dev, NULL);
 	dev_free(dev);
@@ -322,13 +325,15 @@ DLH_EXPORT int dlh_dev_sim_set(struct dlh_dev *dev, struct dlh_port *port, const
 {
 	int (*op)(struct dlh_dev *, struct dlh_port *, const char *, const char *, struct dlh_extack *) =
 	    DLH__OP(dev->drv, sim_set);
-	const char *obj = port ? port->handle : dev->handle;
+	char obj[DLH_HANDLE_MAX];
 	int err = sim_check(dev, port, key, ext);
 
 	if (err)
 		return err;
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, dev->handle, "Device has no emulator controls");
+	/* a copy: a control may remove the port or device (a relay's answer brings the notifications) */
+	snprintf(obj, sizeof(obj), "%s", port ? port->handle : dev->handle);
 	if (!value)
 		return dlh__extack_set(ext, -EINVAL, obj, "Value missing for \"%s\"", key);
 	err = op(dev, port, key, value, ext);

@@ -246,17 +246,18 @@ static bool pending_differs(const struct dlh_pending *now, const struct dlh_pend
  * (something pending) and left every port as it was. Its message goes back
  * with the success; a driver that gave none gets core's.
  */
-static int staged_end(struct dlh__op *op, const struct dlh_sdk_driver *drv, const char *handle, struct dlh_extack *ext)
+static int staged_end(struct dlh_ctx *ctx, struct dlh__op *op, const struct dlh_sdk_driver *drv, const char *handle,
+		      struct dlh_extack *ext)
 {
 	if (op->local && !unchanged(op)) {
-		dlh__log(op->dev->ctx, DLH_LOG_ERR, op->dev,
+		dlh__log(ctx, DLH_LOG_ERR, op->dev,
 			 "driver %s: staged %s on %s changed the ports (driver bug): restored", drv->name, op->name,
 			 handle);
 		return dlh__extack_set(ext, -EIO, handle, "Driver bug: staged %s changed the ports", op_word(op->name));
 	}
 	if (!op->pending_set) {
-		dlh__log(op->dev->ctx, DLH_LOG_ERR, op->dev,
-			 "driver %s: staged %s on %s set nothing pending (driver bug)", drv->name, op->name, handle);
+		dlh__log(ctx, DLH_LOG_ERR, op->dev, "driver %s: staged %s on %s set nothing pending (driver bug)",
+			 drv->name, op->name, handle);
 		return dlh__extack_set(ext, -EIO, handle, "Driver bug: staged %s set nothing pending",
 				       op_word(op->name));
 	}
@@ -288,7 +289,7 @@ int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const cha
 			 drv->name, name, err);
 		err = dlh__extack_set(ext, -EIO, handle, "Driver bug: %s returned %d", name, err);
 	} else if (!err && op->staged) {
-		err = staged_end(op, drv, handle, ext);
+		err = staged_end(ctx, op, drv, handle, ext);
 	} else if (!err && op->relay && ext && ext->msg[0]) {
 		dlh__extack_obj(ext, handle); /* the kernel's or a dlhald's word with its success, as it came */
 	} else if (!err) {
@@ -301,7 +302,8 @@ int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const cha
 	} else {
 		dlh__extack_obj(ext, handle);
 	}
-	if (op->staged && err && pending_differs(op->dev->pending, &op->dev_was)) {
+	/* (a relay's device may be gone: dlh_sdk_dev_remove() cleared op->dev) */
+	if (op->staged && err && op->dev && pending_differs(op->dev->pending, &op->dev_was)) {
 		dlh__log(ctx, DLH_LOG_ERR, op->dev,
 			 "driver %s: %s on %s failed but left something pending (driver bug)", drv->name, name, handle);
 		dlh__pending_set(&op->dev->pending, &op->dev_was);

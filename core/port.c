@@ -592,8 +592,10 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 {
 	int (*op)(struct dlh_port *, enum dlh_port_type, struct dlh_extack *) = DLH__OP(port->dev->drv, port_type_set);
 	struct dlh_dev *dev = port->dev;
+	const struct dlh_sdk_driver *drv = dev->drv;
+	struct dlh_ctx *ctx = dev->ctx;
 	struct dlh__expect *x;
-	char handle[DLH_HANDLE_MAX];
+	char handle[DLH_HANDLE_MAX], devhandle[DLH_HANDLE_MAX];
 	uint32_t index = port->index;
 	int err;
 
@@ -610,15 +612,20 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 	err = kernel_type_skipped(port, type, ext);
 	if (err)
 		return err;
+	/* ctx and drv are read before the op: a relay's answer brings notifications that may remove
+	 * the device (a kernel instance unregistered meanwhile), so @dev is not read after it */
 	memcpy(handle, port->handle, strlen(port->handle) + 1);
+	memcpy(devhandle, dev->handle, strlen(dev->handle) + 1);
 	x = dlh__rules_expect(port, &(struct dlh_change_req){DLH_CHANGE_TYPE, port->index, 0, type});
 	err = dlh__op_begin(dev, "port_type_set", handle, ext);
 	if (!err)
-		err = dlh__op_end(dev->ctx, dev->drv, handle, op(port, type, ext), ext);
+		err = dlh__op_end(ctx, drv, handle, op(port, type, ext), ext);
 	dlh__rules_check(x, err, ext);
-	if (err || DLH__STAGED(dev->drv, DLH_SDK_STAGED_TYPE))
+	if (err || DLH__STAGED(drv, DLH_SDK_STAGED_TYPE))
 		return err; /* staged: the port keeps its desired type until the reset (its pending says the new one) */
-	port = port_find(dev, &(struct index_key){index});
+	/* a relay's device may have gone with the notifications its answer brought */
+	dev = dlh__dev_find(ctx, devhandle);
+	port = dev ? port_find(dev, &(struct index_key){index}) : NULL;
 	if (port) {
 		port->desired_type = type;
 		dlh__event_emit(dev->ctx, DLH_EVENT_PORT_CHANGE, dev, port);
@@ -656,6 +663,8 @@ DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct 
 {
 	int (*op)(struct dlh_port *, unsigned int, struct dlh_extack *) = DLH__OP(port->dev->drv, port_split);
 	struct dlh_dev *dev = port->dev;
+	const struct dlh_sdk_driver *drv = dev->drv;
+	struct dlh_ctx *ctx = dev->ctx;
 	struct dlh__expect *x;
 	char handle[DLH_HANDLE_MAX];
 	int err;
@@ -673,7 +682,7 @@ DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct 
 	x = dlh__rules_expect(port, &(struct dlh_change_req){DLH_CHANGE_SPLIT, port->index, count, 0});
 	err = dlh__op_begin(dev, "port_split", handle, ext);
 	if (!err)
-		err = dlh__op_end(dev->ctx, dev->drv, handle, op(port, count, ext), ext);
+		err = dlh__op_end(ctx, drv, handle, op(port, count, ext), ext);
 	dlh__rules_check(x, err, ext);
 	return err;
 }
@@ -682,6 +691,8 @@ DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 {
 	int (*op)(struct dlh_port *, struct dlh_extack *) = DLH__OP(port->dev->drv, port_unsplit);
 	struct dlh_dev *dev = port->dev;
+	const struct dlh_sdk_driver *drv = dev->drv;
+	struct dlh_ctx *ctx = dev->ctx;
 	struct dlh__expect *x;
 	char handle[DLH_HANDLE_MAX];
 	int err;
@@ -696,7 +707,7 @@ DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	x = dlh__rules_expect(port, &(struct dlh_change_req){DLH_CHANGE_UNSPLIT, port->index, 0, 0});
 	err = dlh__op_begin(dev, "port_unsplit", handle, ext);
 	if (!err)
-		err = dlh__op_end(dev->ctx, dev->drv, handle, op(port, ext), ext);
+		err = dlh__op_end(ctx, drv, handle, op(port, ext), ext);
 	dlh__rules_check(x, err, ext);
 	return err;
 }

@@ -572,6 +572,132 @@ static int lazy_fill(struct dlh_sdk_bus *bus, unsigned int what, struct dlh_exta
 	return 0;
 }
 
+/*
+ * A relay whose every op is answered after the device went away: the kernel
+ * instance was unregistered while the op was on its way, and the
+ * notifications read with the answer remove the device (what dlhald
+ * --desired met when a publisher stopped under it). Nothing may read the
+ * device or port after the driver ran: under ASan and valgrind a read is an
+ * error, and the answer must still reach the caller, naming the object.
+ */
+static int gone_err;
+
+static int gone_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	struct dlh_sdk_port_attrs a = {
+	    .flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = 1, .lanes = 4, .splittable = true};
+	struct dlh_dev *dev;
+	struct dlh_port *p;
+	int err = dlh_sdk_bus_dev_add(bus, "pci/0000:09:00.0", &dev, ext);
+
+	if (!err)
+		err = dlh_sdk_port_register(dev, 1, &a, &p, ext);
+	return err ? err : dlh_sdk_port_type_eth(p, "gone0", ext);
+}
+
+static int gone_now(struct dlh_dev *dev, struct dlh_extack *ext)
+{
+	dlh_sdk_dev_remove(dev);
+	return gone_err ? dlh_sdk_extack(ext, gone_err, "No such device") : 0;
+}
+
+static int gone_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
+{
+	(void)count;
+	return gone_now(dlh_port_dev(port), ext);
+}
+
+static int gone_unsplit(struct dlh_port *port, struct dlh_extack *ext)
+{
+	return gone_now(dlh_port_dev(port), ext);
+}
+
+static int gone_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
+{
+	(void)type;
+	return gone_now(dlh_port_dev(port), ext);
+}
+
+static int gone_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *key, const char *value,
+			struct dlh_extack *ext)
+{
+	(void)port, (void)key, (void)value;
+	return gone_now(dev, ext);
+}
+
+static int gone_reload(struct dlh_dev *dev, enum dlh_reload_action action, enum dlh_reload_limit limit,
+		       uint32_t *performed, struct dlh_extack *ext)
+{
+	(void)limit;
+	*performed = 1u << action;
+	return gone_now(dev, ext);
+}
+
+static const struct dlh_sdk_ops gone_ops = {.bus_attach = gone_attach,
+					    .port_split = gone_split,
+					    .port_unsplit = gone_unsplit,
+					    .port_type_set = gone_type_set,
+					    .sim_set = gone_sim_set,
+					    .dev_reload = gone_reload,
+					    .reload_actions = 1u << DLH_RELOAD_ACTION_DRIVER_REINIT};
+static const struct dlh_sdk_driver gone_driver = {DLH_SDK_DRIVER_INIT("gone", &gone_ops)};
+
+static void gone_count(const struct dlh_event *ev, void *arg)
+{
+	*(int *)arg += ev->type == DLH_EVENT_DEV_DEL;
+}
+
+Test(relay, an_op_answered_after_its_device_went_touches_it_no_more)
+{
+	const char *const ops[] = {"split", "unsplit", "type", "sim", "reload"};
+
+	for (int e = 0; e < 2; e++) {
+		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+			struct dlh_extack ext;
+			struct dlh_ctx *ctx;
+			struct dlh_port *port;
+			struct dlh_sub *sub;
+			struct dlh_dev *dev;
+			uint32_t done;
+			int err = -1, dels = 0;
+
+			gone_err = e ? -ENODEV : 0;
+			cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+			cr_assert_eq(dlh_sdk_driver_register(ctx, &gone_driver, &ext), 0);
+			cr_assert_eq(dlh_ctx_bus_attach(ctx, "gone", NULL, &ext), 0, "%s", ext.msg);
+			cr_assert_eq(dlh_ctx_subscribe(ctx, gone_count, &dels, &sub), 0);
+			dev = dlh_dev_find(ctx, "pci/0000:09:00.0");
+			cr_assert_not_null(dev);
+			port = dlh_port_first(dev);
+			cr_assert_not_null(port);
+			if (!strcmp(ops[i], "split"))
+				err = dlh_port_split(port, 2, &ext);
+			else if (!strcmp(ops[i], "unsplit"))
+				err = dlh_port_unsplit(port, &ext);
+			else if (!strcmp(ops[i], "type"))
+				err = dlh_port_type_set(port, DLH_PORT_TYPE_IB, &ext);
+			else if (!strcmp(ops[i], "sim"))
+				err = dlh_dev_sim_set(dev, port, "key", "value", &ext);
+			else
+				err = dlh_dev_reload(dev, DLH_RELOAD_ACTION_DRIVER_REINIT, DLH_RELOAD_LIMIT_UNSPEC,
+						     &done, &ext);
+			cr_expect_eq(err, gone_err, "%s: %d (%s)", ops[i], err, ext.msg);
+			if (gone_err) {
+				cr_expect_str_eq(ext.msg, "No such device", "%s", ops[i]);
+				cr_expect_str_eq(ext.obj,
+						 strcmp(ops[i], "reload") ? "pci/0000:09:00.0/1" : "pci/0000:09:00.0",
+						 "%s: the answer names what was asked of", ops[i]);
+			}
+			cr_expect_eq(dels, 1, "%s: the device's removal was delivered", ops[i]);
+			cr_expect_null(dlh_dev_find(ctx, "pci/0000:09:00.0"), "%s", ops[i]);
+			/* and the context goes on: another op finds nothing, a walk is empty */
+			cr_expect_eq(dlh_port_lookup(ctx, "pci/0000:09:00.0/1", &port, &ext), -ENODEV, "%s", ops[i]);
+			cr_expect_null(dlh_dev_first(ctx), "%s", ops[i]);
+			dlh_ctx_free(ctx);
+		}
+	}
+}
+
 static int lazy_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 {
 	(void)ext;
