@@ -1,325 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* Desired state: the file (libinih), the steps to it, applying them. */
-#include "desired.h"
+/* Desired state: the steps to it, planned whole, and applying them. */
+#include "internal.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
-/*
- * The file is read by our own reader, a whole line at a time (Debian's
- * libinih reads into a 200-byte buffer and would parse a longer line's tail
- * as a line of its own). The reader also sees the section headers inih
- * passes no handler call for (an empty [Port] or [Match] must not join its
- * neighbours), and ends the stream at the first error so that the error
- * reported is the first one, with its own line and reason.
- */
-struct parse {
-	struct desired *d;
-	FILE *f;
-	char *buf; /* getline's */
-	size_t cap;
-	int line;      /* of the line inih is on */
-	int fail_line; /* of the first error of ours; 0: none */
-	char why[256];
-};
-
-static int fail(struct parse *p, const char *fmt, const char *a, const char *b)
+/* dlh_desired_where() into @buf, returned: for a message's arguments. */
+static const char *where(const struct dlh_desired *d, size_t i, int line, char *buf, size_t len)
 {
-	if (!p->fail_line) {
-		p->fail_line = p->line;
-		snprintf(p->why, sizeof(p->why), fmt, a, b);
-	}
-	return 0;
-}
-
-/* An entry is checked whole when the next [Match] starts or the file ends. */
-static void entry_check(struct parse *p, const struct desired_entry *e)
-{
-	const char *bad = NULL;
-	int line = e->match_line;
-
-	if (!e->netdev[0] && (!e->device[0] || !e->has_number)) {
-		bad = "[Match] needs Device= and Number=, or Netdev=";
-	} else if (e->netdev[0] && (e->device[0] || e->has_number)) {
-		bad = "[Match] takes Device= and Number=, or Netdev=, not both";
-	} else if (!e->split && !e->type) {
-		bad = "[Port] says nothing: expected Split= and/or Type=";
-		if (e->port_line)
-			line = e->port_line;
-	}
-	if (bad && !p->fail_line) {
-		p->fail_line = line;
-		snprintf(p->why, sizeof(p->why), "%s", bad);
-	}
-}
-
-static void section_start(struct parse *p, const char *name, size_t len)
-{
-	struct desired *d = p->d;
-	struct desired_entry *e;
-	char shown[64];
-
-	snprintf(shown, sizeof(shown), "%.*s", (int)(len < 48 ? len : 48), name);
-	if (len == 5 && !memcmp(name, "Match", 5)) {
-		if (d->n)
-			entry_check(p, &d->e[d->n - 1]);
-		if (p->fail_line)
-			return;
-		if (d->n == DESIRED_ENTRIES_MAX) {
-			fail(p, "more than %s entries%s", "1024", "");
-			return;
-		}
-		e = realloc(d->e, (d->n + 1) * sizeof(*e));
-		if (!e) {
-			fail(p, "out of memory%s%s", "", "");
-			return;
-		}
-		d->e = e;
-		memset(&d->e[d->n++], 0, sizeof(*e));
-		d->e[d->n - 1].match_line = p->line;
-	} else if (len == 4 && !memcmp(name, "Port", 4)) {
-		if (!d->n)
-			fail(p, "[Port] before any [Match]%s%s", "", "");
-		else if (!d->e[d->n - 1].port_line)
-			d->e[d->n - 1].port_line = p->line;
-	} else {
-		fail(p, "unknown section [%s]%s, expected [Match] or [Port]", shown, "");
-	}
-}
-
-/*
- * inih's reader: the next line whole, or NULL to end the stream (at the end
- * of the file, or after an error). A comment line is handed on as an empty
- * line, whatever its length; any other line must fit inih's buffer.
- */
-static char *reader(char *str, int num, void *stream)
-{
-	struct parse *p = stream;
-	const char *s;
-	ssize_t len;
-
-	if (p->fail_line)
-		return NULL;
-	len = getline(&p->buf, &p->cap, p->f);
-	if (len < 0)
-		return NULL;
-	p->line++;
-	if (strlen(p->buf) != (size_t)len) {
-		fail(p, "NUL byte in the line%s%s", "", "");
-		return NULL;
-	}
-	for (s = p->buf; *s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v'; s++)
-		;
-	/* a UTF-8 byte order mark (and the blanks after it) on the first line */
-	if (p->line == 1 && !strncmp(s, "\xef\xbb\xbf", 3))
-		for (s += 3; *s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v'; s++)
-			;
-	if (*s == ';' || *s == '#') {
-		snprintf(str, (size_t)num, "\n");
-		return str;
-	}
-	/* Indentation means nothing (as in systemd's unit files): inih would take an indented line
-	 * as the previous value's continuation. A ';' or '#' after a blank starts a comment, in any
-	 * value; one that follows a character is part of the value (and refused where it cannot be). */
-	len -= s - p->buf;
-	memmove(p->buf, s, (size_t)len + 1);
-	for (char *c = p->buf + 1; *c; c++)
-		if ((*c == ';' || *c == '#') && (c[-1] == ' ' || c[-1] == '\t')) {
-			*c = '\0';
-			len = c - p->buf;
-			break;
-		}
-	while (len && (p->buf[len - 1] == '\n' || p->buf[len - 1] == '\r' || p->buf[len - 1] == ' ' ||
-		       p->buf[len - 1] == '\t'))
-		len--;
-	s = p->buf;
-	/* inih's buffer holds the line, "\r\n" and the NUL */
-	if (len > num - 3) {
-		char n[16];
-
-		snprintf(n, sizeof(n), "%d", num - 3);
-		fail(p, "line too long: at most %s bytes%s", n, "");
-		return NULL;
-	}
-	if (*s == '[') {
-		const char *end = strchr(s + 1, ']');
-
-		if (end) {
-			section_start(p, s + 1, (size_t)(end - s - 1));
-			if (p->fail_line)
-				return NULL;
-		}
-	}
-	snprintf(str, (size_t)num, "%.*s\n", (int)len, p->buf);
-	return str;
-}
-
-static int parse_uint(const char *v, unsigned int max, unsigned int *out)
-{
-	char *end;
-	unsigned long n;
-
-	if (!*v || *v < '0' || *v > '9')
-		return -1;
-	n = strtoul(v, &end, 10);
-	if (*end || n > max)
-		return -1;
-	*out = (unsigned int)n;
-	return 0;
-}
-
-/* No blank or control character: nothing a handle or a netdev name can hold. */
-static bool printable(const char *v)
-{
-	for (; *v; v++)
-		if ((unsigned char)*v <= ' ' || *v == 0x7f)
-			return false;
-	return true;
-}
-
-/* BUS/DEV: one slash, neither side empty. */
-static bool handle_ok(const char *v, size_t max)
-{
-	const char *slash = strchr(v, '/');
-
-	return strlen(v) < max && slash && slash != v && slash[1] && !strchr(slash + 1, '/') && printable(v);
-}
-
-/* A key said twice in one section: named, with the line of the first. */
-static int repeated(struct parse *p, const char *name, int first)
-{
-	char at[16];
-
-	snprintf(at, sizeof(at), "%d", first);
-	return fail(p, "%s= repeated: the first is on line %s", name, at);
-}
-
-static int on_key(void *user, const char *section, const char *name, const char *value)
-{
-	struct parse *p = user;
-	struct desired *d = p->d;
-	struct desired_entry *e;
-	bool in_port = !strcmp(section, "Port");
-
-	if (p->fail_line)
-		return 0;
-	/* keys before any section: the reader saw no header */
-	if (!in_port && strcmp(section, "Match"))
-		return fail(p, "key %s outside [Match] or [Port]%s", name, "");
-	if (!d->n)
-		return fail(p, "[Port] before any [Match]%s%s", "", "");
-	e = &d->e[d->n - 1];
-	if (!in_port && e->port_line)
-		return fail(p, "%s= in [Match] after its [Port]%s", name, "");
-	if (!in_port && !e->match_keys++)
-		e->match_line = p->line;
-	if (!in_port && !strcmp(name, "Device")) {
-		if (e->device[0])
-			return repeated(p, name, e->device_line);
-		if (!handle_ok(value, sizeof(e->device)))
-			return fail(p, "Device=%s: expected one BUS/DEV handle per [Match]%s", value, "");
-		snprintf(e->device, sizeof(e->device), "%s", value);
-		e->device_line = p->line;
-	} else if (!in_port && !strcmp(name, "Number")) {
-		if (e->has_number)
-			return repeated(p, name, e->number_line);
-		if (parse_uint(value, 65535, &e->number))
-			return fail(p, "Number=%s: expected one front-panel port number, 0 to 65535%s", value, "");
-		e->has_number = true;
-		e->number_line = p->line;
-	} else if (!in_port && !strcmp(name, "Netdev")) {
-		if (e->netdev[0])
-			return repeated(p, name, e->netdev_line);
-		if (!*value || strlen(value) >= sizeof(e->netdev) || strchr(value, '/') || strchr(value, ':') ||
-		    !printable(value))
-			return fail(p, "Netdev=%s: expected one netdev name per [Match]%s", value, "");
-		snprintf(e->netdev, sizeof(e->netdev), "%s", value);
-		e->netdev_line = p->line;
-	} else if (in_port && !strcmp(name, "Split")) {
-		if (e->split)
-			return repeated(p, name, e->split_line);
-		if (parse_uint(value, 64, &e->split) || !e->split)
-			return fail(p, "Split=%s: expected 1 (whole) or the number of ports, up to 64%s", value, "");
-		e->split_line = p->line;
-	} else if (in_port && !strcmp(name, "Type")) {
-		if (e->type)
-			return repeated(p, name, e->type_line);
-		if (dlh_port_type_parse(value, &e->type) || e->type == DLH_PORT_TYPE_NOTSET)
-			return fail(p, "Type=%s: expected eth, ib or auto%s", value, "");
-		e->type_line = p->line;
-	} else {
-		return fail(p, "unknown key %s in [%s]", name, section);
-	}
-	return 1;
-}
-
-int desired_load(struct desired *d, const char *path, char *why, size_t whylen)
-{
-	struct parse p = {.d = d};
-	struct stat st;
-	int line, rerr;
-
-	memset(d, 0, sizeof(*d));
-	snprintf(d->path, sizeof(d->path), "%s", path);
-	/* "-": standard input (a program's generated file: the Ansible module's) */
-	p.f = strcmp(path, "-") ? fopen(path, "re") : fdopen(dup(STDIN_FILENO), "r");
-	if (!p.f) {
-		int err = errno;
-
-		snprintf(why, whylen, "%s: %s", path, strerror(err));
-		return -err;
-	}
-	/* a directory opens, and reads as nothing: it is refused as a missing file is */
-	if (!fstat(fileno(p.f), &st) && S_ISDIR(st.st_mode)) {
-		fclose(p.f);
-		snprintf(why, whylen, "%s: %s", path, strerror(EISDIR));
-		return -EISDIR;
-	}
-	line = ini_parse_stream(reader, &p, on_key, &p);
-	if (!p.fail_line && line >= 0 && d->n)
-		entry_check(&p, &d->e[d->n - 1]);
-	/* a read that failed half way is no end of the file */
-	rerr = ferror(p.f) ? (errno ? errno : EIO) : 0;
-	fclose(p.f);
-	if (rerr && !p.fail_line) {
-		free(p.buf);
-		desired_free(d);
-		snprintf(why, whylen, "%s: %s", path, strerror(rerr));
-		return -rerr;
-	}
-	free(p.buf);
-	if (line == -2) {
-		snprintf(why, whylen, "%s: out of memory", path);
-		desired_free(d);
-		return -ENOMEM;
-	}
-	/* inih's own error (a line that is no INI line) when it came first */
-	if (line > 0 && (!p.fail_line || line < p.fail_line)) {
-		p.fail_line = line;
-		snprintf(p.why, sizeof(p.why), "not a line of an INI file");
-	}
-	if (p.fail_line) {
-		snprintf(why, whylen, "%s:%d: %s", path, p.fail_line, p.why);
-		desired_free(d);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-void desired_free(struct desired *d)
-{
-	free(d->e);
-	d->e = NULL;
-	d->n = 0;
+	dlh_desired_where(d, i, line, buf, len);
+	return buf;
 }
 
 /* The device an entry means and its front-panel number (a netdev entry: its port's now); NULL if none. */
-static struct dlh_dev *entry_dev(const struct desired_entry *e, struct dlh_ctx *ctx, unsigned int *number)
+static struct dlh_dev *entry_dev(const struct dlh_desired_entry *e, struct dlh_ctx *ctx, unsigned int *number)
 {
 	struct dlh_port *p;
 
@@ -380,7 +76,7 @@ static bool option_split(struct dlh_dev *dev, struct dlh_port *first, unsigned i
 }
 
 /* The device and number of a step's "BUS/DEV#NUMBER", or of its port handle (an unsplit's). */
-static struct dlh_dev *step_dev(struct dlh_ctx *ctx, const struct desired_step *s, unsigned int *number,
+static struct dlh_dev *step_dev(struct dlh_ctx *ctx, const struct dlh_desired_step *s, unsigned int *number,
 				uint32_t *index)
 {
 	char handle[DLH_HANDLE_MAX];
@@ -399,7 +95,7 @@ static struct dlh_dev *step_dev(struct dlh_ctx *ctx, const struct desired_step *
 }
 
 /* As step_dev(), with @ext cleared, or saying the device is gone. */
-static struct dlh_dev *step_target(struct dlh_ctx *ctx, const struct desired_step *s, unsigned int *number,
+static struct dlh_dev *step_target(struct dlh_ctx *ctx, const struct dlh_desired_step *s, unsigned int *number,
 				   uint32_t *index, struct dlh_extack *ext)
 {
 	struct dlh_dev *dev = step_dev(ctx, s, number, index);
@@ -412,7 +108,7 @@ static struct dlh_dev *step_target(struct dlh_ctx *ctx, const struct desired_ste
 
 /*
  * Appends @item (@size bytes) to the array of *@n items whose pointer is at
- * @parr (a struct desired_step **, ...: read and written with memcpy, not through a
+ * @parr (a struct dlh_desired_step **, ...: read and written with memcpy, not through a
  * void **); -ENOMEM leaves it as it was.
  */
 static int append(void *parr, size_t *n, size_t size, const void *item)
@@ -429,7 +125,7 @@ static int append(void *parr, size_t *n, size_t size, const void *item)
 	return 0;
 }
 
-static int plan_keep(struct desired_step *s, const struct dlh_plan *plan)
+static int plan_keep(struct dlh_desired_step *s, const struct dlh_plan *plan)
 {
 	return append(&s->plans, &s->nplans, sizeof(*plan), plan);
 }
@@ -444,7 +140,7 @@ static int gone(struct dlh_extack *ext, struct dlh_dev *dev, const char *fmt, un
  * its plans in @s when @keep. A device whose ports are not known there (the
  * kernel relays) makes the step partial.
  */
-static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct desired_step *s, bool keep,
+static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct dlh_desired_step *s, bool keep,
 		     struct dlh_extack *ext)
 {
 	unsigned int number, nsplit;
@@ -460,13 +156,13 @@ static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct desired_st
 		s->partial = true;
 		return 0;
 	}
-	if (s->kind == DESIRED_STEP_UNSPLIT) {
+	if (s->kind == DLH_DESIRED_STEP_UNSPLIT) {
 		for (p = dlh_seq_port_first(seq, dev); p && dlh_port_index(p) != index; p = dlh_seq_port_next(p))
 			;
 		if (!p)
 			return gone(ext, dev, "Port %u would be gone", index);
 		err = dlh_seq_unsplit(seq, p, &plan, ext);
-	} else if (s->kind == DESIRED_STEP_SPLIT) {
+	} else if (s->kind == DLH_DESIRED_STEP_SPLIT) {
 		if (!group(seq, dev, number, &nsplit, &first))
 			return gone(ext, dev, "Port %u would be gone", number);
 		if (nsplit)
@@ -500,12 +196,12 @@ static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct desired_st
 	return err;
 }
 
-static int step_add(struct desired_plan *p, const struct desired_step *s)
+static int step_add(struct dlh_desired_plan *p, const struct dlh_desired_step *s)
 {
 	return append(&p->steps, &p->nsteps, sizeof(*s), s);
 }
 
-void desired_plan_free(struct desired_plan *p)
+DLH_EXPORT void dlh_desired_plan_free(struct dlh_desired_plan *p)
 {
 	for (size_t i = 0; i < p->nsteps; i++) {
 		free(p->steps[i].plans);
@@ -518,16 +214,16 @@ void desired_plan_free(struct desired_plan *p)
 }
 
 /* Whether step @k is refused after step @j alone (-1: on its own), each planned afresh. */
-static bool refused_after(struct dlh_ctx *ctx, const struct desired_plan *p, ssize_t j, size_t k)
+static bool refused_after(struct dlh_ctx *ctx, const struct dlh_desired_plan *p, ssize_t j, size_t k)
 {
-	struct desired_step a, b;
+	struct dlh_desired_step a, b;
 	struct dlh_extack ext;
 	struct dlh_seq *seq;
 	bool refused;
 
 	if (dlh_seq_new(ctx, &seq))
 		return false;
-	a = j >= 0 ? p->steps[j] : (struct desired_step){0};
+	a = j >= 0 ? p->steps[j] : (struct dlh_desired_step){0};
 	b = p->steps[k];
 	refused = (j >= 0 && step_plan(seq, ctx, &a, false, &ext)) ? false : step_plan(seq, ctx, &b, false, &ext) != 0;
 	dlh_seq_free(seq);
@@ -535,14 +231,15 @@ static bool refused_after(struct dlh_ctx *ctx, const struct desired_plan *p, ssi
 }
 
 /* Step @k was refused in the sequence: on its own, or after which other step. */
-static void refusal(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, size_t k,
+static void refusal(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_desired_plan *p, size_t k,
 		    const struct dlh_extack *ext)
 {
 	char what[DLH_HANDLE_MAX + 600], other[DLH_HANDLE_MAX + 600], buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 8];
-	const struct desired_step *s = &p->steps[k];
+	const struct dlh_desired_step *s = &p->steps[k];
 	ssize_t culprit = -1;
+	char at[DLH_DESIRED_ORIGIN_MAX + 520], at2[DLH_DESIRED_ORIGIN_MAX + 520];
 
-	desired_step_describe(d, s, what, sizeof(what));
+	dlh_desired_step_describe(d, s, what, sizeof(what));
 	dlh_extack_str(ext, buf, sizeof(buf));
 	p->entry = s->entry;
 	p->line = s->line;
@@ -556,28 +253,29 @@ static void refusal(const struct desired *d, struct dlh_ctx *ctx, struct desired
 				culprit = (ssize_t)j;
 	}
 	if (culprit < 0) {
-		p->status = DESIRED_REFUSED;
+		p->status = DLH_DESIRED_REFUSED;
 		snprintf(p->why, sizeof(p->why), "%s: %s", what, buf);
 		return;
 	}
-	desired_step_describe(d, &p->steps[culprit], other, sizeof(other));
-	p->status = DESIRED_CONFLICT;
+	dlh_desired_step_describe(d, &p->steps[culprit], other, sizeof(other));
+	p->status = DLH_DESIRED_CONFLICT;
 	p->other = p->steps[culprit].entry;
 	p->other_line = p->steps[culprit].line;
-	snprintf(p->why, sizeof(p->why), "%s:%d conflicts with %s:%d: %s cannot follow %s: %s", d->path, s->line,
-		 d->path, p->other_line, what, other, buf);
+	dlh_desired_where(d, s->entry, s->line, at, sizeof(at));
+	dlh_desired_where(d, p->other, p->other_line, at2, sizeof(at2));
+	snprintf(p->why, sizeof(p->why), "%s conflicts with %s: %s cannot follow %s: %s", at, at2, what, other, buf);
 }
 
-static int unmet_add(struct desired_plan *p, size_t entry, const char *why)
+static int unmet_add(struct dlh_desired_plan *p, size_t entry, const char *why)
 {
-	struct desired_unmet u = {.entry = entry};
+	struct dlh_desired_unmet u = {.entry = entry};
 
 	snprintf(u.why, sizeof(u.why), "%s", why);
 	return append(&p->unmet, &p->nunmet, sizeof(u), &u);
 }
 
 /* Whether @e is met by the ports of @number in the view: its split count and its type. */
-static bool entry_met(struct dlh_seq *seq, struct dlh_dev *dev, unsigned int number, const struct desired_entry *e)
+static bool entry_met(struct dlh_seq *seq, struct dlh_dev *dev, unsigned int number, const struct dlh_desired_entry *e)
 {
 	unsigned int nsplit, n = 0, now;
 	struct dlh_port *first;
@@ -595,7 +293,7 @@ static bool entry_met(struct dlh_seq *seq, struct dlh_dev *dev, unsigned int num
 }
 
 /* An entry planned only once the steps before it ran, noted once. */
-static int deferred_add(struct desired_plan *p, size_t entry)
+static int deferred_add(struct dlh_desired_plan *p, size_t entry)
 {
 	for (size_t i = 0; i < p->ndeferred; i++)
 		if (p->deferred[i] == entry)
@@ -606,18 +304,19 @@ static int deferred_add(struct desired_plan *p, size_t entry)
 /* The steps one phase adds, each planned at once; a refusal ends the planning. */
 enum phase { PHASE_UNSPLIT, PHASE_SPLIT, PHASE_TYPE };
 
-static int phase_run(const struct desired *d, struct dlh_ctx *ctx, struct dlh_seq *seq, struct desired_plan *p,
+static int phase_run(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_seq *seq, struct dlh_desired_plan *p,
 		     enum phase phase, bool *pend, FILE *notes)
 {
+	char at[DLH_DESIRED_ORIGIN_MAX + 520];
 	struct dlh_extack ext;
 	int err = 0;
 
-	for (size_t i = 0; i < d->n && !err && p->status == DESIRED_OK; i++) {
-		const struct desired_entry *e = &d->e[i];
+	for (size_t i = 0; i < d->n && !err && p->status == DLH_DESIRED_OK; i++) {
+		const struct dlh_desired_entry *e = &d->e[i];
 		unsigned int number, nsplit, now;
 		struct dlh_port *first;
 		struct dlh_dev *dev = entry_dev(e, ctx, &number);
-		struct desired_step s = {.entry = i};
+		struct dlh_desired_step s = {.entry = i};
 		bool staged_pend, add = false;
 
 		if (dev && !dlh_seq_known(seq, dev)) {
@@ -635,12 +334,12 @@ static int phase_run(const struct desired *d, struct dlh_ctx *ctx, struct dlh_se
 			continue;
 		if (e->split && phase != PHASE_TYPE && option_split(dev, first, &now, &staged_pend)) {
 			if (now != e->split && (phase == PHASE_UNSPLIT) == (e->split == 1)) {
-				s = (struct desired_step){.kind =
-							      e->split == 1 ? DESIRED_STEP_UNSPLIT : DESIRED_STEP_SPLIT,
-							  .count = e->split,
-							  .line = e->split_line,
-							  .entry = i,
-							  .staged = true};
+				s = (struct dlh_desired_step){.kind = e->split == 1 ? DLH_DESIRED_STEP_UNSPLIT
+										    : DLH_DESIRED_STEP_SPLIT,
+							      .count = e->split,
+							      .line = e->split_line,
+							      .entry = i,
+							      .staged = true};
 				if (e->split == 1)
 					snprintf(s.port, sizeof(s.port), "%s", dlh_port_handle(first));
 				else
@@ -649,24 +348,26 @@ static int phase_run(const struct desired *d, struct dlh_ctx *ctx, struct dlh_se
 			} else if (now == e->split && staged_pend && phase == PHASE_UNSPLIT) {
 				pend[i] = true;
 				if (notes)
-					fprintf(notes, "%s:%d: pending until a reset of %s: split into %u\n", d->path,
-						e->split_line, dlh_dev_handle(dev), e->split);
+					fprintf(notes, "%s: pending until a reset of %s: split into %u\n",
+						where(d, i, e->split_line, at, sizeof(at)), dlh_dev_handle(dev),
+						e->split);
 				p->npending++;
 			}
 		} else if (e->split && phase == PHASE_UNSPLIT && nsplit && nsplit != e->split) {
-			s = (struct desired_step){.kind = DESIRED_STEP_UNSPLIT, .line = e->split_line, .entry = i};
+			s = (struct dlh_desired_step){
+			    .kind = DLH_DESIRED_STEP_UNSPLIT, .line = e->split_line, .entry = i};
 			snprintf(s.port, sizeof(s.port), "%s", dlh_port_handle(first));
 			add = true;
 		} else if (e->split > 1 && phase == PHASE_SPLIT && !nsplit) {
-			s = (struct desired_step){
-			    .kind = DESIRED_STEP_SPLIT, .count = e->split, .line = e->split_line, .entry = i};
+			s = (struct dlh_desired_step){
+			    .kind = DLH_DESIRED_STEP_SPLIT, .count = e->split, .line = e->split_line, .entry = i};
 			snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
 			add = true;
 		} else if (e->type && phase == PHASE_TYPE) {
 			for (struct dlh_port *q = dlh_seq_port_first(seq, dev); q && !add; q = dlh_seq_port_next(q))
 				add = dlh_port_number(q) == number && dlh_port_desired_type(q) != e->type;
-			s = (struct desired_step){
-			    .kind = DESIRED_STEP_TYPE, .type = e->type, .line = e->type_line, .entry = i};
+			s = (struct dlh_desired_step){
+			    .kind = DLH_DESIRED_STEP_TYPE, .type = e->type, .line = e->type_line, .entry = i};
 			snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
 		}
 		if (!add)
@@ -687,11 +388,11 @@ static int phase_run(const struct desired *d, struct dlh_ctx *ctx, struct dlh_se
 }
 
 /* The step of another entry that takes the ports @e names away in the plan (its gone, none of them back). */
-static const struct desired_step *taker(const struct desired_plan *p, size_t entry, const char *dev,
-					unsigned int number, struct dlh_ctx *ctx, const char **port)
+static const struct dlh_desired_step *taker(const struct dlh_desired_plan *p, size_t entry, const char *dev,
+					    unsigned int number, struct dlh_ctx *ctx, const char **port)
 {
 	for (size_t j = 0; j < p->nsteps; j++) {
-		const struct desired_step *s = &p->steps[j];
+		const struct dlh_desired_step *s = &p->steps[j];
 		unsigned int num;
 		uint32_t index;
 		struct dlh_dev *sdev = step_dev(ctx, s, &num, &index);
@@ -711,7 +412,8 @@ static const struct desired_step *taker(const struct desired_plan *p, size_t ent
 	return NULL;
 }
 
-int desired_plan(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, FILE *notes)
+DLH_EXPORT int dlh_desired_plan(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_desired_plan *p,
+				FILE *notes)
 {
 	struct dlh_seq *seq;
 	bool *pend;
@@ -723,15 +425,17 @@ int desired_plan(const struct desired *d, struct dlh_ctx *ctx, struct desired_pl
 		free(pend);
 		return -ENOMEM;
 	}
-	for (enum phase ph = PHASE_UNSPLIT; ph <= PHASE_TYPE && !err && p->status == DESIRED_OK; ph++)
+	for (enum phase ph = PHASE_UNSPLIT; ph <= PHASE_TYPE && !err && p->status == DLH_DESIRED_OK; ph++)
 		err = phase_run(d, ctx, seq, p, ph, pend, notes);
 	/* every entry, in the ports the steps leave: one that matches nothing or is not met is named */
-	for (size_t i = 0; i < d->n && !err && p->status != DESIRED_REFUSED && p->status != DESIRED_CONFLICT; i++) {
-		const struct desired_entry *e = &d->e[i];
+	for (size_t i = 0; i < d->n && !err && p->status != DLH_DESIRED_REFUSED && p->status != DLH_DESIRED_CONFLICT;
+	     i++) {
+		const struct dlh_desired_entry *e = &d->e[i];
+		char at[DLH_DESIRED_ORIGIN_MAX + 520], at2[DLH_DESIRED_ORIGIN_MAX + 520];
 		unsigned int number = 0, nsplit;
 		struct dlh_port *first;
 		struct dlh_dev *dev = entry_dev(e, ctx, &number);
-		const struct desired_step *by;
+		const struct dlh_desired_step *by;
 		const char *taken = "";
 		char what[DLH_HANDLE_MAX + 600];
 
@@ -744,14 +448,15 @@ int desired_plan(const struct desired *d, struct dlh_ctx *ctx, struct desired_pl
 			continue;
 		by = dev ? taker(p, i, dlh_dev_handle(dev), number, ctx, &taken) : NULL;
 		if (by) {
-			desired_step_describe(d, by, what, sizeof(what));
-			p->status = DESIRED_CONFLICT;
+			dlh_desired_step_describe(d, by, what, sizeof(what));
+			p->status = DLH_DESIRED_CONFLICT;
 			p->entry = i;
 			p->line = e->split ? e->split_line : e->type_line; /* the line that asks for the port */
 			p->other = by->entry;
 			p->other_line = by->line;
-			snprintf(p->why, sizeof(p->why), "%s:%d conflicts with %s:%d: %s would remove %s, port %u",
-				 d->path, p->line, d->path, by->line, what, taken, number);
+			snprintf(p->why, sizeof(p->why), "%s conflicts with %s: %s would remove %s, port %u",
+				 where(d, i, p->line, at, sizeof(at)), where(d, by->entry, by->line, at2, sizeof(at2)),
+				 what, taken, number);
 			break;
 		}
 		if (!dev || !group(seq, dev, number, &nsplit, &first))
@@ -762,65 +467,67 @@ int desired_plan(const struct desired *d, struct dlh_ctx *ctx, struct desired_pl
 		err = unmet_add(p, i, what);
 		if (err)
 			break;
-		if (p->status == DESIRED_OK) {
-			p->status = DESIRED_UNMET;
+		if (p->status == DLH_DESIRED_OK) {
+			p->status = DLH_DESIRED_UNMET;
 			p->entry = i;
 			p->line = e->match_line;
 		}
 		if (p->nunmet == 1)
-			snprintf(p->why, sizeof(p->why), "%s:%d: %s", d->path, e->match_line, what);
+			snprintf(p->why, sizeof(p->why), "%s: %s", where(d, i, e->match_line, at, sizeof(at)), what);
 		if (notes)
-			fprintf(notes, "%s:%d: %s\n", d->path, e->match_line, what);
+			fprintf(notes, "%s: %s\n", where(d, i, e->match_line, at, sizeof(at)), what);
 	}
 	dlh_seq_free(seq);
 	free(pend);
 	return err;
 }
 
-void desired_step_describe(const struct desired *d, const struct desired_step *s, char *buf, size_t len)
+DLH_EXPORT void dlh_desired_step_describe(const struct dlh_desired *d, const struct dlh_desired_step *s, char *buf,
+					  size_t len)
 {
 	const char *hash = strchr(s->port, '#');
-	char where[DLH_HANDLE_MAX + 32];
+	char where[DLH_HANDLE_MAX + 32], at[DLH_DESIRED_ORIGIN_MAX + 520];
 
 	if (hash)
 		snprintf(where, sizeof(where), "%.*s port %s", (int)(hash - s->port), s->port, hash + 1);
 	else
 		snprintf(where, sizeof(where), "%s", s->port);
+	dlh_desired_where(d, s->entry, s->line, at, sizeof(at));
 	switch (s->kind) {
-	case DESIRED_STEP_UNSPLIT:
-		snprintf(buf, len, "unsplit %s (%s:%d)", where, d->path, s->line);
+	case DLH_DESIRED_STEP_UNSPLIT:
+		snprintf(buf, len, "unsplit %s (%s)", where, at);
 		break;
-	case DESIRED_STEP_SPLIT:
-		snprintf(buf, len, "split %s into %u (%s:%d)", where, s->count, d->path, s->line);
+	case DLH_DESIRED_STEP_SPLIT:
+		snprintf(buf, len, "split %s into %u (%s)", where, s->count, at);
 		break;
-	case DESIRED_STEP_TYPE:
-		snprintf(buf, len, "type %s on %s (%s:%d)", dlh_port_type_name(s->type), where, d->path, s->line);
+	case DLH_DESIRED_STEP_TYPE:
+		snprintf(buf, len, "type %s on %s (%s)", dlh_port_type_name(s->type), where, at);
 		break;
 	}
 }
 
-void desired_entry_describe(const struct desired *d, size_t i, char *buf, size_t len)
+DLH_EXPORT void dlh_desired_entry_describe(const struct dlh_desired *d, size_t i, char *buf, size_t len)
 {
-	const struct desired_entry *e = &d->e[i];
-	char split[32] = "";
+	const struct dlh_desired_entry *e = &d->e[i];
+	char split[32] = "", at[DLH_DESIRED_ORIGIN_MAX + 520];
 
 	if (e->split == 1)
 		snprintf(split, sizeof(split), "whole");
 	else if (e->split)
 		snprintf(split, sizeof(split), "split into %u", e->split);
+	dlh_desired_where(d, i, e->split ? e->split_line : e->type_line, at, sizeof(at));
 	if (e->netdev[0])
-		snprintf(buf, len, "%s: %s%s%s%s (%s:%d)", e->netdev, split, e->split && e->type ? ", " : "",
-			 e->type ? "type " : "", e->type ? dlh_port_type_name(e->type) : "", d->path,
-			 e->split ? e->split_line : e->type_line);
+		snprintf(buf, len, "%s: %s%s%s%s (%s)", e->netdev, split, e->split && e->type ? ", " : "",
+			 e->type ? "type " : "", e->type ? dlh_port_type_name(e->type) : "", at);
 	else
-		snprintf(buf, len, "%s port %u: %s%s%s%s (%s:%d)", e->device, e->number, split,
+		snprintf(buf, len, "%s port %u: %s%s%s%s (%s)", e->device, e->number, split,
 			 e->split && e->type ? ", " : "", e->type ? "type " : "",
-			 e->type ? dlh_port_type_name(e->type) : "", d->path, e->split ? e->split_line : e->type_line);
+			 e->type ? dlh_port_type_name(e->type) : "", at);
 }
 
 /* Sets the ports of @number to @type each (NOTSET: to what @was says), looked up again after each. */
 static int types_set(struct dlh_dev *dev, unsigned int number, enum dlh_port_type type,
-		     const struct desired_step_was *was, size_t nwas, struct dlh_extack *ext)
+		     const struct dlh_desired_step_was *was, size_t nwas, struct dlh_extack *ext)
 {
 	for (int again = 1, rounds = 0; again && rounds < 64; rounds++) {
 		again = 0;
@@ -844,7 +551,7 @@ static int types_set(struct dlh_dev *dev, unsigned int number, enum dlh_port_typ
 }
 
 /* Runs @s, first noting what undoes it. */
-static int step_run(struct dlh_ctx *ctx, struct desired_step *s, struct dlh_extack *ext)
+static int step_run(struct dlh_ctx *ctx, struct dlh_desired_step *s, struct dlh_extack *ext)
 {
 	struct dlh_port *p, *first;
 	struct dlh_dev *dev;
@@ -855,14 +562,14 @@ static int step_run(struct dlh_ctx *ctx, struct desired_step *s, struct dlh_exta
 	dev = step_target(ctx, s, &number, &index, ext);
 	if (!dev)
 		return -ENODEV;
-	if (s->kind == DESIRED_STEP_UNSPLIT) {
+	if (s->kind == DLH_DESIRED_STEP_UNSPLIT) {
 		err = dlh_port_lookup(ctx, s->port, &p, ext);
 		if (err)
 			return err;
 		group(NULL, dev, dlh_port_number(p), &s->was_count, &first);
 		return dlh_port_unsplit(p, ext);
 	}
-	if (s->kind == DESIRED_STEP_SPLIT) {
+	if (s->kind == DLH_DESIRED_STEP_SPLIT) {
 		if (!group(NULL, dev, number, &nsplit, &first) || nsplit)
 			return dlh_extack_set(ext, -ENODEV, NULL, "No whole port %u to split", number);
 		s->was_count = 1;
@@ -872,8 +579,8 @@ static int step_run(struct dlh_ctx *ctx, struct desired_step *s, struct dlh_exta
 	s->was = NULL;
 	s->nwas = 0;
 	for (p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
-		struct desired_step_was w = {dlh_port_index(p),
-					     dlh_port_desired_type(p) ? dlh_port_desired_type(p) : dlh_port_type(p)};
+		struct dlh_desired_step_was w = {dlh_port_index(p), dlh_port_desired_type(p) ? dlh_port_desired_type(p)
+											     : dlh_port_type(p)};
 
 		if (dlh_port_number(p) != number)
 			continue;
@@ -884,7 +591,7 @@ static int step_run(struct dlh_ctx *ctx, struct desired_step *s, struct dlh_exta
 }
 
 /* Undoes @s, done: the split count and types it found put back. */
-static int step_undo(struct dlh_ctx *ctx, const struct desired_step *s, struct dlh_extack *ext)
+static int step_undo(struct dlh_ctx *ctx, const struct dlh_desired_step *s, struct dlh_extack *ext)
 {
 	struct dlh_port *first;
 	struct dlh_dev *dev;
@@ -895,9 +602,9 @@ static int step_undo(struct dlh_ctx *ctx, const struct desired_step *s, struct d
 	dev = step_target(ctx, s, &number, &index, ext);
 	if (!dev)
 		return -ENODEV;
-	if (s->kind == DESIRED_STEP_TYPE)
+	if (s->kind == DLH_DESIRED_STEP_TYPE)
 		return types_set(dev, number, DLH_PORT_TYPE_NOTSET, s->was, s->nwas, ext);
-	if (s->kind == DESIRED_STEP_UNSPLIT) {
+	if (s->kind == DLH_DESIRED_STEP_UNSPLIT) {
 		struct dlh_port *p = NULL;
 
 		/* the port it unsplit, found by index: its number is the same */
@@ -914,24 +621,24 @@ static int step_undo(struct dlh_ctx *ctx, const struct desired_step *s, struct d
 }
 
 /* Runs steps @from.. of @p; stops at the first refusal, whose index goes in *@failed. */
-static int steps_run(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, size_t from, FILE *out,
-		     char *why, size_t whylen, size_t *failed)
+static int steps_run(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_desired_plan *p, size_t from,
+		     FILE *out, char *why, size_t whylen, size_t *failed)
 {
 	char what[DLH_HANDLE_MAX + 600];
 	struct dlh_extack ext = {0};
 	int err = 0;
 
 	for (*failed = from; *failed < p->nsteps; (*failed)++) {
-		struct desired_step *s = &p->steps[*failed];
+		struct dlh_desired_step *s = &p->steps[*failed];
 		struct timespec t0, t1;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		err = step_run(ctx, s, &ext);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		s->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-		desired_step_describe(d, s, what, sizeof(what));
+		dlh_desired_step_describe(d, s, what, sizeof(what));
 		if (err) {
-			s->result = DESIRED_STEP_REFUSED;
+			s->result = DLH_DESIRED_STEP_REFUSED;
 			if (ext.msg[0])
 				dlh_extack_str(&ext, s->msg, sizeof(s->msg));
 			else
@@ -939,7 +646,7 @@ static int steps_run(const struct desired *d, struct dlh_ctx *ctx, struct desire
 			snprintf(why, whylen, "%s: %s", what, s->msg);
 			return err;
 		}
-		s->result = ext.msg[0] ? DESIRED_STEP_PENDING : DESIRED_STEP_DONE;
+		s->result = ext.msg[0] ? DLH_DESIRED_STEP_PENDING : DLH_DESIRED_STEP_DONE;
 		snprintf(s->msg, sizeof(s->msg), "%s", ext.msg);
 		if (out && ext.msg[0])
 			fprintf(out, "pending: %s: %s\n", what, ext.msg);
@@ -955,20 +662,20 @@ static int steps_run(const struct desired *d, struct dlh_ctx *ctx, struct desire
  * unmet entries become @p's. Returns 1 while there are steps to run, 0 when
  * done, or a negative errno with @why (a refusal or conflict found now).
  */
-static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, bool last, char *why,
+static int replan(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_desired_plan *p, bool last, char *why,
 		  size_t whylen)
 {
-	struct desired_plan next;
+	struct dlh_desired_plan next;
 	int ret;
 
-	if (desired_plan(d, ctx, &next, NULL)) {
-		desired_plan_free(&next);
+	if (dlh_desired_plan(d, ctx, &next, NULL)) {
+		dlh_desired_plan_free(&next);
 		snprintf(why, whylen, "%s: out of memory", d->path);
 		return -ENOMEM;
 	}
-	if (next.status == DESIRED_REFUSED || next.status == DESIRED_CONFLICT) {
+	if (next.status == DLH_DESIRED_REFUSED || next.status == DLH_DESIRED_CONFLICT) {
 		snprintf(why, whylen, "%s (found once the steps before it ran)", next.why);
-		desired_plan_free(&next);
+		dlh_desired_plan_free(&next);
 		return -EINVAL;
 	}
 	/*
@@ -983,8 +690,8 @@ static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 		size_t nkeep = 0;
 
 		for (size_t i = 0; i < next.nsteps; i++) {
-			struct desired_step *s = &next.steps[i];
-			char what[DLH_HANDLE_MAX + 600], u[160];
+			struct dlh_desired_step *s = &next.steps[i];
+			char what[DLH_HANDLE_MAX + 600], u[160], at[DLH_DESIRED_ORIGIN_MAX + 520];
 			bool deferred = false, noted = false;
 
 			for (size_t k = 0; k < p->ndeferred; k++)
@@ -995,7 +702,7 @@ static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 			}
 			for (size_t k = 0; k < next.nunmet; k++)
 				noted |= next.unmet[k].entry == s->entry;
-			desired_step_describe(d, s, what, sizeof(what));
+			dlh_desired_step_describe(d, s, what, sizeof(what));
 			free(s->plans);
 			free(s->was);
 			if (noted)
@@ -1003,10 +710,10 @@ static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 			snprintf(u, sizeof(u), "not met once its steps ran: %.120s is still to do", what);
 			if (unmet_add(&next, s->entry, u))
 				continue;
-			if (next.status == DESIRED_OK) {
-				next.status = DESIRED_UNMET;
-				snprintf(next.why, sizeof(next.why), "%s:%d: %s", d->path, d->e[s->entry].match_line,
-					 u);
+			if (next.status == DLH_DESIRED_OK) {
+				next.status = DLH_DESIRED_UNMET;
+				snprintf(next.why, sizeof(next.why), "%s: %s",
+					 where(d, s->entry, d->e[s->entry].match_line, at, sizeof(at)), u);
 			}
 		}
 		next.nsteps = nkeep;
@@ -1014,10 +721,10 @@ static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 	p->replanned = true;
 	ret = next.nsteps && !last;
 	if (ret) {
-		struct desired_step *all = realloc(p->steps, (p->nsteps + next.nsteps) * sizeof(*all));
+		struct dlh_desired_step *all = realloc(p->steps, (p->nsteps + next.nsteps) * sizeof(*all));
 
 		if (!all) {
-			desired_plan_free(&next);
+			dlh_desired_plan_free(&next);
 			snprintf(why, whylen, "%s: out of memory", d->path);
 			return -ENOMEM;
 		}
@@ -1037,20 +744,20 @@ static int replan(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 	p->partial = next.partial;
 	next.unmet = NULL;
 	next.deferred = NULL;
-	if (next.status == DESIRED_UNMET) {
-		p->status = DESIRED_UNMET;
+	if (next.status == DLH_DESIRED_UNMET) {
+		p->status = DLH_DESIRED_UNMET;
 		p->entry = next.entry;
 		p->line = next.line;
 		memcpy(p->why, next.why, sizeof(p->why));
-	} else if (p->status == DESIRED_UNMET && !p->nunmet) {
-		p->status = DESIRED_OK;
+	} else if (p->status == DLH_DESIRED_UNMET && !p->nunmet) {
+		p->status = DLH_DESIRED_OK;
 	}
-	desired_plan_free(&next);
+	dlh_desired_plan_free(&next);
 	return ret;
 }
 
-int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_plan *p, bool atomic, FILE *out,
-		  char *why, size_t whylen)
+DLH_EXPORT int dlh_desired_apply(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_desired_plan *p,
+				 bool atomic, FILE *out, char *why, size_t whylen)
 {
 	char what[DLH_HANDLE_MAX + 600];
 	struct dlh_extack ext = {0};
@@ -1076,12 +783,12 @@ int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 		return err;
 	/* --atomic: back in reverse order; a step whose undo fails is named, the others are still undone */
 	while (i-- > 0) {
-		struct desired_step *s = &p->steps[i];
+		struct dlh_desired_step *s = &p->steps[i];
 		int uerr = step_undo(ctx, s, &ext);
 
-		desired_step_describe(d, s, what, sizeof(what));
+		dlh_desired_step_describe(d, s, what, sizeof(what));
 		if (uerr) {
-			s->result = DESIRED_STEP_UNDO_FAILED;
+			s->result = DLH_DESIRED_STEP_UNDO_FAILED;
 			if (ext.msg[0])
 				dlh_extack_str(&ext, s->msg, sizeof(s->msg));
 			else
@@ -1090,9 +797,20 @@ int desired_apply(const struct desired *d, struct dlh_ctx *ctx, struct desired_p
 				fprintf(out, "undo failed: %s: %s: left as it is\n", what, s->msg);
 			continue;
 		}
-		s->result = DESIRED_STEP_UNDONE;
+		s->result = DLH_DESIRED_STEP_UNDONE;
 		if (out)
 			fprintf(out, "undone: %s\n", what);
 	}
 	return err;
+}
+
+DLH_EXPORT bool dlh_desired_plan_drifts(const struct dlh_desired_plan *p, size_t i)
+{
+	bool drift = p->status == DLH_DESIRED_CONFLICT || p->status == DLH_DESIRED_REFUSED;
+
+	for (size_t j = 0; j < p->nsteps; j++)
+		drift |= p->steps[j].entry == i && !p->steps[j].staged;
+	for (size_t j = 0; j < p->nunmet; j++)
+		drift |= p->unmet[j].entry == i;
+	return drift;
 }

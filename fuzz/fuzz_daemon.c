@@ -126,7 +126,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* dlhald.c's, which the harness does not link: no desired-state file. */
-const struct desired *dlhald_desired(void)
+const struct dlh_desired *dlhald_desired(void)
 {
 	return NULL;
 }

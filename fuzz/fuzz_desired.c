@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The desired-state file (tools/common/desired.c, libinih): parsed, its steps computed and applied. */
-#include "desired.h"
+/* The desired-state file (libdlhal-desired, libinih): parsed, its steps computed and applied. */
+#include <dlhal/desired.h>
 #include "input_file.h"
 #include "ice.h"
 #include "mlx4.h"
@@ -66,21 +66,24 @@ static size_t strip_indent(const uint8_t *data, size_t size, uint8_t *out)
  * What a file means does not change without its comment lines, nor without
  * its indentation: the same entries, or the same error.
  */
-static void check_means_the_same(const uint8_t *data, size_t size, int err, const struct desired *d, const char *why,
-				 size_t (*strip)(const uint8_t *, size_t, uint8_t *))
+static void check_means_the_same(const uint8_t *data, size_t size, int err, const struct dlh_desired *d,
+				 const char *why, size_t (*strip)(const uint8_t *, size_t, uint8_t *))
 {
 	uint8_t *plain = malloc(size + 1);
 	char why2[1024];
-	struct desired d2;
+	struct dlh_desired *d2;
+	size_t n = dlh_desired_count(d);
 	int err2;
 
 	if (!plain)
 		abort();
-	err2 = desired_load(&d2, input_file_write(plain, strip(data, size, plain)), why2, sizeof(why2));
-	if (err2 != err || (err && strcmp(why, why2)) ||
-	    (!err && (d2.n != d->n || (d->n && memcmp(d->e, d2.e, d->n * sizeof(*d->e))))))
+	err2 = dlh_desired_load(input_file_write(plain, strip(data, size, plain)), &d2, why2, sizeof(why2));
+	if (err2 != err || (err && strcmp(why, why2)) || (!err && dlh_desired_count(d2) != n))
 		abort();
-	desired_free(&d2);
+	for (size_t i = 0; !err && i < n; i++)
+		if (memcmp(dlh_desired_entry(d, i), dlh_desired_entry(d2, i), sizeof(struct dlh_desired_entry)))
+			abort();
+	dlh_desired_free(d2);
 	free(plain);
 }
 
@@ -89,15 +92,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *path = input_file_write(data, size);
 	struct dlh_extack ext;
 	struct dlh_ctx *ctx;
-	struct desired_plan p;
-	struct desired d;
+	struct dlh_desired_plan p;
+	struct dlh_desired *d;
 	char why[1200];
 	int err;
 
-	err = desired_load(&d, path, why, sizeof(why));
+	err = dlh_desired_load(path, &d, why, sizeof(why));
 
-	check_means_the_same(data, size, err, &d, why, strip_comments);
-	check_means_the_same(data, size, err, &d, why, strip_indent);
+	check_means_the_same(data, size, err, d, why, strip_comments);
+	check_means_the_same(data, size, err, d, why, strip_indent);
 	if (err)
 		return 0;
 	if (dlh_ctx_new(&ctx, &ext) || dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) ||
@@ -110,29 +113,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * refusal, conflict or unmet entry runs without a refusal (the emulators
 	 * inject no fault here), and then is met: planned again, nothing to do.
 	 */
-	if (!desired_plan(&d, ctx, &p, NULL)) {
-		bool clean = p.status == DESIRED_OK && !p.partial;
+	if (!dlh_desired_plan(d, ctx, &p, NULL)) {
+		bool clean = p.status == DLH_DESIRED_OK && !p.partial;
 
 		for (size_t i = 0; i < p.nsteps; i++)
 			clean &= !p.steps[i].staged; /* met only after a reset */
-		err = p.status == DESIRED_CONFLICT || p.status == DESIRED_REFUSED
+		err = p.status == DLH_DESIRED_CONFLICT || p.status == DLH_DESIRED_REFUSED
 			  ? 0
-			  : desired_apply(&d, ctx, &p, false, NULL, why, sizeof(why));
+			  : dlh_desired_apply(d, ctx, &p, false, NULL, why, sizeof(why));
 		if (clean && err) {
 			fprintf(stderr, "planned clean, refused while running: %s\n", why);
 			abort();
 		}
-		desired_plan_free(&p);
-		if (clean && !desired_plan(&d, ctx, &p, NULL)) {
-			if (p.nsteps || p.status != DESIRED_OK) {
+		dlh_desired_plan_free(&p);
+		if (clean && !dlh_desired_plan(d, ctx, &p, NULL)) {
+			if (p.nsteps || p.status != DLH_DESIRED_OK) {
 				fprintf(stderr, "applied as planned, not met: %zu steps, status %d: %s\n", p.nsteps,
 					(int)p.status, p.why);
 				abort();
 			}
-			desired_plan_free(&p);
+			dlh_desired_plan_free(&p);
 		}
 	}
 	dlh_ctx_free(ctx);
-	desired_free(&d);
+	dlh_desired_free(d);
 	return 0;
 }

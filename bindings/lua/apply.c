@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ctx:apply(entries [, {dry_run = true}]): desired state from a table, with
- * the same steps and order as dl apply (tools/common/desired.c): each entry
+ * the same steps and order as dl apply (libdlhal-desired): each entry
  * {device = "pci/...", number = 17 | netdev = "ens4", split = 2, type = "auto"}.
  */
-#include "desired.h"
+#include <dlhal/desired.h>
 #include "ldlhal.h"
 
 #include <errno.h>
@@ -13,13 +13,16 @@
 
 static const char *const entry_keys[] = {"device", "number", "netdev", "split", "type", NULL};
 
-/* Entry @i of the table at @idx into @e; misuse raises, naming the entry and key. */
-static void entry_read(lua_State *L, int idx, lua_Integer i, struct desired_entry *e)
+/*
+ * Entry @i of the table at @idx into @d, named "entry:I"; misuse raises,
+ * naming the entry and key (the library's word for what the entry lacks).
+ */
+static void entry_read(lua_State *L, int idx, lua_Integer i, struct dlh_desired *d)
 {
+	struct dlh_desired_entry ent = {0}, *e = &ent;
+	struct dlh_extack ext;
+	char origin[32];
 	const char *s;
-
-	memset(e, 0, sizeof(*e));
-	e->match_line = e->split_line = e->type_line = (int)i;
 	if (lua_geti(L, idx, i) != LUA_TTABLE)
 		luaL_error(L, "apply: entry %d: table expected", (int)i);
 	lua_pushnil(L);
@@ -70,10 +73,9 @@ static void entry_read(lua_State *L, int idx, lua_Integer i, struct desired_entr
 			luaL_error(L, "apply: entry %d: type: expected eth, ib or auto", (int)i);
 	}
 	lua_pop(L, 2);
-	if (!e->netdev[0] == !(e->device[0] && e->has_number) || (e->netdev[0] && (e->device[0] || e->has_number)))
-		luaL_error(L, "apply: entry %d: give device and number, or netdev", (int)i);
-	if (!e->split && !e->type)
-		luaL_error(L, "apply: entry %d: says nothing: give split and/or type", (int)i);
+	snprintf(origin, sizeof(origin), "entry:%d", (int)i);
+	if (dlh_desired_entry_add(d, e, origin, &ext))
+		luaL_error(L, "apply: entry %d: %s", (int)i, ext.msg);
 }
 
 /* An option of the table at 3: absent is false; anything but a boolean is misuse. */
@@ -88,8 +90,18 @@ static bool opt_bool(lua_State *L, const char *key)
 	return v;
 }
 
+/* The set's box: freed with it when a raise leaves ctx:apply() early, or after. */
+static int set_gc(lua_State *L)
+{
+	struct dlh_desired **box = lua_touserdata(L, 1);
+
+	dlh_desired_free(*box);
+	*box = NULL;
+	return 0;
+}
+
 /*
- * The file planned whole first (desired_plan()): a conflict or a refusal
+ * The file planned whole first (dlh_desired_plan()): a conflict or a refusal
  * fails with nothing changed; then the steps run, with atomic undone in
  * reverse when one is refused; an entry left unmet fails after the others
  * were applied, naming it.
@@ -98,8 +110,8 @@ int ldlhal_ctx_apply(lua_State *L)
 {
 	struct lctx *c = ldlhal_ctx_check(L, 1);
 	struct dlh_ctx *ctx = ldlhal_ctx_live(L, 1);
-	struct desired d = {.path = "entry"};
-	struct desired_plan p;
+	struct dlh_desired **box, *d;
+	struct dlh_desired_plan p;
 	char what[1024], why[1200];
 	bool dry = false, atomic = false, partial = false;
 	lua_Integer n;
@@ -114,25 +126,35 @@ int ldlhal_ctx_apply(lua_State *L)
 	}
 	ldlhal_ctx_enter(L, c);
 	n = luaL_len(L, 2);
-	if (n < 0 || n > DESIRED_ENTRIES_MAX)
-		return luaL_error(L, "apply: at most %d entries", DESIRED_ENTRIES_MAX);
-	d.e = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof(*d.e), 0); /* freed with the stack */
-	for (lua_Integer i = 1; i <= n; i++)
-		entry_read(L, 2, i, &d.e[i - 1]);
-	d.n = (size_t)n;
-	if (desired_plan(&d, ctx, &p, NULL))
+	if (n < 0 || n > DLH_DESIRED_ENTRIES_MAX)
+		return luaL_error(L, "apply: at most %d entries", DLH_DESIRED_ENTRIES_MAX);
+	box = lua_newuserdatauv(L, sizeof(*box), 0);
+	*box = NULL;
+	if (luaL_newmetatable(L, "dlhal.desired_set")) {
+		lua_pushcfunction(L, set_gc);
+		lua_setfield(L, -2, "__gc");
+	}
+	lua_setmetatable(L, -2);
+	if (dlh_desired_new("entry", box))
 		return ldlhal_fail(L, -ENOMEM, "out of memory");
-	if (p.status == DESIRED_REFUSED || p.status == DESIRED_CONFLICT) {
+	d = *box;
+	for (lua_Integer i = 1; i <= n; i++)
+		entry_read(L, 2, i, d);
+	if (dlh_desired_plan(d, ctx, &p, NULL)) {
+		dlh_desired_plan_free(&p);
+		return ldlhal_fail(L, -ENOMEM, "out of memory");
+	}
+	if (p.status == DLH_DESIRED_REFUSED || p.status == DLH_DESIRED_CONFLICT) {
 		snprintf(why, sizeof(why), "%s", p.why);
-		desired_plan_free(&p);
+		dlh_desired_plan_free(&p);
 		return ldlhal_fail(L, -EINVAL, why);
 	}
-	err = dry || !p.nsteps ? 0 : desired_apply(&d, ctx, &p, atomic, NULL, why, sizeof(why));
+	err = dry || !p.nsteps ? 0 : dlh_desired_apply(d, ctx, &p, atomic, NULL, why, sizeof(why));
 	lua_createtable(L, (int)p.nsteps, 1);
 	for (size_t i = 0; i < p.nsteps; i++) {
-		if (!dry && p.steps[i].result != DESIRED_STEP_DONE && p.steps[i].result != DESIRED_STEP_PENDING)
+		if (!dry && p.steps[i].result != DLH_DESIRED_STEP_DONE && p.steps[i].result != DLH_DESIRED_STEP_PENDING)
 			break;
-		desired_step_describe(&d, &p.steps[i], what, sizeof(what));
+		dlh_desired_step_describe(d, &p.steps[i], what, sizeof(what));
 		lua_pushstring(L, what);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 		partial |= p.steps[i].partial;
@@ -145,21 +167,23 @@ int ldlhal_ctx_apply(lua_State *L)
 		bool undone = true;
 
 		for (size_t i = 0; i < p.nsteps; i++)
-			undone &= p.steps[i].result != DESIRED_STEP_UNDO_FAILED;
+			undone &= p.steps[i].result != DLH_DESIRED_STEP_UNDO_FAILED;
 		snprintf(what, sizeof(what), "%s", why);
 		snprintf(why, sizeof(why), "%s (%s)", what,
 			 undone ? "the steps done were undone" : "a step done could not be undone");
-	} else if (!err && p.status == DESIRED_UNMET) {
+	} else if (!err && p.status == DLH_DESIRED_UNMET) {
 		/* every unmet entry, as many as the message holds, the rest counted */
 		size_t n = 0, i;
 
 		err = -ENODEV;
-		for (i = 0; i < p.nunmet && n + 200 < sizeof(why); i++)
-			n += (size_t)snprintf(why + n, sizeof(why) - n, "%sentry:%zu: %s", i ? "; " : "",
-					      p.unmet[i].entry + 1, p.unmet[i].why);
+		for (i = 0; i < p.nunmet && n + 200 < sizeof(why); i++) {
+			dlh_desired_where(d, p.unmet[i].entry, 0, what, sizeof(what));
+			n +=
+			    (size_t)snprintf(why + n, sizeof(why) - n, "%s%s: %s", i ? "; " : "", what, p.unmet[i].why);
+		}
 		if (i < p.nunmet)
 			snprintf(why + n, sizeof(why) - n, "; and %zu more", p.nunmet - i);
 	}
-	desired_plan_free(&p);
+	dlh_desired_plan_free(&p);
 	return err ? ldlhal_fail(L, err, why) : 1;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* dl apply: take the devices to a desired-state file (docs/desired-state.md). */
-#include "desired.h"
+#include <dlhal/desired.h>
 #include "dl.h"
 
 #include <stdlib.h>
@@ -72,15 +72,16 @@ static int reload_pending(struct dlh_ctx *ctx, bool quiet, size_t *nreloaded)
 }
 
 static const char *const step_results[] = {
-    [DESIRED_STEP_NOT_RUN] = "not_run", [DESIRED_STEP_DONE] = "done",	  [DESIRED_STEP_PENDING] = "pending",
-    [DESIRED_STEP_REFUSED] = "refused", [DESIRED_STEP_UNDONE] = "undone", [DESIRED_STEP_UNDO_FAILED] = "undo_failed",
+    [DLH_DESIRED_STEP_NOT_RUN] = "not_run", [DLH_DESIRED_STEP_DONE] = "done",
+    [DLH_DESIRED_STEP_PENDING] = "pending", [DLH_DESIRED_STEP_REFUSED] = "refused",
+    [DLH_DESIRED_STEP_UNDONE] = "undone",   [DLH_DESIRED_STEP_UNDO_FAILED] = "undo_failed",
 };
 
 static const char *const step_changes[] = {
-    [DESIRED_STEP_UNSPLIT] = "unsplit", [DESIRED_STEP_SPLIT] = "split", [DESIRED_STEP_TYPE] = "type"};
+    [DLH_DESIRED_STEP_UNSPLIT] = "unsplit", [DLH_DESIRED_STEP_SPLIT] = "split", [DLH_DESIRED_STEP_TYPE] = "type"};
 
 /* A step in JSON: what, where, the file's line and entry, what became of it, and its plans. */
-static void step_json(struct jsonw *w, const struct desired_step *s, bool dry)
+static void step_json(struct jsonw *w, const struct dlh_desired_step *s, bool dry)
 {
 	const char *hash = strchr(s->port, '#');
 	char dev[DLH_HANDLE_MAX];
@@ -96,9 +97,9 @@ static void step_json(struct jsonw *w, const struct desired_step *s, bool dry)
 		jsonw_str(w, "device", dev);
 		jsonw_str(w, "port", s->port);
 	}
-	if (s->kind == DESIRED_STEP_SPLIT || (s->kind == DESIRED_STEP_UNSPLIT && s->staged))
-		jsonw_uint(w, "count", s->kind == DESIRED_STEP_SPLIT ? s->count : 1);
-	if (s->kind == DESIRED_STEP_TYPE)
+	if (s->kind == DLH_DESIRED_STEP_SPLIT || (s->kind == DLH_DESIRED_STEP_UNSPLIT && s->staged))
+		jsonw_uint(w, "count", s->kind == DLH_DESIRED_STEP_SPLIT ? s->count : 1);
+	if (s->kind == DLH_DESIRED_STEP_TYPE)
 		jsonw_str(w, "type", dlh_port_type_name(s->type));
 	jsonw_uint(w, "line", (uint64_t)s->line);
 	jsonw_uint(w, "entry", s->entry);
@@ -123,18 +124,18 @@ static void step_json(struct jsonw *w, const struct desired_step *s, bool dry)
 struct apply_run {
 	const char *result;
 	bool changed, partial;
-	const struct desired_plan *failed; /* the plan that refused, conflicted or left an entry unmet */
+	const struct dlh_desired_plan *failed; /* the plan that refused, conflicted or left an entry unmet */
 	char error[1200];
 	size_t npending;
-	size_t reloaded;		      /* devices reset (--reload) */
-	size_t deferred[DESIRED_ENTRIES_MAX]; /* the entries a dry run could not plan (the last round's) */
+	size_t reloaded;			  /* devices reset (--reload) */
+	size_t deferred[DLH_DESIRED_ENTRIES_MAX]; /* the entries a dry run could not plan (the last round's) */
 	size_t ndeferred;
 };
 
-static void apply_json_end(struct dl *dl, const struct desired *d, const struct apply_run *r)
+static void apply_json_end(struct dl *dl, const struct dlh_desired *d, const struct apply_run *r)
 {
 	struct jsonw *w = &dl->jw;
-	const struct desired_plan *p = r->failed;
+	const struct dlh_desired_plan *p = r->failed;
 
 	jsonw_arr_close(w);
 	jsonw_str(w, "result", r->result);
@@ -143,17 +144,17 @@ static void apply_json_end(struct dl *dl, const struct desired *d, const struct 
 	jsonw_uint(w, "pending", r->npending);
 	jsonw_uint(w, "reloaded", r->reloaded);
 	jsonw_arr_open(w, "unmet");
-	for (size_t i = 0; p && p->status == DESIRED_UNMET && i < p->nunmet; i++) {
+	for (size_t i = 0; p && p->status == DLH_DESIRED_UNMET && i < p->nunmet; i++) {
 		jsonw_obj_open(w, NULL);
 		jsonw_uint(w, "entry", p->unmet[i].entry);
-		jsonw_uint(w, "line", (uint64_t)d->e[p->unmet[i].entry].match_line);
+		jsonw_uint(w, "line", (uint64_t)dlh_desired_entry(d, p->unmet[i].entry)->match_line);
 		jsonw_str(w, "reason", p->unmet[i].why);
 		jsonw_obj_close(w);
 	}
 	jsonw_arr_close(w);
 	jsonw_arr_open(w, "deferred");
 	for (size_t i = 0; i < r->ndeferred; i++) {
-		const struct desired_entry *e = &d->e[r->deferred[i]];
+		const struct dlh_desired_entry *e = dlh_desired_entry(d, r->deferred[i]);
 
 		jsonw_obj_open(w, NULL);
 		jsonw_uint(w, "entry", r->deferred[i]);
@@ -161,7 +162,7 @@ static void apply_json_end(struct dl *dl, const struct desired *d, const struct 
 		jsonw_obj_close(w);
 	}
 	jsonw_arr_close(w);
-	if (p && p->status == DESIRED_CONFLICT) {
+	if (p && p->status == DLH_DESIRED_CONFLICT) {
 		jsonw_obj_open(w, "conflict");
 		jsonw_arr_open(w, "entries");
 		jsonw_uint(w, NULL, p->entry);
@@ -173,7 +174,7 @@ static void apply_json_end(struct dl *dl, const struct desired *d, const struct 
 		jsonw_arr_close(w);
 		jsonw_obj_close(w);
 	}
-	if (p && p->status == DESIRED_REFUSED) {
+	if (p && p->status == DLH_DESIRED_REFUSED) {
 		jsonw_obj_open(w, "refused");
 		jsonw_uint(w, "entry", p->entry);
 		jsonw_uint(w, "line", (uint64_t)p->line);
@@ -212,32 +213,32 @@ static int apply_args(struct dl *dl, const char **path, bool *dry, bool *reload,
  * One round: plan the file whole, refuse it on a conflict or a refusal, else
  * print the steps (a dry run) or run them. Returns the exit code; @r says why.
  */
-static int apply_round(struct dl *dl, const struct desired *d, struct dlh_ctx *ctx, bool dry, bool atomic,
-		       struct desired_plan *p, struct apply_run *r)
+static int apply_round(struct dl *dl, const struct dlh_desired *d, struct dlh_ctx *ctx, bool dry, bool atomic,
+		       struct dlh_desired_plan *p, struct apply_run *r)
 {
 	char why[1200], what[1024];
 	size_t npartial = 0;
 	int err;
 
-	if (desired_plan(d, ctx, p, dl->json ? NULL : stderr)) {
-		snprintf(r->error, sizeof(r->error), "%s: out of memory", d->path);
+	if (dlh_desired_plan(d, ctx, p, dl->json ? NULL : stderr)) {
+		snprintf(r->error, sizeof(r->error), "%s: out of memory", dlh_desired_name(d));
 		return DL_EOP;
 	}
 	r->npending = p->npending;
-	if (p->status == DESIRED_REFUSED || p->status == DESIRED_CONFLICT) {
-		r->result = p->status == DESIRED_REFUSED ? "refused" : "conflict";
+	if (p->status == DLH_DESIRED_REFUSED || p->status == DLH_DESIRED_CONFLICT) {
+		r->result = p->status == DLH_DESIRED_REFUSED ? "refused" : "conflict";
 		r->failed = p;
 		snprintf(r->error, sizeof(r->error), "%s%s", p->why,
-			 p->status == DESIRED_CONFLICT ? " (nothing was changed)" : " (nothing was changed)");
+			 p->status == DLH_DESIRED_CONFLICT ? " (nothing was changed)" : " (nothing was changed)");
 		return DL_EOP;
 	}
 	for (size_t i = 0; dry && i < p->nsteps; i++) {
-		const struct desired_step *s = &p->steps[i];
+		const struct dlh_desired_step *s = &p->steps[i];
 
 		npartial += s->partial;
 		if (dl->json)
 			continue;
-		desired_step_describe(d, s, what, sizeof(what));
+		dlh_desired_step_describe(d, s, what, sizeof(what));
 		if (s->partial && s->why[0])
 			printf("maybe: %s: %s\n", what, s->why);
 		else if (s->partial)
@@ -251,20 +252,20 @@ static int apply_round(struct dl *dl, const struct desired *d, struct dlh_ctx *c
 		npartial++;
 		if (dl->json)
 			continue;
-		desired_entry_describe(d, p->deferred[i], what, sizeof(what));
+		dlh_desired_entry_describe(d, p->deferred[i], what, sizeof(what));
 		printf("maybe: %s: planned once the steps before it have run (the kernel's devlink has no dry run)\n",
 		       what);
 	}
 	if (!dry && p->nsteps) {
-		err = desired_apply(d, ctx, p, atomic, dl->json ? NULL : stdout, why, sizeof(why));
+		err = dlh_desired_apply(d, ctx, p, atomic, dl->json ? NULL : stdout, why, sizeof(why));
 		for (size_t i = 0; i < p->nsteps; i++)
-			r->changed |=
-			    p->steps[i].result == DESIRED_STEP_DONE || p->steps[i].result == DESIRED_STEP_PENDING;
+			r->changed |= p->steps[i].result == DLH_DESIRED_STEP_DONE ||
+				      p->steps[i].result == DLH_DESIRED_STEP_PENDING;
 		if (err) {
 			bool undone = atomic;
 
 			for (size_t i = 0; i < p->nsteps; i++)
-				undone &= p->steps[i].result != DESIRED_STEP_UNDO_FAILED;
+				undone &= p->steps[i].result != DLH_DESIRED_STEP_UNDO_FAILED;
 			r->result = atomic ? (undone ? "undone" : "undo_failed") : "refused";
 			snprintf(r->error, sizeof(r->error), "%s%s", why,
 				 atomic ? (undone ? " (the steps done were undone)"
@@ -275,19 +276,22 @@ static int apply_round(struct dl *dl, const struct desired *d, struct dlh_ctx *c
 	}
 	r->partial |= npartial != 0;
 	/* planned again as it ran (the kernel's plans are not whole): what is unmet now is said here */
-	for (size_t i = 0; p->replanned && !dl->json && p->status == DESIRED_UNMET && i < p->nunmet; i++)
-		fprintf(stderr, "%s:%d: %s\n", d->path, d->e[p->unmet[i].entry].match_line, p->unmet[i].why);
-	if (p->status == DESIRED_UNMET) {
+	for (size_t i = 0; p->replanned && !dl->json && p->status == DLH_DESIRED_UNMET && i < p->nunmet; i++) {
+		dlh_desired_where(d, p->unmet[i].entry, dlh_desired_entry(d, p->unmet[i].entry)->match_line, what,
+				  sizeof(what));
+		fprintf(stderr, "%s: %s\n", what, p->unmet[i].why);
+	}
+	if (p->status == DLH_DESIRED_UNMET) {
 		r->result = "unmet";
 		r->failed = p;
 		snprintf(r->error, sizeof(r->error), "%zu entr%s of %s unmet%s", p->nunmet,
-			 p->nunmet == 1 ? "y" : "ies", d->path, dl->json ? "" : " (listed above)");
+			 p->nunmet == 1 ? "y" : "ies", dlh_desired_name(d), dl->json ? "" : " (listed above)");
 		return DL_EOP;
 	}
 	if (dry && npartial) {
 		r->result = "partial";
 		snprintf(r->error, sizeof(r->error), "%zu step%s or entr%s of %s could not be planned whole", npartial,
-			 npartial == 1 ? "" : "s", npartial == 1 ? "y" : "ies", d->path);
+			 npartial == 1 ? "" : "s", npartial == 1 ? "y" : "ies", dlh_desired_name(d));
 		return DL_EPARTIAL;
 	}
 	r->result = dry ? (p->nsteps ? "would" : "nothing") : (r->changed ? "done" : "nothing");
@@ -299,9 +303,9 @@ int cmd_apply(struct dl *dl)
 	const char *path = NULL;
 	bool dry = false, reload = false, atomic = false;
 	struct apply_run r = {.result = "nothing"};
-	struct desired_plan p = {0};
+	struct dlh_desired_plan p = {0};
 	char why[1024];
-	struct desired d;
+	struct dlh_desired *d;
 	struct dlh_ctx *ctx;
 	int ret = DL_OK, err;
 
@@ -322,13 +326,13 @@ int cmd_apply(struct dl *dl)
 		jsonw_bool(&dl->jw, "atomic", atomic);
 		jsonw_arr_open(&dl->jw, "steps");
 	}
-	if (desired_load(&d, path, why, sizeof(why))) {
+	if (dlh_desired_load(path, &d, why, sizeof(why))) {
 		/* -j: a document all the same, with the file's error */
 		fprintf(stderr, "Error: %s\n", why);
 		if (dl->json) {
 			r.result = "error";
 			snprintf(r.error, sizeof(r.error), "%s", why);
-			apply_json_end(dl, &(struct desired){.n = 0}, &r);
+			apply_json_end(dl, NULL, &r);
 		}
 		return DL_EOP;
 	}
@@ -336,22 +340,22 @@ int cmd_apply(struct dl *dl)
 	for (int round = 0; round < (reload ? 2 : 1); round++) {
 		bool none;
 
-		ret = apply_round(dl, &d, ctx, dry, atomic, &p, &r);
-		none = !p.nsteps && !p.npending && p.status == DESIRED_OK;
+		ret = apply_round(dl, d, ctx, dry, atomic, &p, &r);
+		none = !p.nsteps && !p.npending && p.status == DLH_DESIRED_OK;
 		for (size_t i = 0; dl->json && i < p.nsteps; i++)
 			step_json(&dl->jw, &p.steps[i], dry);
 		r.ndeferred = dry ? p.ndeferred : 0;
 		if (r.ndeferred)
 			memcpy(r.deferred, p.deferred, r.ndeferred * sizeof(*r.deferred));
 		if (ret == DL_OK && none && !round && !dl->json)
-			printf("nothing to do: the devices are as %s says\n", d.path);
+			printf("nothing to do: the devices are as %s says\n", dlh_desired_name(d));
 		if (ret != DL_OK || !reload || round) {
 			if (r.failed == &p)
 				break; /* the plan is reported below */
-			desired_plan_free(&p);
+			dlh_desired_plan_free(&p);
 			break;
 		}
-		desired_plan_free(&p);
+		dlh_desired_plan_free(&p);
 		if (reload_pending(ctx, dl->json, &r.reloaded)) {
 			ret = DL_EOP;
 			snprintf(r.error, sizeof(r.error), "a reset failed (see above)");
@@ -366,22 +370,23 @@ int cmd_apply(struct dl *dl)
 	}
 	if (ret == DL_OK && !reload && !dry) {
 		/* What waits for a reset, said once at the end (each entry was noted on stderr). */
-		struct desired_plan after;
+		struct dlh_desired_plan after;
 
-		if (!desired_plan(&d, ctx, &after, NULL)) {
+		if (!dlh_desired_plan(d, ctx, &after, NULL)) {
 			r.npending = after.npending;
 			if (after.npending && !dl->json)
 				printf("pending until a reset: %zu entr%s of %s (dl apply --reload %s, or dl dev "
 				       "reload)\n",
-				       after.npending, after.npending == 1 ? "y" : "ies", d.path, d.path);
+				       after.npending, after.npending == 1 ? "y" : "ies", dlh_desired_name(d),
+				       dlh_desired_name(d));
 		}
-		desired_plan_free(&after);
+		dlh_desired_plan_free(&after);
 	}
 	if (r.error[0])
 		fprintf(stderr, "Error: %s\n", r.error);
 	if (dl->json)
-		apply_json_end(dl, &d, &r);
-	desired_plan_free(&p);
-	desired_free(&d);
+		apply_json_end(dl, d, &r);
+	dlh_desired_plan_free(&p);
+	dlh_desired_free(d);
 	return ret;
 }

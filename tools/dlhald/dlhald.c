@@ -5,7 +5,7 @@
  * devlink's own message format, so that emulated devices outlive one command
  * as hardware does.
  */
-#include "desired.h"
+#include <dlhal/desired.h>
 #include "dlhald.h"
 #include "evhost.h"
 #include "kernel.h"
@@ -102,7 +102,7 @@ static void on_flush(struct ev_loop *loop, ev_prepare *w, int revents)
 static struct {
 	const char *path;
 	bool optional; /* --desired -FILE: a FILE that does not exist is no desired state */
-	struct desired d;
+	struct dlh_desired *d;
 	bool pending;
 	ev_timer retry;
 	double delay;	    /* 0: not failing */
@@ -121,13 +121,17 @@ static void desired_say_once(int level, const char *msg)
 }
 
 /* Every unmet entry, FILE:LINE: reason each, as many as the line holds; the rest counted. */
-static void unmet_say(const struct desired_plan *p, char *msg, size_t len)
+static void unmet_say(const struct dlh_desired_plan *p, char *msg, size_t len)
 {
 	size_t n = (size_t)snprintf(msg, len, "desired: unmet (applied when it appears):"), i;
 
-	for (i = 0; i < p->nunmet && n + 200 < len; i++)
-		n += (size_t)snprintf(msg + n, len - n, "%s %s:%d: %s", i ? ";" : "", want.d.path,
-				      want.d.e[p->unmet[i].entry].match_line, p->unmet[i].why);
+	for (i = 0; i < p->nunmet && n + 200 < len; i++) {
+		char at[DLH_DESIRED_ORIGIN_MAX + 520];
+		size_t k = p->unmet[i].entry;
+
+		dlh_desired_where(want.d, k, dlh_desired_entry(want.d, k)->match_line, at, sizeof(at));
+		n += (size_t)snprintf(msg + n, len - n, "%s %s: %s", i ? ";" : "", at, p->unmet[i].why);
+	}
 	if (i < p->nunmet)
 		snprintf(msg + n, len - n, "; and %zu more", p->nunmet - i);
 }
@@ -135,19 +139,19 @@ static void unmet_say(const struct desired_plan *p, char *msg, size_t len)
 static void desired_run(struct server *srv)
 {
 	char why[1200], what[1024], msg[1300];
-	struct desired_plan p;
+	struct dlh_desired_plan p;
 	int err = 0;
 
 	want.pending = false;
-	if (desired_plan(&want.d, srv->ctx, &p, NULL))
+	if (dlh_desired_plan(want.d, srv->ctx, &p, NULL))
 		return;
 	/*
 	 * Entries that conflict, or a step the driver's rules refuse now: nothing
 	 * of the file is applied, said once, and tried again as a failure is
 	 * (another client may free the way: unsplit the neighbour in the way).
 	 */
-	if (p.status == DESIRED_CONFLICT || p.status == DESIRED_REFUSED) {
-		snprintf(why, sizeof(why), "%s: nothing of %s applied", p.why, want.d.path);
+	if (p.status == DLH_DESIRED_CONFLICT || p.status == DLH_DESIRED_REFUSED) {
+		snprintf(why, sizeof(why), "%s: nothing of %s applied", p.why, dlh_desired_name(want.d));
 		err = -EINVAL;
 	}
 	/* Staged changes wait for a reset, which dlhald never does on its own: said once. */
@@ -156,26 +160,26 @@ static void desired_run(struct server *srv)
 			   p.npending, p.npending == 1 ? "y" : "ies");
 	want.waiting = p.npending;
 	for (size_t i = 0; i < p.nsteps && !want.tries && !err; i++) {
-		desired_step_describe(&want.d, &p.steps[i], what, sizeof(what));
+		dlh_desired_step_describe(want.d, &p.steps[i], what, sizeof(what));
 		dlhald_log(LOG_INFO, "desired: %s", what);
 	}
 	if (!err && p.nsteps) {
-		static const enum metrics_op ops[] = {[DESIRED_STEP_UNSPLIT] = METRICS_OP_UNSPLIT,
-						      [DESIRED_STEP_SPLIT] = METRICS_OP_SPLIT,
-						      [DESIRED_STEP_TYPE] = METRICS_OP_TYPE};
+		static const enum metrics_op ops[] = {[DLH_DESIRED_STEP_UNSPLIT] = METRICS_OP_UNSPLIT,
+						      [DLH_DESIRED_STEP_SPLIT] = METRICS_OP_SPLIT,
+						      [DLH_DESIRED_STEP_TYPE] = METRICS_OP_TYPE};
 
 		size_t planned = p.nsteps;
 
-		err = desired_apply(&want.d, srv->ctx, &p, false, NULL, why, sizeof(why));
+		err = dlh_desired_apply(want.d, srv->ctx, &p, false, NULL, why, sizeof(why));
 		/* a plan that was not whole (the kernel's) is planned again as it runs: those steps too */
 		for (size_t i = planned; i < p.nsteps && !want.tries; i++) {
-			desired_step_describe(&want.d, &p.steps[i], what, sizeof(what));
+			dlh_desired_step_describe(want.d, &p.steps[i], what, sizeof(what));
 			dlhald_log(LOG_INFO, "desired: %s", what);
 		}
 		for (size_t i = 0; i < p.nsteps; i++)
-			if (p.steps[i].result != DESIRED_STEP_NOT_RUN)
+			if (p.steps[i].result != DLH_DESIRED_STEP_NOT_RUN)
 				metrics_op(ops[p.steps[i].kind], METRICS_SOURCE_DESIRED,
-					   p.steps[i].result == DESIRED_STEP_REFUSED, p.steps[i].seconds);
+					   p.steps[i].result == DLH_DESIRED_STEP_REFUSED, p.steps[i].seconds);
 	}
 	if (!err) {
 		if (want.tries)
@@ -184,16 +188,16 @@ static void desired_run(struct server *srv)
 		want.delay = 0;
 		ev_timer_stop(srv->loop, &want.retry);
 		/* an entry whose device or port is not there (yet): said once, and it is met when it comes */
-		if (p.status == DESIRED_UNMET) {
+		if (p.status == DLH_DESIRED_UNMET) {
 			unmet_say(&p, msg, sizeof(msg));
 			desired_say_once(LOG_INFO, msg);
 		} else {
 			want.failed[0] = '\0';
 		}
-		desired_plan_free(&p);
+		dlh_desired_plan_free(&p);
 		return;
 	}
-	desired_plan_free(&p);
+	dlh_desired_plan_free(&p);
 	want.tries++;
 	want.delay = want.delay ? want.delay * 2 : DESIRED_RETRY_MIN;
 	if (want.delay > DESIRED_RETRY_MAX)
@@ -206,9 +210,9 @@ static void desired_run(struct server *srv)
 	ev_timer_start(srv->loop, &want.retry);
 }
 
-const struct desired *dlhald_desired(void)
+const struct dlh_desired *dlhald_desired(void)
 {
-	return want.path && want.d.n ? &want.d : NULL;
+	return want.path && dlh_desired_count(want.d) ? want.d : NULL;
 }
 
 static void on_retry(struct ev_loop *loop, ev_timer *w, int revents)
@@ -220,22 +224,22 @@ static void on_retry(struct ev_loop *loop, ev_timer *w, int revents)
 }
 
 /* The file, or with --desired -FILE and no FILE, nothing to keep. */
-static int desired_read(struct desired *d, char *why, size_t whylen)
+static int desired_read(struct dlh_desired **d, char *why, size_t whylen)
 {
-	int err = desired_load(d, want.path, why, whylen);
+	int err = dlh_desired_load(want.path, d, why, whylen);
 
 	if (err == -ENOENT && want.optional) {
 		dlhald_log(LOG_INFO, "--desired: no %s: no desired state", want.path);
-		memset(d, 0, sizeof(*d));
-		snprintf(d->path, sizeof(d->path), "%s", want.path);
-		return 0;
+		err = dlh_desired_new(want.path, d);
+		if (err)
+			snprintf(why, whylen, "%s: out of memory", want.path);
 	}
 	return err;
 }
 
 static void on_hup(struct ev_loop *loop, ev_signal *w, int revents)
 {
-	struct desired d;
+	struct dlh_desired *d;
 	char why[1024];
 
 	(void)loop;
@@ -244,12 +248,12 @@ static void on_hup(struct ev_loop *loop, ev_signal *w, int revents)
 		dlhald_log(LOG_ERR, "SIGHUP: %s: keeping the desired state in force", why);
 		return;
 	}
-	desired_free(&want.d);
+	dlh_desired_free(want.d);
 	want.d = d;
 	want.tries = 0;
 	want.delay = 0;
 	want.failed[0] = '\0';
-	dlhald_log(LOG_INFO, "SIGHUP: %s re-read (%zu entries)", want.path, d.n);
+	dlhald_log(LOG_INFO, "SIGHUP: %s re-read (%zu entries)", want.path, dlh_desired_count(d));
 	desired_run(w->data);
 }
 
@@ -644,7 +648,7 @@ out_server:
 	server_close(&srv);
 out_ctx:
 	dlh_ctx_free(srv.ctx);
-	desired_free(&want.d);
+	dlh_desired_free(want.d);
 	free(states);
 	return ret;
 }

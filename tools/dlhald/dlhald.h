@@ -159,8 +159,8 @@ void metrics_dirty(void);
 double metrics_now(void);
 
 /* dlhald.c: the desired-state file in force (--desired), or NULL */
-struct desired;
-const struct desired *dlhald_desired(void);
+struct dlh_desired;
+const struct dlh_desired *dlhald_desired(void);
 
 /* log.c */
 void log_init(bool foreground, int verbosity);

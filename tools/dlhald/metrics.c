@@ -6,7 +6,7 @@
  * reads half a file: after each change of the model or count (before the loop
  * next waits) and every --metrics-interval seconds (clients come and go).
  */
-#include "desired.h"
+#include <dlhal/desired.h>
 #include "dlhald.h"
 
 #include <errno.h>
@@ -188,24 +188,24 @@ static void ops_write(FILE *f)
 /* Per entry of the desired-state file: 1 while the devices are not as it says (a step to run, unmet). */
 static void drift_write(FILE *f, struct dlh_ctx *ctx)
 {
-	const struct desired *d = dlhald_desired();
-	struct desired_plan p;
+	const struct dlh_desired *d = dlhald_desired();
+	struct dlh_desired_plan p;
 	char line[16];
 
-	if (!d || desired_plan(d, ctx, &p, NULL))
+	if (!d)
 		return;
+	if (dlh_desired_plan(d, ctx, &p, NULL)) {
+		dlh_desired_plan_free(&p);
+		return;
+	}
 	family(f, "dlhal_desired_drift", "gauge",
 	       "1 while a port is not as the desired-state file's entry says (steps to run, refused, unmet).");
-	for (size_t i = 0; i < d->n; i++) {
-		const struct desired_entry *e = &d->e[i];
-		bool drift = p.status == DESIRED_CONFLICT || p.status == DESIRED_REFUSED;
+	for (size_t i = 0; i < dlh_desired_count(d); i++) {
+		const struct dlh_desired_entry *e = dlh_desired_entry(d, i);
+		bool drift = dlh_desired_plan_drifts(&p, i);
 
-		for (size_t j = 0; j < p.nsteps; j++)
-			drift |= p.steps[j].entry == i && !p.steps[j].staged;
-		for (size_t j = 0; j < p.nunmet; j++)
-			drift |= p.unmet[j].entry == i;
 		fputs("dlhal_desired_drift{", f);
-		label(f, "file", d->path, true);
+		label(f, "file", dlh_desired_name(d), true);
 		snprintf(line, sizeof(line), "%d", e->match_line);
 		label(f, "line", line, false);
 		label(f, "device", e->device, false);
@@ -214,7 +214,7 @@ static void drift_write(FILE *f, struct dlh_ctx *ctx)
 		label(f, "netdev", e->netdev, false);
 		fprintf(f, "} %d\n", drift);
 	}
-	desired_plan_free(&p);
+	dlh_desired_plan_free(&p);
 }
 
 static void server_write(FILE *f, const struct server *srv)

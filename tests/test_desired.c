@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libdlhal-desired called directly (include/dlhal/desired.h): the engine
+ * that dl apply, dlhald --desired and the Lua binding share. Entries with an
+ * origin the caller gives, files, plans, conflicts, refusals, atomic undo and
+ * the drift query, on an emulated SN2700 (port 17 is local port 1, port 1 is
+ * local port 3: a split of 17 by 4 takes port 1's lanes).
+ */
+#include "helpers.h"
+
+#include <criterion/criterion.h>
+#include <dlhal/desired.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SW "pci/0000:03:00.0"
+
+/* A set of entries "NUMBER:SPLIT" on the switch, each named ports[I]. */
+static struct dlh_desired *set_of(const char *const *specs)
+{
+	struct dlh_desired *d;
+	struct dlh_extack ext;
+
+	cr_assert_eq(dlh_desired_new("ports", &d), 0);
+	for (size_t i = 0; specs[i]; i++) {
+		struct dlh_desired_entry e = {.device = SW, .has_number = true};
+		char origin[32];
+
+		cr_assert_eq(sscanf(specs[i], "%u:%u", &e.number, &e.split), 2);
+		snprintf(origin, sizeof(origin), "ports[%zu]", i);
+		cr_assert_eq(dlh_desired_entry_add(d, &e, origin, &ext), 0, "%s", ext.msg);
+	}
+	return d;
+}
+
+static unsigned int split_of(struct dlh_ctx *ctx, const char *handle)
+{
+	struct dlh_extack ext;
+	struct dlh_port *p;
+
+	cr_assert_eq(dlh_port_lookup(ctx, handle, &p, &ext), 0, "%s: %s", handle, ext.msg);
+	return dlh_port_split_group(p);
+}
+
+Test(desired, entries_from_the_caller_are_planned_and_named_by_their_origin)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_desired *d = set_of((const char *const[]){"17:2", "1:2", NULL});
+	struct dlh_desired_plan p;
+	char what[512], why[512];
+
+	cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+	cr_expect_eq(p.status, DLH_DESIRED_OK, "%s", p.why);
+	cr_assert_eq(p.nsteps, 2);
+	dlh_desired_step_describe(d, &p.steps[0], what, sizeof(what));
+	cr_expect_str_eq(what, "split " SW " port 17 into 2 (ports[0])");
+	dlh_desired_step_describe(d, &p.steps[1], what, sizeof(what));
+	cr_expect_str_eq(what, "split " SW " port 1 into 2 (ports[1])");
+	cr_expect_eq(p.steps[1].entry, 1);
+	cr_expect_eq(p.steps[0].line, 0, "no file line for an entry with an origin");
+	cr_expect_eq(p.steps[0].nplans, 1, "the step carries its plan");
+	dlh_desired_entry_describe(d, 0, what, sizeof(what));
+	cr_expect_str_eq(what, SW " port 17: split into 2 (ports[0])");
+	cr_expect(dlh_desired_plan_drifts(&p, 0) && dlh_desired_plan_drifts(&p, 1));
+	cr_expect_eq(split_of(ctx, SW "/1"), 0, "planning changes nothing");
+	cr_expect_eq(dlh_desired_apply(d, ctx, &p, false, NULL, why, sizeof(why)), 0, "%s", why);
+	cr_expect_eq(p.steps[0].result, DLH_DESIRED_STEP_DONE);
+	cr_expect_eq(p.steps[1].result, DLH_DESIRED_STEP_DONE);
+	cr_expect_eq(split_of(ctx, SW "/1"), 16);
+	dlh_desired_plan_free(&p);
+	/* met: nothing to do, no drift */
+	cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+	cr_expect_eq(p.nsteps, 0);
+	cr_expect_eq(p.status, DLH_DESIRED_OK);
+	cr_expect(!dlh_desired_plan_drifts(&p, 0) && !dlh_desired_plan_drifts(&p, 1));
+	dlh_desired_plan_free(&p);
+	dlh_desired_free(d);
+	dlh_ctx_free(ctx);
+}
+
+/* Port 17 by 4 takes port 1's lanes: refused before anything runs, both origins named. */
+Test(desired, a_conflict_names_both_entries_and_changes_nothing)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_desired *d = set_of((const char *const[]){"17:4", "1:2", NULL});
+	struct dlh_desired_plan p;
+
+	cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+	cr_expect_eq(p.status, DLH_DESIRED_CONFLICT);
+	cr_expect_eq(p.entry, 1);
+	cr_expect_eq(p.other, 0);
+	cr_expect_str_eq(p.why, "ports[1] conflicts with ports[0]: split " SW
+				" port 17 into 4 (ports[0]) would remove " SW "/3, port 1");
+	cr_expect(dlh_desired_plan_drifts(&p, 0) && dlh_desired_plan_drifts(&p, 1), "a set refused whole drifts whole");
+	dlh_desired_plan_free(&p);
+	dlh_desired_free(d);
+	/* the other order: the driver refuses the split by 4 after port 1's split */
+	d = set_of((const char *const[]){"1:2", "17:4", NULL});
+	cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+	cr_expect_eq(p.status, DLH_DESIRED_CONFLICT);
+	cr_expect_str_eq(p.why, "ports[1] conflicts with ports[0]: split " SW
+				" port 17 into 4 (ports[1]) cannot follow split " SW " port 1 into 2 (ports[0]): " SW
+				"/1: Invalid split configuration");
+	cr_expect_eq(split_of(ctx, SW "/1"), 0);
+	cr_expect_eq(split_of(ctx, SW "/3"), 0);
+	dlh_desired_plan_free(&p);
+	dlh_desired_free(d);
+	dlh_ctx_free(ctx);
+}
+
+Test(desired, a_step_the_driver_refuses_on_its_own_is_a_refusal)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_desired *d = set_of((const char *const[]){"17:2", "18:3", NULL});
+	struct dlh_desired_plan p;
+
+	cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+	cr_expect_eq(p.status, DLH_DESIRED_REFUSED);
+	cr_expect_eq(p.entry, 1);
+	cr_expect_str_eq(p.why,
+			 "split " SW " port 18 into 3 (ports[1]): " SW "/5: Port can only be split into 2 or 4 ports");
+	dlh_desired_plan_free(&p);
+	dlh_desired_free(d);
+	dlh_ctx_free(ctx);
+}
+
+/* What no plan foresees (the hardware fails half way): the run stops; atomic undoes what it did. */
+Test(desired, a_step_failing_while_running_stops_and_atomic_undoes)
+{
+	for (int atomic = 0; atomic < 2; atomic++) {
+		struct dlh_ctx *ctx = ctx_with("sn2700");
+		struct dlh_desired *d = set_of((const char *const[]){"17:2", "18:2", NULL});
+		struct dlh_desired_plan p;
+		struct dlh_extack ext;
+		char why[1200];
+
+		cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+		cr_assert_eq(p.status, DLH_DESIRED_OK);
+		/* the 10th register access from now is the second split's */
+		cr_assert_eq(dlh_dev_sim_set(dlh_dev_find(ctx, SW), NULL, "fail_nth", "10", &ext), 0, "%s", ext.msg);
+		cr_expect_lt(dlh_desired_apply(d, ctx, &p, atomic, NULL, why, sizeof(why)), 0);
+		cr_expect_eq(strncmp(why, "split " SW " port 18 into 2 (ports[1]): ", 41), 0, "%s", why);
+		cr_expect_eq(p.steps[0].result, atomic ? DLH_DESIRED_STEP_UNDONE : DLH_DESIRED_STEP_DONE);
+		cr_expect_eq(p.steps[1].result, DLH_DESIRED_STEP_REFUSED);
+		cr_expect_eq(split_of(ctx, SW "/1"), atomic ? 0 : 16, "atomic: whole again");
+		dlh_desired_plan_free(&p);
+		dlh_desired_free(d);
+		dlh_ctx_free(ctx);
+	}
+}
+
+Test(desired, an_entry_matching_no_port_is_unmet_and_drifts)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_desired_entry e = {.netdev = "nosuch0", .type = DLH_PORT_TYPE_ETH};
+	struct dlh_desired *d = set_of((const char *const[]){"17:1", NULL});
+	struct dlh_desired_plan p;
+	struct dlh_extack ext;
+	char at[128];
+
+	cr_assert_eq(dlh_desired_entry_add(d, &e, "site.yml: ports[7]", &ext), 0, "%s", ext.msg);
+	cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+	cr_expect_eq(p.status, DLH_DESIRED_UNMET);
+	cr_assert_eq(p.nunmet, 1);
+	cr_expect_eq(p.unmet[0].entry, 1);
+	cr_expect_str_eq(p.why, "site.yml: ports[7]: matches no port");
+	cr_expect(!dlh_desired_plan_drifts(&p, 0), "port 17 is whole already");
+	cr_expect(dlh_desired_plan_drifts(&p, 1));
+	dlh_desired_where(d, 1, 99, at, sizeof(at));
+	cr_expect_str_eq(at, "site.yml: ports[7]", "an origin stands for every line");
+	dlh_desired_plan_free(&p);
+	dlh_desired_free(d);
+	dlh_ctx_free(ctx);
+}
+
+/* The checks a file's reader makes, for entries from the caller, in the words a table user reads. */
+Test(desired, entries_are_checked_as_a_file_is)
+{
+	struct dlh_desired *d;
+	struct dlh_extack ext;
+	struct {
+		struct dlh_desired_entry e;
+		const char *origin;
+		int err;
+		const char *msg;
+	} cases[] = {
+	    {{.device = SW, .has_number = true, .number = 1, .netdev = "eth0", .split = 2},
+	     "a",
+	     -EINVAL,
+	     "give device and number, or netdev"},
+	    {{.device = SW, .split = 2}, "a", -EINVAL, "give device and number, or netdev"},
+	    {{.netdev = "eth0"}, "a", -EINVAL, "says nothing: give split and/or type"},
+	    {{.netdev = "eth0", .split = 65}, "a", -EINVAL, "split 1 to 64, number 0 to 65535, type eth, ib or auto"},
+	    {{.netdev = "eth0", .type = (enum dlh_port_type)9},
+	     "a",
+	     -EINVAL,
+	     "split 1 to 64, number 0 to 65535, type eth, ib or auto"},
+	    {{.netdev = "eth0", .split = 2}, "", -EINVAL, "An origin is printable and shorter than 64 bytes"},
+	    {{.netdev = "eth0", .split = 2}, "two\nlines", -EINVAL, "An origin is printable and shorter than 64 bytes"},
+	    {{.netdev = "eth0", .split = 2}, "ports[0]", 0, ""},
+	};
+
+	cr_assert_eq(dlh_desired_new("t", &d), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&ext, 0, sizeof(ext));
+		cr_expect_eq(dlh_desired_entry_add(d, &cases[i].e, cases[i].origin, &ext), cases[i].err, "case %zu", i);
+		cr_expect_str_eq(ext.msg, cases[i].msg, "case %zu", i);
+	}
+	cr_expect_eq(dlh_desired_count(d), 1, "only the good entry was added");
+	cr_expect_eq(dlh_desired_entry_add(d, &cases[7].e, NULL, &ext), -EINVAL);
+	for (size_t i = 1; i < DLH_DESIRED_ENTRIES_MAX; i++)
+		cr_assert_eq(dlh_desired_entry_add(d, &cases[7].e, "x", &ext), 0);
+	cr_expect_eq(dlh_desired_entry_add(d, &cases[7].e, "x", &ext), -ENOSPC);
+	cr_expect_str_eq(ext.msg, "more than 1024 entries");
+	cr_expect_null(dlh_desired_entry(d, DLH_DESIRED_ENTRIES_MAX));
+	cr_expect_str_eq(dlh_desired_name(d), "t");
+	dlh_desired_free(d);
+	dlh_desired_free(NULL);
+}
+
+/* A file's entries are named FILE:LINE, the line of the key that asks. */
+Test(desired, a_files_entries_are_named_by_file_and_line)
+{
+	char path[] = "/tmp/test_desired_XXXXXX", why[1024], want[1200], what[512];
+	const char text[] = "# switch\n[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n";
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_desired_plan p;
+	struct dlh_desired *d;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	cr_assert_eq(dlh_desired_load(path, &d, why, sizeof(why)), 0, "%s", why);
+	cr_expect_str_eq(dlh_desired_name(d), path);
+	cr_assert_eq(dlh_desired_count(d), 1);
+	cr_expect_eq(dlh_desired_entry(d, 0)->match_line, 3, "its first key's line");
+	cr_expect_eq(dlh_desired_entry(d, 0)->split_line, 6);
+	cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+	dlh_desired_step_describe(d, &p.steps[0], what, sizeof(what));
+	snprintf(want, sizeof(want), "split " SW " port 17 into 2 (%s:6)", path);
+	cr_expect_str_eq(what, want);
+	dlh_desired_plan_free(&p);
+	dlh_desired_free(d);
+	/* errors: the first, with its line; a missing file with errno's word */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "[Match]\nNumber=x\n", 17), 17);
+	close(fd);
+	cr_expect_eq(dlh_desired_load(path, &d, why, sizeof(why)), -EINVAL);
+	cr_expect_null(d);
+	snprintf(want, sizeof(want), "%s:2: Number=x: expected one front-panel port number, 0 to 65535", path);
+	cr_expect_str_eq(why, want);
+	unlink(path);
+	cr_expect_eq(dlh_desired_load(path, &d, why, sizeof(why)), -ENOENT);
+	snprintf(want, sizeof(want), "%s: No such file or directory", path);
+	cr_expect_str_eq(why, want);
+	dlh_ctx_free(ctx);
+}
