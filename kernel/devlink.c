@@ -843,15 +843,10 @@ static int request_on(struct kdl *k, int which, struct nl_msg *msg, struct dlh_e
 	if (err < 0)
 		return dlh_sdk_extack(ext, -EIO, "Cannot read %s answer: %s", k->uds ? "dlhald's" : "the kernel's",
 				      nl_geterror(err));
-	if (r.err) {
-		if (ext) {
-			snprintf(ext->msg, sizeof(ext->msg), "%s", r.msg);
-		}
-		return r.err;
-	}
-	/* A success with a message (ice: "Reboot required to finish port split") is passed on as it came. */
-	if (ext && r.msg[0])
-		snprintf(ext->msg, sizeof(ext->msg), "%s", r.msg);
+	/* the answer's message as it came (none: none); a success may have one (ice: "Reboot required
+	 * to finish port split") */
+	if (r.err || r.msg[0])
+		return dlh_sdk_extack(ext, r.err, "%s", r.msg);
 	return 0;
 }
 

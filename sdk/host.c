@@ -388,7 +388,7 @@ out_prefix:
 		const char *tail = n > 96 ? src + n - 96 : src;
 
 		snprintf(msg, sizeof(msg), "%s: %s", tail, ext->msg);
-		snprintf(ext->msg, sizeof(ext->msg), "%s", msg);
+		dlh_sdk_extack(ext, 0, "%s", msg);
 	}
 out_config:
 	free(config);
