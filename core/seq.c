@@ -280,3 +280,26 @@ DLH_EXPORT int dlh_seq_type_set(struct dlh_seq *seq, struct dlh_port *port, enum
 {
 	return seq_plan(seq, port, &(struct dlh_change_req){DLH_CHANGE_TYPE, port->index, 0, type}, plan, ext);
 }
+
+DLH_EXPORT int dlh_seq_change(struct dlh_seq *seq, struct dlh_dev *dev, const struct dlh_change_req *req,
+			      struct dlh_plan *plan, struct dlh_extack *ext)
+{
+	struct dlh_port *p;
+
+	memset(plan, 0, sizeof(*plan));
+	dlh__extack_clear(ext);
+	if (!seq || !dev || !req)
+		return dlh__extack_set(ext, -EINVAL, NULL, "No sequence, device or change");
+	if (req->kind != DLH_CHANGE_SPLIT && req->kind != DLH_CHANGE_UNSPLIT && req->kind != DLH_CHANGE_TYPE)
+		return dlh__extack_set(ext, -EINVAL, dev->handle, "Unknown change %u", (unsigned int)req->kind);
+	/* after a change planned partially, nothing is known of the device: so is this one */
+	if (!dlh_seq_known(seq, dev)) {
+		plan->partial = true;
+		return 0;
+	}
+	for (p = dlh_seq_port_first(seq, dev); p && p->index != req->index; p = dlh_seq_port_next(p))
+		;
+	if (!p)
+		return dlh__extack_set(ext, -ENODEV, dev->handle, "Port %u would not exist", req->index);
+	return seq_plan(seq, p, &(struct dlh_change_req){req->kind, p->index, req->count, req->type}, plan, ext);
+}

@@ -156,13 +156,13 @@ static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct dlh_desire
 		s->partial = true;
 		return 0;
 	}
-	if (s->kind == DLH_DESIRED_STEP_UNSPLIT) {
+	if (s->kind == DLH_CHANGE_UNSPLIT) {
 		for (p = dlh_seq_port_first(seq, dev); p && dlh_port_index(p) != index; p = dlh_seq_port_next(p))
 			;
 		if (!p)
 			return gone(ext, dev, "Port %u would be gone", index);
 		err = dlh_seq_unsplit(seq, p, &plan, ext);
-	} else if (s->kind == DLH_DESIRED_STEP_SPLIT) {
+	} else if (s->kind == DLH_CHANGE_SPLIT) {
 		if (!group(seq, dev, number, &nsplit, &first))
 			return gone(ext, dev, "Port %u would be gone", number);
 		if (nsplit)
@@ -334,8 +334,8 @@ static int phase_run(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dl
 			continue;
 		if (e->split && phase != PHASE_TYPE && option_split(dev, first, &now, &staged_pend)) {
 			if (now != e->split && (phase == PHASE_UNSPLIT) == (e->split == 1)) {
-				s = (struct dlh_desired_step){.kind = e->split == 1 ? DLH_DESIRED_STEP_UNSPLIT
-										    : DLH_DESIRED_STEP_SPLIT,
+				s = (struct dlh_desired_step){.kind =
+								  e->split == 1 ? DLH_CHANGE_UNSPLIT : DLH_CHANGE_SPLIT,
 							      .count = e->split,
 							      .line = e->split_line,
 							      .entry = i,
@@ -354,20 +354,19 @@ static int phase_run(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dl
 				p->npending++;
 			}
 		} else if (e->split && phase == PHASE_UNSPLIT && nsplit && nsplit != e->split) {
-			s = (struct dlh_desired_step){
-			    .kind = DLH_DESIRED_STEP_UNSPLIT, .line = e->split_line, .entry = i};
+			s = (struct dlh_desired_step){.kind = DLH_CHANGE_UNSPLIT, .line = e->split_line, .entry = i};
 			snprintf(s.port, sizeof(s.port), "%s", dlh_port_handle(first));
 			add = true;
 		} else if (e->split > 1 && phase == PHASE_SPLIT && !nsplit) {
 			s = (struct dlh_desired_step){
-			    .kind = DLH_DESIRED_STEP_SPLIT, .count = e->split, .line = e->split_line, .entry = i};
+			    .kind = DLH_CHANGE_SPLIT, .count = e->split, .line = e->split_line, .entry = i};
 			snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
 			add = true;
 		} else if (e->type && phase == PHASE_TYPE) {
 			for (struct dlh_port *q = dlh_seq_port_first(seq, dev); q && !add; q = dlh_seq_port_next(q))
 				add = dlh_port_number(q) == number && dlh_port_desired_type(q) != e->type;
 			s = (struct dlh_desired_step){
-			    .kind = DLH_DESIRED_STEP_TYPE, .type = e->type, .line = e->type_line, .entry = i};
+			    .kind = DLH_CHANGE_TYPE, .type = e->type, .line = e->type_line, .entry = i};
 			snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
 		}
 		if (!add)
@@ -494,13 +493,13 @@ DLH_EXPORT void dlh_desired_step_describe(const struct dlh_desired *d, const str
 		snprintf(where, sizeof(where), "%s", s->port);
 	dlh_desired_where(d, s->entry, s->line, at, sizeof(at));
 	switch (s->kind) {
-	case DLH_DESIRED_STEP_UNSPLIT:
+	case DLH_CHANGE_UNSPLIT:
 		snprintf(buf, len, "unsplit %s (%s)", where, at);
 		break;
-	case DLH_DESIRED_STEP_SPLIT:
+	case DLH_CHANGE_SPLIT:
 		snprintf(buf, len, "split %s into %u (%s)", where, s->count, at);
 		break;
-	case DLH_DESIRED_STEP_TYPE:
+	case DLH_CHANGE_TYPE:
 		snprintf(buf, len, "type %s on %s (%s)", dlh_port_type_name(s->type), where, at);
 		break;
 	}
@@ -562,14 +561,14 @@ static int step_run(struct dlh_ctx *ctx, struct dlh_desired_step *s, struct dlh_
 	dev = step_target(ctx, s, &number, &index, ext);
 	if (!dev)
 		return -ENODEV;
-	if (s->kind == DLH_DESIRED_STEP_UNSPLIT) {
+	if (s->kind == DLH_CHANGE_UNSPLIT) {
 		err = dlh_port_lookup(ctx, s->port, &p, ext);
 		if (err)
 			return err;
 		group(NULL, dev, dlh_port_number(p), &s->was_count, &first);
 		return dlh_port_unsplit(p, ext);
 	}
-	if (s->kind == DLH_DESIRED_STEP_SPLIT) {
+	if (s->kind == DLH_CHANGE_SPLIT) {
 		if (!group(NULL, dev, number, &nsplit, &first) || nsplit)
 			return dlh_extack_set(ext, -ENODEV, NULL, "No whole port %u to split", number);
 		s->was_count = 1;
@@ -602,9 +601,9 @@ static int step_undo(struct dlh_ctx *ctx, const struct dlh_desired_step *s, stru
 	dev = step_target(ctx, s, &number, &index, ext);
 	if (!dev)
 		return -ENODEV;
-	if (s->kind == DLH_DESIRED_STEP_TYPE)
+	if (s->kind == DLH_CHANGE_TYPE)
 		return types_set(dev, number, DLH_PORT_TYPE_NOTSET, s->was, s->nwas, ext);
-	if (s->kind == DLH_DESIRED_STEP_UNSPLIT) {
+	if (s->kind == DLH_CHANGE_UNSPLIT) {
 		struct dlh_port *p = NULL;
 
 		/* the port it unsplit, found by index: its number is the same */

@@ -261,3 +261,35 @@ Test(desired, a_files_entries_are_named_by_file_and_line)
 	cr_expect_str_eq(why, want);
 	dlh_ctx_free(ctx);
 }
+
+/* A change by port index, as a peer asks for one (dlhald's dry runs): planned on the sequence's view. */
+Test(desired, a_change_by_index_plans_on_the_ports_the_changes_before_leave)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_dev *dev = dlh_dev_find(ctx, SW);
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	struct dlh_seq *seq;
+
+	cr_assert_eq(dlh_seq_new(ctx, &seq), 0);
+	/* port 17 (local port 1) by 4 takes local port 3 (port 1) */
+	cr_expect_eq(dlh_seq_change(seq, dev, &(struct dlh_change_req){DLH_CHANGE_SPLIT, 1, 4, 0}, &plan, &ext), 0,
+		     "%s", ext.msg);
+	cr_expect_eq(plan.ngone, 2);
+	/* local port 3 is whole port 1 on the device, and the split's third port in the view */
+	cr_expect_eq(dlh_seq_change(seq, dev, &(struct dlh_change_req){DLH_CHANGE_SPLIT, 3, 2, 0}, &plan, &ext),
+		     -EINVAL);
+	cr_expect_str_eq(ext.msg, "Port cannot be split further");
+	cr_expect_eq(dlh_seq_change(seq, dev, &(struct dlh_change_req){DLH_CHANGE_UNSPLIT, 3, 0, 0}, &plan, &ext), 0,
+		     "%s", ext.msg);
+	cr_expect_eq(
+	    dlh_seq_change(seq, dev, &(struct dlh_change_req){DLH_CHANGE_TYPE, 200, 0, DLH_PORT_TYPE_IB}, &plan, &ext),
+	    -ENODEV);
+	cr_expect_str_eq(ext.msg, "Port 200 would not exist");
+	cr_expect_eq(dlh_seq_change(seq, dev, &(struct dlh_change_req){(enum dlh_change)7, 1, 0, 0}, &plan, &ext),
+		     -EINVAL);
+	cr_expect_str_eq(ext.msg, "Unknown change 7");
+	cr_expect_eq(split_of(ctx, SW "/1"), 0, "planning changes nothing");
+	dlh_seq_free(seq);
+	dlh_ctx_free(ctx);
+}

@@ -117,9 +117,6 @@ DLH_EXPORT const struct dlh_desired_entry *dlh_desired_entry(const struct dlh_de
  */
 DLH_EXPORT void dlh_desired_where(const struct dlh_desired *d, size_t i, int line, char *buf, size_t len);
 
-/** The kinds of step, in the order a plan runs them. */
-enum dlh_desired_step_kind { DLH_DESIRED_STEP_UNSPLIT, DLH_DESIRED_STEP_SPLIT, DLH_DESIRED_STEP_TYPE };
-
 /** What became of a step. */
 enum dlh_desired_step_result {
 	DLH_DESIRED_STEP_NOT_RUN,
@@ -138,13 +135,13 @@ struct dlh_desired_step_was {
 
 /** One step of a plan. */
 struct dlh_desired_step {
-	enum dlh_desired_step_kind kind; /**< what it does */
-	char port[DLH_HANDLE_MAX];	 /**< the port to act on: a handle (unsplit), or "BUS/DEV#NUMBER" */
-	unsigned int count;		 /**< a split's count */
-	enum dlh_port_type type;	 /**< a type step's type */
-	int line;			 /**< the file's line that asks for it (0: an entry with an origin) */
-	size_t entry;			 /**< the entry (0-based) that asks for it */
-	bool staged;			 /**< the driver stores it for the device's next reset (a firmware option) */
+	enum dlh_change kind;	   /**< what it does (a plan runs unsplits, then splits, then types) */
+	char port[DLH_HANDLE_MAX]; /**< the port to act on: a handle (unsplit), or "BUS/DEV#NUMBER" */
+	unsigned int count;	   /**< a split's count */
+	enum dlh_port_type type;   /**< a type step's type */
+	int line;		   /**< the file's line that asks for it (0: an entry with an origin) */
+	size_t entry;		   /**< the entry (0-based) that asks for it */
+	bool staged;		   /**< the driver stores it for the device's next reset (a firmware option) */
 	/* from planning the set whole (dlh_desired_plan()) */
 	bool partial;		      /**< the backend cannot say what it does (the kernel's core relays it) */
 	char why[DLH_EXTACK_MSG_MAX]; /**< a partial step's rules say why they cannot decide, or empty */

@@ -1008,6 +1008,19 @@ DLH_EXPORT int dlh_seq_type_set(struct dlh_seq *seq, struct dlh_port *port, enum
 				struct dlh_plan *plan, struct dlh_extack *ext);
 
 /**
+ * @brief Plans @p req on the port at its index in @p seq's view of @p dev,
+ *        as dlh_seq_split(), dlh_seq_unsplit() or dlh_seq_type_set() would:
+ *        a change by index, as a peer asks for it (dlhald's dry runs), with
+ *        no port handle to look up first.
+ * @return as those; 0 with a partial plan when the device's ports are not
+ *         known (dlh_seq_known()); -ENODEV ("Port N would not exist") when
+ *         no port has that index after the changes before; -EINVAL for an
+ *         unknown kind.
+ */
+DLH_EXPORT int dlh_seq_change(struct dlh_seq *seq, struct dlh_dev *dev, const struct dlh_change_req *req,
+			      struct dlh_plan *plan, struct dlh_extack *ext);
+
+/**
  * @brief Undo the split a port is part of.
  * @return 0; -EINVAL if the port was not split (the driver's refusal);
  *         -EOPNOTSUPP if the driver cannot unsplit; -ENODEV, -EBUSY and -EIO

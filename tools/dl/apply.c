@@ -78,7 +78,7 @@ static const char *const step_results[] = {
 };
 
 static const char *const step_changes[] = {
-    [DLH_DESIRED_STEP_UNSPLIT] = "unsplit", [DLH_DESIRED_STEP_SPLIT] = "split", [DLH_DESIRED_STEP_TYPE] = "type"};
+    [DLH_CHANGE_UNSPLIT] = "unsplit", [DLH_CHANGE_SPLIT] = "split", [DLH_CHANGE_TYPE] = "type"};
 
 /* A step in JSON: what, where, the file's line and entry, what became of it, and its plans. */
 static void step_json(struct jsonw *w, const struct dlh_desired_step *s, bool dry)
@@ -97,9 +97,9 @@ static void step_json(struct jsonw *w, const struct dlh_desired_step *s, bool dr
 		jsonw_str(w, "device", dev);
 		jsonw_str(w, "port", s->port);
 	}
-	if (s->kind == DLH_DESIRED_STEP_SPLIT || (s->kind == DLH_DESIRED_STEP_UNSPLIT && s->staged))
-		jsonw_uint(w, "count", s->kind == DLH_DESIRED_STEP_SPLIT ? s->count : 1);
-	if (s->kind == DLH_DESIRED_STEP_TYPE)
+	if (s->kind == DLH_CHANGE_SPLIT || (s->kind == DLH_CHANGE_UNSPLIT && s->staged))
+		jsonw_uint(w, "count", s->kind == DLH_CHANGE_SPLIT ? s->count : 1);
+	if (s->kind == DLH_CHANGE_TYPE)
 		jsonw_str(w, "type", dlh_port_type_name(s->type));
 	jsonw_uint(w, "line", (uint64_t)s->line);
 	jsonw_uint(w, "entry", s->entry);

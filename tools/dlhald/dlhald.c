@@ -164,10 +164,6 @@ static void desired_run(struct server *srv)
 		dlhald_log(LOG_INFO, "desired: %s", what);
 	}
 	if (!err && p.nsteps) {
-		static const enum metrics_op ops[] = {[DLH_DESIRED_STEP_UNSPLIT] = METRICS_OP_UNSPLIT,
-						      [DLH_DESIRED_STEP_SPLIT] = METRICS_OP_SPLIT,
-						      [DLH_DESIRED_STEP_TYPE] = METRICS_OP_TYPE};
-
 		size_t planned = p.nsteps;
 
 		err = dlh_desired_apply(want.d, srv->ctx, &p, false, NULL, why, sizeof(why));
@@ -178,7 +174,7 @@ static void desired_run(struct server *srv)
 		}
 		for (size_t i = 0; i < p.nsteps; i++)
 			if (p.steps[i].result != DLH_DESIRED_STEP_NOT_RUN)
-				metrics_op(ops[p.steps[i].kind], METRICS_SOURCE_DESIRED,
+				metrics_op((enum metrics_op)p.steps[i].kind, METRICS_SOURCE_DESIRED,
 					   p.steps[i].result == DLH_DESIRED_STEP_REFUSED, p.steps[i].seconds);
 	}
 	if (!err) {

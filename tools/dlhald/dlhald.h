@@ -147,7 +147,14 @@ int bridge_open(struct bridge *b, struct server *srv, const char *path, char *wh
 void bridge_close(struct bridge *b);
 
 /* metrics.c: --metrics-file (docs/fleet.md) */
-enum metrics_op { METRICS_OP_SPLIT, METRICS_OP_UNSPLIT, METRICS_OP_TYPE, METRICS_OP_RELOAD, METRICS_OP_COUNT };
+/* A port change's kind is its enum dlh_change (a desired step's too); a reload is the one more. */
+enum metrics_op {
+	METRICS_OP_SPLIT = DLH_CHANGE_SPLIT,
+	METRICS_OP_UNSPLIT = DLH_CHANGE_UNSPLIT,
+	METRICS_OP_TYPE = DLH_CHANGE_TYPE,
+	METRICS_OP_RELOAD,
+	METRICS_OP_COUNT
+};
 enum metrics_source { METRICS_SOURCE_CLIENT, METRICS_SOURCE_DESIRED, METRICS_SOURCE_COUNT };
 /* Writes PATH now (0, or a negative errno: logged), then after each change and every @interval seconds. */
 int metrics_start(struct server *srv, const char *path, double interval);

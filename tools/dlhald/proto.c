@@ -467,32 +467,6 @@ static void cmd_reload(struct client *c, const struct nlmsghdr *req, struct nlat
 	reply_change(c, req, err, &ext);
 }
 
-/* One change planned in @seq on the port at its index, as the changes planned before leave @dev. */
-static int plan_one(struct dlh_seq *seq, struct dlh_dev *dev, const struct dlh_change_req *r, struct dlh_plan *plan,
-		    struct dlh_extack *ext)
-{
-	struct dlh_port *p;
-
-	memset(plan, 0, sizeof(*plan));
-	if (!dlh_seq_known(seq, dev)) {
-		plan->partial = true; /* after a change planned partially (dlhald --kernel) */
-		return 0;
-	}
-	for (p = dlh_seq_port_first(seq, dev); p && dlh_port_index(p) != r->index; p = dlh_seq_port_next(p))
-		;
-	if (!p)
-		return dlh_extack_set(ext, -ENODEV, NULL, "Port %u would not exist", r->index);
-	switch (r->kind) {
-	case DLH_CHANGE_SPLIT:
-		return dlh_seq_split(seq, p, r->count, plan, ext);
-	case DLH_CHANGE_UNSPLIT:
-		return dlh_seq_unsplit(seq, p, plan, ext);
-	case DLH_CHANGE_TYPE:
-		return dlh_seq_type_set(seq, p, r->type, plan, ext);
-	}
-	return dlh_extack_set(ext, -EINVAL, NULL, "Unknown change %u", (unsigned int)r->kind);
-}
-
 /* A planned port's attributes, as a port message has them. */
 static int put_plan_port(struct nl_msg *msg, const struct dlh_plan_port *c, const struct dlh_port *as)
 {
@@ -605,14 +579,14 @@ static void cmd_plan(struct client *c, const struct nlmsghdr *req, struct nlattr
 			goto out_seq;
 		}
 		before = (struct dlh_change_req){(enum dlh_change)r[0], r[1], r[2], (enum dlh_port_type)r[3]};
-		err = plan_one(seq, dev, &before, &plan, &ext);
+		err = dlh_seq_change(seq, dev, &before, &plan, &ext);
 		if (err) {
 			snprintf(text, sizeof(text), "A change planned before would be refused: %s", ext.msg);
 			reply_err(c, req, err, text);
 			goto out_seq;
 		}
 	}
-	err = plan_one(seq, dev, &want, &plan, &ext);
+	err = dlh_seq_change(seq, dev, &want, &plan, &ext);
 	if (err) {
 		reply_err(c, req, err, ext.msg);
 		goto out_seq;
