@@ -9,10 +9,10 @@
  */
 #include "kernel.h"
 #include "nlattr.h"
+#include "transport.h"
 
 #include <dlhal/protocol.h>
 #include <stdlib.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <ctype.h>
@@ -34,12 +34,8 @@
 
 struct kdl {
 	struct dlh_sdk_bus *bus;
-	struct nl_sock *sk;  /* requests (kernel) */
-	struct nl_sock *mon; /* notifications (kernel) */
-	bool uds;	     /* talking to a dlhald over a UNIX socket, not to the kernel */
-	int ufd[2];	     /* the same two, to a dlhald: requests, notifications */
-	uint32_t seq;
-	char *sim_value; /* where a SIM_GET reply's value goes */
+	struct kdl_conn conn; /* to the kernel or to a dlhald (transport.h) */
+	char *sim_value;      /* where a SIM_GET reply's value goes */
 	size_t sim_len;
 	uint32_t *reload_done; /* where a RELOAD reply's actions performed go */
 	char *info_driver;     /* where an INFO_GET reply's driver name goes */
@@ -581,7 +577,7 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 	char why[128];
 	uint8_t cmd;
 
-	if (nlh->nlmsg_type == k->family && nlh->nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN && k->uds &&
+	if (nlh->nlmsg_type == k->family && nlh->nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN && k->conn.t->daemon &&
 	    ((struct genlmsghdr *)nlmsg_data(nlh))->cmd == DLHAL_CMD_PLAN) {
 		plan_of(k, nlh);
 		return;
@@ -625,7 +621,7 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 
 		dev = dev_of(k, tb, true);
 		pending_of(tb, &p);
-		if (dev && k->uds) {
+		if (dev && k->conn.t->daemon) {
 			fw_options_of(k, dev, nlh);
 			cages_of(dev, nlh);
 			/* a malformed name is no card: the device drawn on its own */
@@ -638,7 +634,7 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 		/* The kernel reports nothing pending: a device it announces (registered, or reloaded: a
 		 * notification) has nothing pending that a vendor's rules said it had; a dump's reply
 		 * leaves what they said. */
-		if (dev && (k->uds || !nlh->nlmsg_seq))
+		if (dev && (k->conn.t->daemon || !nlh->nlmsg_seq))
 			dlh_sdk_dev_pending_set(dev, &p);
 		break;
 	}
@@ -749,22 +745,7 @@ static void on_err(struct req *r, struct nlmsghdr *nlh)
 /* One read from connection @which (0: requests, 1: notifications); <0 on error, 0 if none. */
 static int recv_buf(struct kdl *k, int which, bool wait, unsigned char **buf)
 {
-	struct sockaddr_nl nla;
-	ssize_t n;
-
-	if (!k->uds) {
-		int r = nl_recv(which ? k->mon : k->sk, &nla, buf, NULL);
-
-		return r == -NLE_AGAIN ? 0 : r;
-	}
-	*buf = malloc(DLHAL_RECORD_MAX);
-	if (!*buf)
-		return -NLE_NOMEM;
-	n = recv(k->ufd[which], *buf, DLHAL_RECORD_MAX, wait ? 0 : MSG_DONTWAIT);
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-		return 0;
-	/* 0: the daemon closed the connection. */
-	return n > 0 ? (int)n : -NLE_BAD_SOCK;
+	return k->conn.t->recv(&k->conn, which, wait, buf);
 }
 
 static int read_msgs(struct kdl *k, int which, struct req *r)
@@ -800,20 +781,6 @@ static int read_msgs(struct kdl *k, int which, struct req *r)
 	return 0;
 }
 
-/* Sends @msg (freed here) and reads until its ack, error or end of dump. */
-static int send_msg(struct kdl *k, int which, struct nl_msg *msg)
-{
-	struct nlmsghdr *h = nlmsg_hdr(msg);
-
-	if (!k->uds)
-		return nl_send_auto(which ? k->mon : k->sk, msg);
-	/* What nl_send_auto() completes for a netlink socket. */
-	h->nlmsg_flags |= NLM_F_REQUEST | ((h->nlmsg_flags & NLM_F_DUMP) ? 0 : NLM_F_ACK);
-	h->nlmsg_seq = ++k->seq;
-	h->nlmsg_pid = 0;
-	return send(k->ufd[which], h, h->nlmsg_len, MSG_NOSIGNAL) == (ssize_t)h->nlmsg_len ? 0 : -NLE_BAD_SOCK;
-}
-
 static int request_on(struct kdl *k, int which, struct nl_msg *msg, struct dlh_extack *ext)
 {
 	struct req r = {0};
@@ -829,20 +796,17 @@ static int request_on(struct kdl *k, int which, struct nl_msg *msg, struct dlh_e
 	 */
 	if (k->reading[which]) {
 		nlmsg_free(msg);
-		return dlh_sdk_extack(ext, -EBUSY, "A request to %s is being answered",
-				      k->uds ? "dlhald" : "the kernel");
+		return dlh_sdk_extack(ext, -EBUSY, "A request to %s is being answered", k->conn.t->peer);
 	}
-	err = send_msg(k, which, msg);
+	err = k->conn.t->send(&k->conn, which, msg);
 	nlmsg_free(msg);
 	if (err < 0)
-		return dlh_sdk_extack(ext, -EIO, "Cannot send to %s: %s", k->uds ? "dlhald" : "the kernel",
-				      nl_geterror(err));
+		return dlh_sdk_extack(ext, -EIO, "Cannot send to %s: %s", k->conn.t->peer, nl_geterror(err));
 	k->reading[which] = true;
 	err = read_msgs(k, which, &r);
 	k->reading[which] = false;
 	if (err < 0)
-		return dlh_sdk_extack(ext, -EIO, "Cannot read %s answer: %s", k->uds ? "dlhald's" : "the kernel's",
-				      nl_geterror(err));
+		return dlh_sdk_extack(ext, -EIO, "Cannot read %s answer: %s", k->conn.t->peers, nl_geterror(err));
 	/* the answer's message as it came (none: none); a success may have one (ice: "Reboot required
 	 * to finish port split") */
 	if (r.err || r.msg[0])
@@ -1018,7 +982,7 @@ static void on_mon_readable(struct dlh_sdk_io *io, int fd, void *arg)
 
 	(void)io;
 	(void)fd;
-	if (notifications_drain(k) < 0 && k->uds && !k->lost)
+	if (notifications_drain(k) < 0 && k->conn.t->daemon && !k->lost)
 		daemon_gone(k);
 }
 
@@ -1153,190 +1117,6 @@ static int dump(struct kdl *k, uint8_t cmd, struct dlh_extack *ext)
 	return request(k, msg, ext);
 }
 
-static struct nl_sock *sock_open(void)
-{
-	struct nl_sock *sk = nl_socket_alloc();
-	int one = 1;
-
-	if (!sk)
-		return NULL;
-	if (genl_connect(sk)) {
-		nl_socket_free(sk);
-		return NULL;
-	}
-	/* Large reads without peeking: a 1024-port dump in a few recvmsg() calls. */
-	nl_socket_disable_msg_peek(sk);
-	nl_socket_set_msg_buf_size(sk, 64 * 1024);
-	/* Ask for the extack message; cap acks at the header. */
-	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
-	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
-	return sk;
-}
-
-struct family {
-	int id;
-	int grp;
-	uint32_t ops[4];
-};
-
-/* The first attribute @type of a generic netlink message, bounds checked, not yet validated. */
-static const struct nlattr *attr_peek(const struct nlmsghdr *h, uint16_t type)
-{
-	const unsigned char *p = (const unsigned char *)nlmsg_data(h) + GENL_HDRLEN;
-	const unsigned char *end = (const unsigned char *)h + h->nlmsg_len;
-
-	if (h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
-		return NULL;
-	while (end - p >= NLA_HDRLEN) {
-		const struct nlattr *a = (const struct nlattr *)p;
-
-		if (a->nla_len < NLA_HDRLEN || a->nla_len > end - p)
-			return NULL;
-		if ((a->nla_type & NLA_TYPE_MASK) == type)
-			return a;
-		p += NLA_ALIGN(a->nla_len);
-	}
-	return NULL;
-}
-
-/*
- * The family id, the "config" group and the commands (a bit each in @ops,
- * 128 bits) from a CTRL_CMD_NEWFAMILY reply, each attribute checked.
- */
-void dlh__family_parse(const struct nlmsghdr *nlh, int *family, int *group, uint32_t ops[4])
-{
-	static const struct dlh__attr_rule fam_rules[] = {
-	    {CTRL_ATTR_FAMILY_ID, DLH__ATTR_U16, 0, "family id"},
-	};
-	static const struct dlh__attr_rule grp_rules[] = {
-	    {CTRL_ATTR_MCAST_GRP_NAME, DLH__ATTR_STR, GENL_NAMSIZ, "group name"},
-	    {CTRL_ATTR_MCAST_GRP_ID, DLH__ATTR_U32, 0, "group id"},
-	};
-	static const struct dlh__attr_rule op_rules[] = {
-	    {CTRL_ATTR_OP_ID, DLH__ATTR_U32, 0, "op id"},
-	};
-	const struct nlattr *groups, *g, *ops_nest;
-	struct nlattr *id[1];
-	char why[128];
-	int rem;
-
-	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
-	    dlh__attrs_parse(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), fam_rules, 1,
-			     id, false, why, sizeof(why)) ||
-	    !id[0])
-		return;
-	*family = nla_get_u16(id[0]);
-	ops_nest = attr_peek(nlh, CTRL_ATTR_OPS);
-	if (ops_nest) {
-		nla_for_each_nested(g, ops_nest, rem)
-		{
-			struct nlattr *ob[1];
-			uint32_t op;
-
-			if (dlh__attrs_parse(nla_data(g), nla_len(g), op_rules, 1, ob, false, why, sizeof(why)) ||
-			    !ob[0])
-				continue;
-			op = nla_get_u32(ob[0]);
-			if (op < 128)
-				ops[op / 32] |= 1u << (op % 32);
-		}
-	}
-	groups = attr_peek(nlh, CTRL_ATTR_MCAST_GROUPS);
-	if (!groups)
-		return;
-	nla_for_each_nested(g, groups, rem)
-	{
-		struct nlattr *gb[2];
-
-		if (dlh__attrs_parse(nla_data(g), nla_len(g), grp_rules, 2, gb, false, why, sizeof(why)) || !gb[0] ||
-		    !gb[1])
-			continue;
-		if (!strcmp(dlh__attr_str(gb[0]), DEVLINK_GENL_MCGRP_CONFIG_NAME))
-			*group = (int)nla_get_u32(gb[1]);
-	}
-}
-
-/* Sends @msg (freed here) to the controller and hands each reply to @fn until the end or an error. */
-static int ctrl_request(struct nl_sock *sk, struct nl_msg *msg, void (*fn)(const struct nlmsghdr *h, void *arg),
-			void *arg)
-{
-	int err, done = 0;
-
-	err = nl_send_auto(sk, msg);
-	nlmsg_free(msg);
-	if (err < 0)
-		return -EIO;
-	/* The answer, then the ack or the end of a dump; an unknown family is an error reply (ENOENT). */
-	while (!done) {
-		struct sockaddr_nl nla;
-		unsigned char *buf = NULL;
-		int n = nl_recv(sk, &nla, &buf, NULL);
-
-		if (n <= 0) {
-			free(buf);
-			return -EIO;
-		}
-		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; nlmsg_ok(h, n); h = nlmsg_next(h, &n)) {
-			if (h->nlmsg_type == NLMSG_ERROR || h->nlmsg_type == NLMSG_DONE)
-				done = 1;
-			else if (h->nlmsg_type == GENL_ID_CTRL)
-				fn(h, arg);
-		}
-		free(buf);
-	}
-	return 0;
-}
-
-static void on_family(const struct nlmsghdr *h, void *arg)
-{
-	struct family *f = arg;
-
-	dlh__family_parse(h, &f->id, &f->grp, f->ops);
-}
-
-/* Family id, "config" group and commands in one CTRL_CMD_GETFAMILY (libnl's helpers ask twice). */
-static int family_resolve(struct nl_sock *sk, struct family *f)
-{
-	struct nl_msg *msg = nlmsg_alloc();
-
-	*f = (struct family){.id = -1, .grp = -1};
-	if (!msg)
-		return -ENOMEM;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0, 0, CTRL_CMD_GETFAMILY, 1) ||
-	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, DEVLINK_GENL_NAME)) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	if (ctrl_request(sk, msg, on_family, f))
-		return -EIO;
-	return f->id >= 0 ? 0 : -ENOENT;
-}
-
-/*
- * From a CTRL_CMD_GETPOLICY reply: whether command @cmd's dump has a policy
- * of its own (CTRL_ATTR_OP_POLICY, nested by command, holds
- * CTRL_ATTR_POLICY_DUMP). A kernel whose dump ignores attributes has none.
- */
-bool dlh__policy_has_dump(const struct nlmsghdr *nlh, uint32_t cmd)
-{
-	const struct nlattr *ops = attr_peek(nlh, CTRL_ATTR_OP_POLICY), *op, *a;
-	int rem, rem2;
-
-	if (!ops)
-		return false;
-	nla_for_each_nested(op, ops, rem)
-	{
-		if ((op->nla_type & NLA_TYPE_MASK) != cmd)
-			continue;
-		nla_for_each_nested(a, op, rem2)
-		{
-			if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_POLICY_DUMP && nla_len(a) == sizeof(uint32_t))
-				return true;
-		}
-	}
-	return false;
-}
-
 static void on_port_policy(const struct nlmsghdr *h, void *arg)
 {
 	bool *has = arg;
@@ -1367,35 +1147,9 @@ static bool dev_dump_supported(struct kdl *k)
 		nlmsg_free(msg);
 		return false;
 	}
-	if (!ctrl_request(k->sk, msg, on_port_policy, &has) && has)
+	if (!kdl_netlink_ctrl(&k->conn, msg, on_port_policy, &has) && has)
 		k->dev_dump = 1;
 	return k->dev_dump > 0;
-}
-
-/*
- * Room for a burst of notifications (a switch registering its ports at boot:
- * 12 devices of 256 ports are ~9,000 messages): 8 MiB, beyond rmem_max when
- * the process may (CAP_NET_ADMIN). A burst larger still overflows, and the
- * model is read again (resync).
- */
-static void mon_buffer(struct nl_sock *sk)
-{
-	const char *env = getenv("DLHAL_KERNEL_RCVBUF");
-	int fd = nl_socket_get_fd(sk), size = 8 << 20;
-	char *end;
-
-	/* a smaller buffer on purpose (the VM tests' overflow), in bytes */
-	if (env) {
-		long v = strtol(env, &end, 10);
-
-		if (!*end && v >= 4096 && v <= (64L << 20)) {
-			size = (int)v;
-			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
-			return;
-		}
-	}
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 }
 
 /*
@@ -1449,37 +1203,25 @@ static void scope_filter_set(struct kdl *k)
 static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 {
 	struct kdl *k = dlh_sdk_bus_priv(bus);
-	struct family fam;
-	int grp, err;
+	struct kdl_family fam;
+	int err;
 
 	k->bus = bus;
 	err = scope_parse(k, dlh_sdk_bus_config(bus), ext);
 	if (err)
 		return err;
 	dlh__attr_map_init(k->map, rules, A_COUNT_);
-	k->sk = sock_open();
-	if (!k->sk)
-		return dlh_sdk_extack(ext, -EIO, "Cannot open a generic netlink socket");
-	if (family_resolve(k->sk, &fam)) {
-		err = dlh_sdk_extack(ext, -EPROTONOSUPPORT,
-				     "The kernel has no devlink family (not built with CONFIG_NET_DEVLINK?)");
-		goto err_family;
-	}
+	err = kdl_netlink_open(&k->conn, &fam, ext);
+	if (err)
+		return err;
 	k->family = fam.id;
 	memcpy(k->ops, fam.ops, sizeof(k->ops));
-	grp = fam.grp;
-	k->mon = sock_open();
-	if (grp < 0 || !k->mon || nl_socket_add_membership(k->mon, grp)) {
-		err = dlh_sdk_extack(ext, -EIO, "Cannot join the devlink \"config\" multicast group");
-		goto err_mon;
-	}
 	scope_filter_set(k); /* while the socket blocks: the answer is waited for */
-	nl_socket_set_nonblocking(k->mon);
-	mon_buffer(k->mon);
-	err = dlh_sdk_io_new(bus, nl_socket_get_fd(k->mon), on_mon_readable, k, &k->io);
+	kdl_netlink_watch(&k->conn);
+	err = dlh_sdk_io_new(bus, k->conn.t->fd(&k->conn), on_mon_readable, k, &k->io);
 	if (err) {
 		dlh_sdk_extack(ext, err, "Out of memory");
-		goto err_mon;
+		goto err_io;
 	}
 	/* Dump only what a caller asks for (bus_fill): "dl port show eth3" needs
 	 * no device dump, "dl dev show" no port dump. The group is joined
@@ -1487,10 +1229,8 @@ static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 	dlh_sdk_bus_fill_pending(bus, DLH_SDK_FILL_DEVS | DLH_SDK_FILL_PORTS);
 	return 0;
 
-err_mon:
-	nl_socket_free(k->mon);
-err_family:
-	nl_socket_free(k->sk);
+err_io:
+	k->conn.t->close(&k->conn);
 	return err;
 }
 
@@ -1557,7 +1297,7 @@ struct nlmsghdr *dlh__netdev_scan(unsigned char *buf, int len, const char *netde
 			*end = h;
 			return NULL;
 		}
-		a = attr_peek(h, DEVLINK_ATTR_PORT_NETDEV_NAME);
+		a = dlh__attr_peek(h, DEVLINK_ATTR_PORT_NETDEV_NAME);
 		if (a && (size_t)nla_len(a) == want && !memcmp(nla_data(a), netdev, want))
 			return h;
 	}
@@ -1657,35 +1397,11 @@ static void kernel_bus_detach(struct dlh_sdk_bus *bus)
 	struct kdl *k = dlh_sdk_bus_priv(bus);
 
 	dlh_sdk_io_free(k->io);
-	nl_socket_free(k->mon);
-	nl_socket_free(k->sk);
+	k->conn.t->close(&k->conn);
 	free(k->seen);
 }
 
-/* ---- the same protocol to a dlhald over a UNIX socket ----------------------------------------- */
-
-static int unix_connect(const char *path)
-{
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	int fd;
-
-	if (strlen(path) >= sizeof(sa.sun_path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(sa.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int e = errno;
-
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	return fd;
-}
+/* ---- the same protocol to a dlhald (its transport: unix.c) ---------------------------------- */
 
 static int daemon_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 {
@@ -1697,15 +1413,9 @@ static int daemon_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 	k->bus = bus;
 	dlh__attr_map_init(k->map, rules, A_COUNT_);
 	k->family = DLHAL_FAMILY;
-	k->uds = true;
-	k->ufd[0] = unix_connect(path);
-	if (k->ufd[0] < 0)
-		return dlh_sdk_extack(ext, -errno, "Cannot connect to dlhald at %s: %s", path, strerror(errno));
-	k->ufd[1] = unix_connect(path);
-	if (k->ufd[1] < 0) {
-		err = dlh_sdk_extack(ext, -errno, "Cannot connect to dlhald at %s: %s", path, strerror(errno));
-		goto err_mon;
-	}
+	err = kdl_unix_open(&k->conn, path, ext);
+	if (err)
+		return err;
 	msg = msg_new(k, DLHAL_CMD_SUBSCRIBE, 0);
 	if (!msg) {
 		err = dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
@@ -1714,7 +1424,7 @@ static int daemon_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 	err = request_on(k, 1, msg, ext);
 	if (err)
 		goto err_sub;
-	err = dlh_sdk_io_new(bus, k->ufd[1], on_mon_readable, k, &k->io);
+	err = dlh_sdk_io_new(bus, k->conn.t->fd(&k->conn), on_mon_readable, k, &k->io);
 	if (err) {
 		dlh_sdk_extack(ext, err, "Out of memory");
 		goto err_sub;
@@ -1723,9 +1433,7 @@ static int daemon_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 	return 0;
 
 err_sub:
-	close(k->ufd[1]);
-err_mon:
-	close(k->ufd[0]);
+	k->conn.t->close(&k->conn);
 	return err;
 }
 
@@ -1735,8 +1443,7 @@ static void daemon_bus_detach(struct dlh_sdk_bus *bus)
 
 	if (k->io)
 		dlh_sdk_io_free(k->io);
-	close(k->ufd[1]);
-	close(k->ufd[0]);
+	k->conn.t->close(&k->conn);
 	free(k->seen);
 	free(k->opts);
 }
@@ -1880,7 +1587,7 @@ static int kernel_dev_driver_get(struct dlh_dev *dev, char *buf, size_t len, str
 	if (err == -EOPNOTSUPP || (!err && !buf[0])) {
 		err = 0;
 		buf[0] = '\0';
-		if (!k->uds)
+		if (!k->conn.t->daemon)
 			sysfs_driver(dev, buf, len);
 	}
 	return err ? err : buf[0] ? 0 : dlh_sdk_extack(ext, -ENODATA, "The kernel names no driver");
@@ -1920,14 +1627,14 @@ static int kernel_dev_info_get(struct dlh_dev *dev, struct dlh_sdk_info *info, s
 	/* the kernel's driver has no info_get (6.1); a dlhald from before it answered INFO_GET: the driver alone */
 	if (err == -EOPNOTSUPP) {
 		err = 0;
-		if (k->uds)
+		if (k->conn.t->daemon)
 			snprintf(driver, sizeof(driver), "%s", dlh_dev_driver(dev));
 	}
 	if (err)
 		return err;
 	if (k->info_bad[0])
 		dlh_sdk_log(dev, DLH_LOG_WARNING, "the kernel's info: %s: left out", k->info_bad);
-	if (!driver[0] && !k->uds)
+	if (!driver[0] && !k->conn.t->daemon)
 		sysfs_driver(dev, driver, sizeof(driver));
 	if (driver[0] && dlh_sdk_info_driver_put(info, driver, &bad))
 		dlh_sdk_log(dev, DLH_LOG_WARNING, "the kernel's driver name: %s: left out", bad.msg);

@@ -3,6 +3,8 @@
 #include "nlattr.h"
 
 #include <errno.h>
+#include <linux/genetlink.h>
+#include <netlink/msg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -90,4 +92,24 @@ int dlh__attrs_parse_mapped(const struct nlattr *head, int len, const struct dlh
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The first attribute @type of a generic netlink message, bounds checked, not yet validated. */
+const struct nlattr *dlh__attr_peek(const struct nlmsghdr *h, uint16_t type)
+{
+	const unsigned char *p = (const unsigned char *)nlmsg_data(h) + GENL_HDRLEN;
+	const unsigned char *end = (const unsigned char *)h + h->nlmsg_len;
+
+	if (h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return NULL;
+	while (end - p >= NLA_HDRLEN) {
+		const struct nlattr *a = (const struct nlattr *)p;
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > end - p)
+			return NULL;
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+		p += NLA_ALIGN(a->nla_len);
+	}
+	return NULL;
 }

@@ -58,4 +58,8 @@ static inline const char *dlh__attr_str(const struct nlattr *a)
 	return a ? (const char *)nla_data(a) : NULL;
 }
 
+/* The first attribute @type of a generic netlink message, bounds checked, not yet validated; NULL if none. */
+struct nlmsghdr;
+const struct nlattr *dlh__attr_peek(const struct nlmsghdr *h, uint16_t type);
+
 #endif
