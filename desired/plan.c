@@ -813,3 +813,35 @@ DLH_EXPORT bool dlh_desired_plan_drifts(const struct dlh_desired_plan *p, size_t
 		drift |= p->unmet[j].entry == i;
 	return drift;
 }
+
+DLH_EXPORT void dlh_desired_plan_unmet_str(const struct dlh_desired *d, const struct dlh_desired_plan *p, char *buf,
+					   size_t len)
+{
+	char at[DLH_DESIRED_ORIGIN_MAX + 520], item[sizeof(at) + sizeof(p->unmet->why) + 4];
+	size_t n = 0, i;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	/* an entry goes in whole, with room left for the count of the rest ("; and 1000 more") */
+	for (i = 0; i < p->nunmet; i++) {
+		size_t k = p->unmet[i].entry;
+		int m = snprintf(item, sizeof(item), "%s%s: %s", i ? "; " : "",
+				 where(d, k, k < d->n ? d->e[k].match_line : 0, at, sizeof(at)), p->unmet[i].why);
+
+		if (n + (size_t)m + (i + 1 < p->nunmet ? 20 : 0) >= len)
+			break;
+		memcpy(buf + n, item, (size_t)m + 1);
+		n += (size_t)m;
+	}
+	if (i < p->nunmet)
+		snprintf(buf + n, len - n, "; and %zu more", p->nunmet - i);
+}
+
+DLH_EXPORT bool dlh_desired_plan_undone(const struct dlh_desired_plan *p)
+{
+	for (size_t i = 0; i < p->nsteps; i++)
+		if (p->steps[i].result == DLH_DESIRED_STEP_UNDO_FAILED)
+			return false;
+	return true;
+}

@@ -147,6 +147,7 @@ Test(desired, a_step_failing_while_running_stops_and_atomic_undoes)
 		cr_expect_eq(p.steps[0].result, atomic ? DLH_DESIRED_STEP_UNDONE : DLH_DESIRED_STEP_DONE);
 		cr_expect_eq(p.steps[1].result, DLH_DESIRED_STEP_REFUSED);
 		cr_expect_eq(split_of(ctx, SW "/1"), atomic ? 0 : 16, "atomic: whole again");
+		cr_expect(dlh_desired_plan_undone(&p), "no undo failed");
 		dlh_desired_plan_free(&p);
 		dlh_desired_free(d);
 		dlh_ctx_free(ctx);
@@ -172,6 +173,29 @@ Test(desired, an_entry_matching_no_port_is_unmet_and_drifts)
 	cr_expect(dlh_desired_plan_drifts(&p, 1));
 	dlh_desired_where(d, 1, 99, at, sizeof(at));
 	cr_expect_str_eq(at, "site.yml: ports[7]", "an origin stands for every line");
+	dlh_desired_plan_unmet_str(d, &p, at, sizeof(at));
+	cr_expect_str_eq(at, "site.yml: ports[7]: matches no port");
+	dlh_desired_plan_free(&p);
+	/* many: as many as the line holds, the rest counted */
+	for (int i = 0; i < 20; i++) {
+		char origin[16];
+
+		snprintf(e.netdev, sizeof(e.netdev), "gone%d", i);
+		snprintf(origin, sizeof(origin), "gone[%d]", i);
+		cr_assert_eq(dlh_desired_entry_add(d, &e, origin, &ext), 0, "%s", ext.msg);
+	}
+	cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+	cr_expect_eq(p.nunmet, 21);
+	{
+		char line[300];
+		const char *head;
+
+		dlh_desired_plan_unmet_str(d, &p, line, sizeof(line));
+		head = "site.yml: ports[7]: matches no port; gone[0]: matches no port; ";
+		cr_expect_eq(strncmp(line, head, strlen(head)), 0, "%s", line);
+		cr_expect_not_null(strstr(line, "gone[8]: matches no port; and 11 more"), "entries whole: %s", line);
+		cr_expect_lt(strlen(line), sizeof(line) - 1, "%s", line);
+	}
 	dlh_desired_plan_free(&p);
 	dlh_desired_free(d);
 	dlh_ctx_free(ctx);

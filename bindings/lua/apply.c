@@ -164,25 +164,13 @@ int ldlhal_ctx_apply(lua_State *L)
 		lua_setfield(L, -2, "partial");
 	}
 	if (err && atomic) {
-		bool undone = true;
-
-		for (size_t i = 0; i < p.nsteps; i++)
-			undone &= p.steps[i].result != DLH_DESIRED_STEP_UNDO_FAILED;
 		snprintf(what, sizeof(what), "%s", why);
 		snprintf(why, sizeof(why), "%s (%s)", what,
-			 undone ? "the steps done were undone" : "a step done could not be undone");
+			 dlh_desired_plan_undone(&p) ? "the steps done were undone"
+						     : "a step done could not be undone");
 	} else if (!err && p.status == DLH_DESIRED_UNMET) {
-		/* every unmet entry, as many as the message holds, the rest counted */
-		size_t n = 0, i;
-
 		err = -ENODEV;
-		for (i = 0; i < p.nunmet && n + 200 < sizeof(why); i++) {
-			dlh_desired_where(d, p.unmet[i].entry, 0, what, sizeof(what));
-			n +=
-			    (size_t)snprintf(why + n, sizeof(why) - n, "%s%s: %s", i ? "; " : "", what, p.unmet[i].why);
-		}
-		if (i < p.nunmet)
-			snprintf(why + n, sizeof(why) - n, "; and %zu more", p.nunmet - i);
+		dlh_desired_plan_unmet_str(d, &p, why, sizeof(why));
 	}
 	dlh_desired_plan_free(&p);
 	return err ? ldlhal_fail(L, err, why) : 1;

@@ -242,6 +242,16 @@ DLH_EXPORT int dlh_desired_apply(const struct dlh_desired *d, struct dlh_ctx *ct
  */
 DLH_EXPORT bool dlh_desired_plan_drifts(const struct dlh_desired_plan *p, size_t i);
 
+/**
+ * @brief The unmet entries of @p p in one line, as many as @p len holds:
+ *        "WHERE: why; WHERE: why; and N more" (empty when none is unmet).
+ */
+DLH_EXPORT void dlh_desired_plan_unmet_str(const struct dlh_desired *d, const struct dlh_desired_plan *p, char *buf,
+					   size_t len);
+
+/** @brief After an atomic dlh_desired_apply() that failed: whether every step done was undone. */
+DLH_EXPORT bool dlh_desired_plan_undone(const struct dlh_desired_plan *p);
+
 /** @brief A step as a line says it: "split dlhal/0000:03:00.0 port 17 into 2 (FILE:LINE)". */
 DLH_EXPORT void dlh_desired_step_describe(const struct dlh_desired *d, const struct dlh_desired_step *s, char *buf,
 					  size_t len);

@@ -262,10 +262,8 @@ static int apply_round(struct dl *dl, const struct dlh_desired *d, struct dlh_ct
 			r->changed |= p->steps[i].result == DLH_DESIRED_STEP_DONE ||
 				      p->steps[i].result == DLH_DESIRED_STEP_PENDING;
 		if (err) {
-			bool undone = atomic;
+			bool undone = atomic && dlh_desired_plan_undone(p);
 
-			for (size_t i = 0; i < p->nsteps; i++)
-				undone &= p->steps[i].result != DLH_DESIRED_STEP_UNDO_FAILED;
 			r->result = atomic ? (undone ? "undone" : "undo_failed") : "refused";
 			snprintf(r->error, sizeof(r->error), "%s%s", why,
 				 atomic ? (undone ? " (the steps done were undone)"

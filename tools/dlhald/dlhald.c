@@ -123,17 +123,9 @@ static void desired_say_once(int level, const char *msg)
 /* Every unmet entry, FILE:LINE: reason each, as many as the line holds; the rest counted. */
 static void unmet_say(const struct dlh_desired_plan *p, char *msg, size_t len)
 {
-	size_t n = (size_t)snprintf(msg, len, "desired: unmet (applied when it appears):"), i;
+	int n = snprintf(msg, len, "desired: unmet (applied when it appears): ");
 
-	for (i = 0; i < p->nunmet && n + 200 < len; i++) {
-		char at[DLH_DESIRED_ORIGIN_MAX + 520];
-		size_t k = p->unmet[i].entry;
-
-		dlh_desired_where(want.d, k, dlh_desired_entry(want.d, k)->match_line, at, sizeof(at));
-		n += (size_t)snprintf(msg + n, len - n, "%s %s: %s", i ? ";" : "", at, p->unmet[i].why);
-	}
-	if (i < p->nunmet)
-		snprintf(msg + n, len - n, "; and %zu more", p->nunmet - i);
+	dlh_desired_plan_unmet_str(want.d, p, msg + n, len - (size_t)n);
 }
 
 static void desired_run(struct server *srv)
