@@ -318,14 +318,17 @@ fi
 # dlhald --kernel learns from the kernel's answers to its clients' changes, and with --state keeps
 # what it learnt across its restarts, for the boot it was learnt in: after a split into 4 through it,
 # a split into 8 is planned exactly (a fresh dl --kernel cannot), and PF 0 shows the 4 pending.
-kd() {
+kd_start() {
 	: > $T/kd.log
 	dlhald -f -v -s $T/kd.sock --kernel --state $T/kd.state > $T/kd.log 2>&1 &
 	kdp=$!
+}
+kd_wait() {
 	i=0; until [ -S $T/kd.sock ] && dl -s $T/kd.sock dev show $E > /dev/null 2>&1; do
 		i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1
 	done
 }
+kd() { kd_start; kd_wait; }
 rm -f $T/kd.state $T/kd.sock
 kd
 dl -s $T/kd.sock port split $E/0 4 > $T/k1 2>&1; k1=$?
@@ -422,3 +425,62 @@ fi
 # after the first are exact, and a staged split is held to changing no port now.
 kit_check $E 5 "the E810" "[1-9][0-9]* done as planned"
 kill -TERM $rd; wait $rd
+
+# dlhald --kernel --state restarting while the E810's PFs are published again (ice reloaded, or the
+# publisher restarted: the pending option is the card's, and stays), many rounds. The restore races
+# the PFs: it takes back what was learnt when PF 0 is there already, and drops it, logged, when not;
+# either way the dry run of a split into 8 is then exact (learnt: 4 pending) or partial, and never
+# anything else. The publisher keeps the card's state in its own --state file.
+pub() { dlhald -f -s $T/rp.sock --sim e810-cqda2 --kernel-bridge --state $T/rp.state > $T/rp.log 2>&1 & rp=$!; }
+# until dlhald --kernel has every PF the kernel has, PF 0's port among them
+all_pfs() {
+	i=0; until [ -S $T/kd.sock ] && pfs=$(devlink dev show | grep -c '^dlhal/0000:16:00\.') && [ "$pfs" -gt 0 ] &&
+		[ "$(dl -s $T/kd.sock dev show 2> /dev/null | grep -c '^dlhal/0000:16:00\.')" = "$pfs" ] &&
+		dl -s $T/kd.sock port show $E/0 > /dev/null 2>&1; do
+		i=$((i + 1)); [ $i -gt 150 ] && return 1; sleep 0.1
+	done
+}
+rm -f $T/rp.state $T/kd.state $T/kd.sock
+pub
+i=0; until devlink dev show 2> /dev/null | grep -q "^$E\$"; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+kd
+all_pfs
+dl -s $T/kd.sock port split $E/0 4 > $T/q1 2>&1; q1=$?
+kill -TERM $kdp; wait $kdp
+cp $T/kd.state $T/kd.state.learnt
+rr=0 took=0 dropped=0 bad=
+while [ $rr -lt ${RESTORE_ROUNDS:-40} ] && [ $q1 = 0 ]; do
+	rr=$((rr + 1))
+	kill -TERM $rp; wait $rp
+	cp $T/kd.state.learnt $T/kd.state
+	rm -f $T/kd.sock
+	# the restore meets the card with no PF yet (started first), racing it, or with PF 0 there
+	rnd 3
+	case $R in
+	0) kd_start; sleep 0.3; pub ;;
+	1) pub; kd_start ;;
+	*) pub; i=0; until devlink dev show 2> /dev/null | grep -q "^$E\$"; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+	   kd_start ;;
+	esac
+	kd_wait
+	all_pfs || { bad="round $rr: dlhald --kernel did not mirror the card: $(tail -n 3 $T/kd.log)"; break; }
+	dl -s $T/kd.sock port split $E/0 8 --dry-run > $T/q2 2>&1; q2=$?
+	kill -0 $kdp 2> /dev/null || { bad="round $rr: dlhald --kernel died: $(tail -n 5 $T/kd.log)"; break; }
+	kill -TERM $kdp; wait $kdp
+	if [ $q2 = 0 ] && grep -q "^split $E/0 into 8: would be done after a reset" $T/q2 &&
+		grep -q "taken back what was learnt of $E" $T/kd.log; then
+		took=$((took + 1))
+	elif [ $q2 = 3 ] && ! grep -q "taken back what was learnt of $E" $T/kd.log &&
+		grep -q "what was learnt of $E is dropped" $T/kd.log; then
+		dropped=$((dropped + 1))
+	else
+		bad="round $rr: dry run rc=$q2 $(head -n 2 $T/q2) / $(grep -i 'learnt' $T/kd.log | head -n 3)"
+		break
+	fi
+done
+kill -TERM $rp; wait $rp
+if [ $q1 = 0 ] && [ -z "$bad" ] && [ $((took + dropped)) = ${RESTORE_ROUNDS:-40} ] && [ $took -gt 0 ]; then
+	ok "dlhald --kernel --state restarting while the E810's PFs come back, ${RESTORE_ROUNDS:-40} rounds: $took took back what was learnt (exact plans), $dropped dropped it, logged (partial plans)"
+else
+	nok "restore racing the E810's PFs" "${bad:-split rc=$q1 $(cat $T/q1); $took took, $dropped dropped}"
+fi
