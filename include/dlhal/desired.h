@@ -86,9 +86,11 @@ DLH_EXPORT int dlh_desired_new(const char *name, struct dlh_desired **out);
 /**
  * @brief Adds a copy of @p e, named @p origin in every message about it.
  *
- * The entry is checked as a file's is: a device and a number, or a netdev;
- * something said (split and/or type); a split of 1 to 64, a number up to
- * 65535, a type other than NOTSET where given.
+ * The entry is checked for what a file's reader refuses too: a device and a
+ * number, or a netdev; something said (split and/or type); a split of 1 to
+ * 64, a number up to 65535, a type other than NOTSET where given. How the
+ * device and netdev are spelled is not checked: one that names nothing is
+ * unmet when planned ("matches no port").
  * @param d      the set
  * @param e      the entry; its line fields and origin are ignored
  * @param origin a label such as "ports[3]" or "entry:1": printable, shorter
