@@ -835,7 +835,7 @@ DLH_EXPORT void dlh_desired_plan_unmet_str(const struct dlh_desired *d, const st
 		n += (size_t)m;
 	}
 	if (i < p->nunmet)
-		snprintf(buf + n, len - n, "; and %zu more", p->nunmet - i);
+		snprintf(buf + n, len - n, "%sand %zu more", i ? "; " : "", p->nunmet - i);
 }
 
 DLH_EXPORT bool dlh_desired_plan_undone(const struct dlh_desired_plan *p)

@@ -195,14 +195,17 @@ Test(desired, an_entry_matching_no_port_is_unmet_and_drifts)
 		cr_expect_eq(strncmp(line, head, strlen(head)), 0, "%s", line);
 		cr_expect_not_null(strstr(line, "gone[8]: matches no port; and 11 more"), "entries whole: %s", line);
 		cr_expect_lt(strlen(line), sizeof(line) - 1, "%s", line);
+		/* a line too short for any entry: the count alone */
+		dlh_desired_plan_unmet_str(d, &p, line, 40);
+		cr_expect_str_eq(line, "and 21 more");
 	}
 	dlh_desired_plan_free(&p);
 	dlh_desired_free(d);
 	dlh_ctx_free(ctx);
 }
 
-/* The checks a file's reader makes, for entries from the caller, in the words a table user reads. */
-Test(desired, entries_are_checked_as_a_file_is)
+/* What a file's reader refuses, refused for entries from the caller too, in the words a table user reads. */
+Test(desired, entries_are_checked_for_what_a_file_reader_refuses_too)
 {
 	struct dlh_desired *d;
 	struct dlh_extack ext;
