@@ -173,23 +173,6 @@ static int parse_uint(const char *v, unsigned int max, unsigned int *out)
 	return 0;
 }
 
-/* No blank or control character: nothing a handle or a netdev name can hold. */
-static bool printable(const char *v)
-{
-	for (; *v; v++)
-		if ((unsigned char)*v <= ' ' || *v == 0x7f)
-			return false;
-	return true;
-}
-
-/* BUS/DEV: one slash, neither side empty. */
-static bool handle_ok(const char *v, size_t max)
-{
-	const char *slash = strchr(v, '/');
-
-	return strlen(v) < max && slash && slash != v && slash[1] && !strchr(slash + 1, '/') && printable(v);
-}
-
 /* A key said twice in one section: named, with the line of the first. */
 static int repeated(struct parse *p, const char *name, int first)
 {
@@ -221,7 +204,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	if (!in_port && !strcmp(name, "Device")) {
 		if (e->device[0])
 			return repeated(p, name, e->device_line);
-		if (!handle_ok(value, sizeof(e->device)))
+		if (!dlh__desired_handle_ok(value))
 			return fail(p, "Device=%s: expected one BUS/DEV handle per [Match]%s", value, "");
 		snprintf(e->device, sizeof(e->device), "%s", value);
 		e->device_line = p->line;
@@ -235,8 +218,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	} else if (!in_port && !strcmp(name, "Netdev")) {
 		if (e->netdev[0])
 			return repeated(p, name, e->netdev_line);
-		if (!*value || strlen(value) >= sizeof(e->netdev) || strchr(value, '/') || strchr(value, ':') ||
-		    !printable(value))
+		if (!dlh__desired_netdev_ok(value))
 			return fail(p, "Netdev=%s: expected one netdev name per [Match]%s", value, "");
 		snprintf(e->netdev, sizeof(e->netdev), "%s", value);
 		e->netdev_line = p->line;

@@ -411,8 +411,32 @@ static const struct dlh_desired_step *taker(const struct dlh_desired_plan *p, si
 	return NULL;
 }
 
-DLH_EXPORT int dlh_desired_plan(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_desired_plan *p,
-				FILE *notes)
+/*
+ * The ports of each device a step acts on, as the steps leave them: @seq's
+ * view where it is known, the device as it is where it is not (a partial plan).
+ */
+static void ports_walk(struct dlh_seq *seq, struct dlh_ctx *ctx, const struct dlh_desired_plan *p,
+		       dlh_desired_port_fn fn, void *arg)
+{
+	for (size_t i = 0; i < p->nsteps; i++) {
+		unsigned int number;
+		uint32_t index;
+		struct dlh_dev *dev = step_dev(ctx, &p->steps[i], &number, &index);
+		bool seen = false, known;
+
+		for (size_t j = 0; j < i && dev && !seen; j++)
+			seen = step_dev(ctx, &p->steps[j], &number, &index) == dev;
+		if (!dev || seen)
+			continue;
+		known = dlh_seq_known(seq, dev);
+		for (struct dlh_port *q = known ? dlh_seq_port_first(seq, dev) : dlh_port_first(dev); q;
+		     q = known ? dlh_seq_port_next(q) : dlh_port_next(q))
+			fn(arg, q);
+	}
+}
+
+static int plan_whole(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_desired_plan *p, FILE *notes,
+		      dlh_desired_port_fn fn, void *arg)
 {
 	struct dlh_seq *seq;
 	bool *pend;
@@ -476,9 +500,23 @@ DLH_EXPORT int dlh_desired_plan(const struct dlh_desired *d, struct dlh_ctx *ctx
 		if (notes)
 			fprintf(notes, "%s: %s\n", where(d, i, e->match_line, at, sizeof(at)), what);
 	}
+	if (fn && !err)
+		ports_walk(seq, ctx, p, fn, arg);
 	dlh_seq_free(seq);
 	free(pend);
 	return err;
+}
+
+DLH_EXPORT int dlh_desired_plan(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_desired_plan *p,
+				FILE *notes)
+{
+	return plan_whole(d, ctx, p, notes, NULL, NULL);
+}
+
+DLH_EXPORT int dlh_desired_plan_ports(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_desired_plan *p,
+				      FILE *notes, dlh_desired_port_fn fn, void *arg)
+{
+	return plan_whole(d, ctx, p, notes, fn, arg);
 }
 
 DLH_EXPORT void dlh_desired_step_describe(const struct dlh_desired *d, const struct dlh_desired_step *s, char *buf,

@@ -3,6 +3,8 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,22 +43,80 @@ static bool origin_ok(const char *o)
 	return true;
 }
 
+/* No blank or control character: nothing a handle or a netdev name can hold. */
+static bool printable(const char *v)
+{
+	for (; *v; v++)
+		if ((unsigned char)*v <= ' ' || *v == 0x7f)
+			return false;
+	return true;
+}
+
+bool dlh__desired_handle_ok(const char *v)
+{
+	const char *slash = strchr(v, '/');
+
+	return strlen(v) < DLH_HANDLE_MAX && slash && slash != v && slash[1] && !strchr(slash + 1, '/') && printable(v);
+}
+
+bool dlh__desired_netdev_ok(const char *v)
+{
+	return *v && strlen(v) < DLH_NETDEV_NAME_MAX && !strchr(v, '/') && !strchr(v, ':') && printable(v);
+}
+
+int dlh__desired_refuse(struct dlh_extack *ext, const char *origin, const char *field, const char *fmt, ...)
+{
+	char obj[DLH_DESIRED_ORIGIN_MAX + 8], msg[DLH_EXTACK_MSG_MAX + 8];
+	va_list ap;
+
+	snprintf(obj, sizeof(obj), "%s%s%s", origin, field ? "." : "", field ? field : "");
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return dlh_extack_set(ext, -EINVAL, obj, "%s", msg);
+}
+
+/* A string field as a message may quote it: its bytes up to the field's size, control characters as '?'. */
+static const char *quoted(const char *v, size_t size, char *buf)
+{
+	size_t i;
+
+	for (i = 0; i < size - 1 && v[i]; i++)
+		buf[i] = (unsigned char)v[i] < ' ' || v[i] == 0x7f ? '?' : v[i];
+	buf[i] = '\0';
+	return buf;
+}
+
 DLH_EXPORT int dlh_desired_entry_add(struct dlh_desired *d, const struct dlh_desired_entry *e, const char *origin,
 				     struct dlh_extack *ext)
 {
+	char shown[DLH_HANDLE_MAX];
 	struct dlh_desired_entry *n;
+	bool by_port, by_netdev;
 
 	if (!d || !e || !origin || !origin_ok(origin))
 		return dlh_extack_set(ext, -EINVAL, NULL, "An origin is printable and shorter than %d bytes",
 				      DLH_DESIRED_ORIGIN_MAX);
-	if (!e->netdev[0] == !(e->device[0] && e->has_number) || (e->netdev[0] && (e->device[0] || e->has_number)))
-		return dlh_extack_set(ext, -EINVAL, NULL, "give device and number, or netdev");
-	if (!memchr(e->device, '\0', sizeof(e->device)) || !memchr(e->netdev, '\0', sizeof(e->netdev)))
-		return dlh_extack_set(ext, -EINVAL, NULL, "device or netdev too long");
+	by_port = e->device[0] || e->has_number;
+	by_netdev = e->netdev[0] != '\0';
+	if (by_port && by_netdev)
+		return dlh__desired_refuse(ext, origin, NULL, "give device and number, or netdev, not both");
+	if (!by_netdev && !(e->device[0] && e->has_number))
+		return dlh__desired_refuse(ext, origin, NULL, "give device and number, or netdev");
 	if (!e->split && !e->type)
-		return dlh_extack_set(ext, -EINVAL, NULL, "says nothing: give split and/or type");
-	if (e->split > 64 || e->number > 65535 || (unsigned int)e->type > DLH_PORT_TYPE_IB)
-		return dlh_extack_set(ext, -EINVAL, NULL, "split 1 to 64, number 0 to 65535, type eth, ib or auto");
+		return dlh__desired_refuse(ext, origin, NULL, "says nothing: give split and/or type");
+	if (e->has_number && e->number > 65535)
+		return dlh__desired_refuse(ext, origin, "number", DLH__DESIRED_NUMBER_RANGE, (long long)e->number);
+	if (e->split > 64)
+		return dlh__desired_refuse(ext, origin, "split", DLH__DESIRED_SPLIT_RANGE, (long long)e->split);
+	if ((unsigned int)e->type > DLH_PORT_TYPE_IB)
+		return dlh__desired_refuse(ext, origin, "type", DLH__DESIRED_TYPE);
+	if (by_port && (!memchr(e->device, '\0', sizeof(e->device)) || !dlh__desired_handle_ok(e->device)))
+		return dlh__desired_refuse(ext, origin, "device", DLH__DESIRED_DEVICE,
+					   quoted(e->device, sizeof(e->device), shown));
+	if (by_netdev && (!memchr(e->netdev, '\0', sizeof(e->netdev)) || !dlh__desired_netdev_ok(e->netdev)))
+		return dlh__desired_refuse(ext, origin, "netdev", DLH__DESIRED_NETDEV,
+					   quoted(e->netdev, sizeof(e->netdev), shown));
 	if (d->n == DLH_DESIRED_ENTRIES_MAX)
 		return dlh_extack_set(ext, -ENOSPC, NULL, "more than %d entries", DLH_DESIRED_ENTRIES_MAX);
 	n = dlh__desired_grow(d);

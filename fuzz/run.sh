@@ -11,10 +11,10 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 pass=0
 fail=0
-for f in daemon client kernel state profile batch desired; do
+for f in daemon client kernel state profile batch desired desired_json; do
 	case $f in
 	daemon | client | kernel) dict=devlink.dict ;;
-	state | profile) dict=json.dict ;;
+	state | profile | desired_json) dict=json.dict ;;
 	batch) dict=dl.dict ;;
 	desired) dict=desired.dict ;;
 	esac

@@ -204,49 +204,201 @@ Test(desired, an_entry_matching_no_port_is_unmet_and_drifts)
 	dlh_ctx_free(ctx);
 }
 
-/* What a file's reader refuses, refused for entries from the caller too, in the words a table user reads. */
+/* What a file's reader refuses, refused for entries from the caller too, naming the entry and field. */
 Test(desired, entries_are_checked_for_what_a_file_reader_refuses_too)
 {
 	struct dlh_desired *d;
 	struct dlh_extack ext;
+	char buf[400];
 	struct {
 		struct dlh_desired_entry e;
 		const char *origin;
 		int err;
-		const char *msg;
+		const char *msg; /* dlh_extack_str(): "OBJECT: reason" */
 	} cases[] = {
 	    {{.device = SW, .has_number = true, .number = 1, .netdev = "eth0", .split = 2},
 	     "a",
 	     -EINVAL,
-	     "give device and number, or netdev"},
-	    {{.device = SW, .split = 2}, "a", -EINVAL, "give device and number, or netdev"},
-	    {{.netdev = "eth0"}, "a", -EINVAL, "says nothing: give split and/or type"},
-	    {{.netdev = "eth0", .split = 65}, "a", -EINVAL, "split 1 to 64, number 0 to 65535, type eth, ib or auto"},
-	    {{.netdev = "eth0", .type = (enum dlh_port_type)9},
+	     "a: give device and number, or netdev, not both"},
+	    {{.device = SW, .split = 2}, "a", -EINVAL, "a: give device and number, or netdev"},
+	    {{.netdev = "eth0"}, "a", -EINVAL, "a: says nothing: give split and/or type"},
+	    {{.netdev = "eth0", .split = 65}, "ports[0]", -EINVAL, "ports[0].split: 65: expected 1 (whole) to 64"},
+	    {{.device = SW, .has_number = true, .number = 65536, .split = 2},
+	     "b",
+	     -EINVAL,
+	     "b.number: 65536 is not a front-panel port number, 0 to 65535"},
+	    {{.netdev = "eth0", .type = (enum dlh_port_type)9}, "a", -EINVAL, "a.type: expected eth, ib or auto"},
+	    {{.device = "pci", .has_number = true, .number = 1, .split = 2},
 	     "a",
 	     -EINVAL,
-	     "split 1 to 64, number 0 to 65535, type eth, ib or auto"},
+	     "a.device: \"pci\": expected BUS/DEV, as pci/0000:03:00.0"},
+	    {{.device = SW "\n", .has_number = true, .number = 1, .split = 2},
+	     "a",
+	     -EINVAL,
+	     "a.device: \"" SW "?\": expected BUS/DEV, as pci/0000:03:00.0"},
+	    {{.netdev = "a/b", .split = 2}, "a", -EINVAL, "a.netdev: \"a/b\" is not a netdev name"},
 	    {{.netdev = "eth0", .split = 2}, "", -EINVAL, "An origin is printable and shorter than 64 bytes"},
 	    {{.netdev = "eth0", .split = 2}, "two\nlines", -EINVAL, "An origin is printable and shorter than 64 bytes"},
 	    {{.netdev = "eth0", .split = 2}, "ports[0]", 0, ""},
 	};
+	const size_t good = sizeof(cases) / sizeof(cases[0]) - 1;
 
 	cr_assert_eq(dlh_desired_new("t", &d), 0);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memset(&ext, 0, sizeof(ext));
 		cr_expect_eq(dlh_desired_entry_add(d, &cases[i].e, cases[i].origin, &ext), cases[i].err, "case %zu", i);
-		cr_expect_str_eq(ext.msg, cases[i].msg, "case %zu", i);
+		cr_expect_str_eq(dlh_extack_str(&ext, buf, sizeof(buf)), cases[i].msg, "case %zu", i);
 	}
 	cr_expect_eq(dlh_desired_count(d), 1, "only the good entry was added");
-	cr_expect_eq(dlh_desired_entry_add(d, &cases[7].e, NULL, &ext), -EINVAL);
+	cr_expect_eq(dlh_desired_entry_add(d, &cases[good].e, NULL, &ext), -EINVAL);
 	for (size_t i = 1; i < DLH_DESIRED_ENTRIES_MAX; i++)
-		cr_assert_eq(dlh_desired_entry_add(d, &cases[7].e, "x", &ext), 0);
-	cr_expect_eq(dlh_desired_entry_add(d, &cases[7].e, "x", &ext), -ENOSPC);
+		cr_assert_eq(dlh_desired_entry_add(d, &cases[good].e, "x", &ext), 0);
+	cr_expect_eq(dlh_desired_entry_add(d, &cases[good].e, "x", &ext), -ENOSPC);
 	cr_expect_str_eq(ext.msg, "more than 1024 entries");
 	cr_expect_null(dlh_desired_entry(d, DLH_DESIRED_ENTRIES_MAX));
 	cr_expect_str_eq(dlh_desired_name(d), "t");
 	dlh_desired_free(d);
 	dlh_desired_free(NULL);
+}
+
+/* @text in a temporary file, read as JSON: 0 or the error, @why the message. */
+static int json_of(const char *text, struct dlh_desired **d, char *why, size_t len)
+{
+	char path[] = "/tmp/test_desired_XXXXXX";
+	int fd = mkstemp(path), err;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	err = dlh_desired_load_json(path, d, why, len);
+	if (err && !strncmp(why, path, strlen(path))) /* the path is the test's: "FILE" in what is compared */
+		memmove(why + 4, why + strlen(path), strlen(why + strlen(path)) + 1), memcpy(why, "FILE", 4);
+	unlink(path);
+	return err;
+}
+
+/*
+ * A JSON set (what the Ansible module hands dl): each entry named NAME[I],
+ * a refusal naming the field, as a playbook's author reads it.
+ */
+Test(desired, a_json_set_names_each_entry_and_field_it_refuses)
+{
+	static const struct {
+		const char *entry; /* the one entry of {"ports": [ENTRY]} */
+		const char *why;
+	} bad[] = {
+	    {"{\"device\": \"" SW "\"}", "ports[0]: give device and number, or netdev"},
+	    {"{\"netdev\": \"eth0\", \"device\": \"" SW "\", \"number\": 1, \"split\": 2}",
+	     "ports[0]: give device and number, or netdev, not both"},
+	    {"{\"device\": \"" SW "\", \"number\": 17}", "ports[0]: says nothing: give split and/or type"},
+	    {"{\"device\": \"" SW "\", \"number\": -1, \"split\": 2}",
+	     "ports[0].number: -1 is not a front-panel port number, 0 to 65535"},
+	    {"{\"device\": \"" SW "\", \"number\": 17, \"split\": true}",
+	     "ports[0].split: true is a boolean: expected a number"},
+	    {"{\"device\": \"" SW "\", \"number\": true, \"split\": 2}",
+	     "ports[0].number: true is a boolean: expected a number"},
+	    {"{\"device\": \"" SW "\", \"number\": 17, \"split\": \"two\"}", "ports[0].split: \"two\" is not a number"},
+	    {"{\"device\": \"" SW "\", \"number\": 17, \"split\": 1.5}", "ports[0].split: expected a number"},
+	    {"{\"device\": \"" SW "\\n\", \"number\": 17, \"split\": 2}",
+	     "ports[0].device: \"" SW "?\": expected BUS/DEV, as pci/0000:03:00.0"},
+	    {"{\"netdev\": \"eth0\\n\", \"split\": 2}", "ports[0].netdev: \"eth0?\" is not a netdev name"},
+	    {"{\"device\": \"" SW "\", \"number\": 17, \"split\": 65}", "ports[0].split: 65: expected 1 (whole) to 64"},
+	    {"{\"device\": \"" SW "\", \"number\": 17, \"split\": 0}", "ports[0].split: 0: expected 1 (whole) to 64"},
+	    {"{\"device\": \"pci\", \"number\": 17, \"split\": 2}",
+	     "ports[0].device: \"pci\": expected BUS/DEV, as pci/0000:03:00.0"},
+	    {"{\"netdev\": \"a/b\", \"split\": 2}", "ports[0].netdev: \"a/b\" is not a netdev name"},
+	    {"{\"netdev\": \"a\", \"type\": \"fc\"}", "ports[0].type: expected eth, ib or auto"},
+	    {"{\"netdev\": 7, \"type\": \"eth\"}", "ports[0].netdev: expected a string"},
+	    {"{\"netdev\": \"abcdefghijklmnop\", \"type\": \"eth\"}",
+	     "ports[0].netdev: \"abcdefghijklmnop...\": too long (15 bytes at most)"},
+	    {"{\"device\": \"" SW "\", \"nmber\": 17, \"split\": 2}",
+	     "ports[0]: unknown field \"nmber\": expected device, number, netdev, split, type"},
+	    {"17", "ports[0]: expected an object"},
+	};
+	static const struct {
+		const char *text, *why;
+	} bad_sets[] = {
+	    {"[]", "FILE: expected one object with one member, {\"NAME\": [entries]}"},
+	    {"{\"a\": [], \"b\": []}", "FILE: expected one object with one member, {\"NAME\": [entries]}"},
+	    {"{\"ports\": {}}", "FILE: ports: expected an array of entries"},
+	    {"{\"a b\": []}", "FILE: \"a b\": expected a name of 1 to 32 letters, digits, '-' or '_'"},
+	    {"{\"ports\": [}", "FILE:1:12: unexpected token near '}'"},
+	    {"{\"ports\": [], \"ports\": []}", "FILE:1:21: duplicate object key near '\"ports\"'"},
+	};
+	char text[512], why[512];
+	struct dlh_desired *d;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "{\"ports\": [%s]}", bad[i].entry);
+		cr_expect_eq(json_of(text, &d, why, sizeof(why)), -EINVAL, "%s", bad[i].entry);
+		cr_expect_str_eq(why, bad[i].why, "%s", bad[i].entry);
+		cr_expect_null(d);
+	}
+	for (size_t i = 0; i < sizeof(bad_sets) / sizeof(bad_sets[0]); i++) {
+		cr_expect_eq(json_of(bad_sets[i].text, &d, why, sizeof(why)), -EINVAL, "%s", bad_sets[i].text);
+		cr_expect_str_eq(why, bad_sets[i].why, "%s", bad_sets[i].text);
+	}
+	cr_expect_eq(dlh_desired_load_json("/nonexistent/x.json", &d, why, sizeof(why)), -ENOENT);
+	cr_expect_str_eq(why, "/nonexistent/x.json: No such file or directory");
+	/* the second entry is named by its place; numbers as strings of digits, nulls not said */
+	cr_assert_eq(json_of("{\"site\": [{\"device\": \"" SW "\", \"number\": 17, \"split\": 4, \"netdev\": null},"
+			     " {\"device\": \"" SW "\", \"number\": \"1\", \"split\": \"2\"}]}",
+			     &d, why, sizeof(why)),
+		     0, "%s", why);
+	cr_expect_str_eq(dlh_desired_name(d), "site");
+	cr_assert_eq(dlh_desired_count(d), 2);
+	cr_expect_eq(dlh_desired_entry(d, 1)->number, 1);
+	cr_expect_eq(dlh_desired_entry(d, 1)->split, 2);
+	{
+		struct dlh_ctx *ctx = ctx_with("sn2700");
+		struct dlh_desired_plan p;
+
+		cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+		cr_expect_eq(p.status, DLH_DESIRED_CONFLICT);
+		cr_expect_str_eq(p.why, "site[1] conflicts with site[0]: split " SW
+					" port 17 into 4 (site[0]) would remove " SW "/3, port 1");
+		dlh_desired_plan_free(&p);
+		dlh_ctx_free(ctx);
+	}
+	dlh_desired_free(d);
+}
+
+/* One port as a line: "HANDLE lanes N group G" (group only when split). */
+static void port_line(void *arg, const struct dlh_port *port)
+{
+	char *buf = arg;
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, 2048 - n, "%s lanes %u%s%.0u%s\n", dlh_port_handle(port), dlh_port_lanes(port),
+		 dlh_port_is_split(port) ? " group " : "", dlh_port_is_split(port) ? dlh_port_split_group(port) : 0,
+		 dlh_port_is_split(port) && !dlh_port_split_group(port) ? "0" : "");
+}
+
+/* What a dry run predicts: the ports of the devices the steps act on, as the steps leave them. */
+Test(desired, the_ports_a_plan_leaves_are_walked_before_anything_changes)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700,cx3-vpi");
+	struct dlh_desired *d = set_of((const char *const[]){"17:4", "18:2", NULL});
+	struct dlh_desired_plan p;
+	char lines[2048] = "", *head;
+
+	cr_assert_eq(dlh_desired_plan_ports(d, ctx, &p, NULL, port_line, lines), 0);
+	cr_expect_eq(p.status, DLH_DESIRED_OK, "%s", p.why);
+	head = SW "/1 lanes 1 group 16\n" SW "/2 lanes 1 group 16\n" SW "/3 lanes 1 group 16\n" SW
+		  "/4 lanes 1 group 16\n" SW "/5 lanes 2 group 17\n" SW "/6 lanes 2 group 17\n" SW "/7 lanes 4\n";
+	cr_expect_eq(strncmp(lines, head, strlen(head)), 0, "%s", lines);
+	cr_expect_null(strstr(lines, "pci/0000:01:00.0"), "the ConnectX-3 has no step: not walked");
+	cr_expect_eq(split_of(ctx, SW "/1"), 0, "nothing changed");
+	dlh_desired_plan_free(&p);
+	/* a refusal walks nothing */
+	dlh_desired_free(d);
+	d = set_of((const char *const[]){"17:3", NULL});
+	lines[0] = '\0';
+	cr_assert_eq(dlh_desired_plan_ports(d, ctx, &p, NULL, port_line, lines), 0);
+	cr_expect_eq(p.status, DLH_DESIRED_REFUSED);
+	dlh_desired_plan_free(&p);
+	dlh_desired_free(d);
+	dlh_ctx_free(ctx);
 }
 
 /* A file's entries are named FILE:LINE, the line of the key that asks. */

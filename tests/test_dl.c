@@ -943,6 +943,60 @@ Test(apply, entries_that_conflict_are_refused_before_anything_runs_naming_both_l
 	free(b);
 }
 
+/* A program's entries as JSON (the Ansible module's): named NAME[I]; a dry run's -j says the ports after. */
+Test(apply, json_entries_are_named_by_their_place_and_a_dry_run_says_the_ports_after)
+{
+	char *a = conf_tmp("{\"ports\": [{\"device\": \"" SW "\", \"number\": 17, \"split\": 2},"
+			   " {\"netdev\": \"eth1\", \"split\": 1, \"type\": null}]}\n");
+	char *b = conf_tmp("{\"ports\": [{\"device\": \"" SW "\", \"number\": 17, \"split\": 4},"
+			   " {\"device\": \"" SW "\", \"number\": \"1\", \"split\": 2}]}\n");
+	char *c = conf_tmp("{\"ports\": [{\"device\": \"" SW "\", \"number\": 17, \"split\": true}]}\n");
+	char cmd[512];
+	struct run_result r;
+
+	snprintf(cmd, sizeof(cmd), "--sim sn2700 apply --format json %s --dry-run", a);
+	run_dl(&r, cmd, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "would: split " SW " port 17 into 2 (ports[0])\n");
+	run_free(&r);
+	snprintf(cmd, sizeof(cmd), "--sim sn2700 -j apply --format json %s --dry-run", a);
+	run_dl(&r, cmd, NULL);
+	cr_expect_not_null(strstr(r.out,
+				  "\"after\":{\"" SW "/1\":{\"type\":\"eth\",\"netdev\":\"eth0\",\"flavour\":"
+				  "\"physical\",\"port\":17,\"split_group\":16,\"splittable\":false,\"lanes\":2},"
+				  "\"" SW "/2\":{\"type\":\"eth\",\"netdev\":\"eth32\","),
+			   "%s", r.out);
+	run_free(&r);
+	snprintf(cmd, sizeof(cmd), "--sim sn2700 apply %s --format json", b);
+	run_dl(&r, cmd, NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_str_eq(r.err, "Error: ports[1] conflicts with ports[0]: split " SW " port 17 into 4 (ports[0]) would "
+				"remove " SW "/3, port 1 (nothing was changed)\n");
+	run_free(&r);
+	snprintf(cmd, sizeof(cmd), "--sim sn2700 -j apply --format json %s", c);
+	run_dl(&r, cmd, NULL);
+	cr_expect_eq(r.status, 1);
+	cr_expect_not_null(strstr(r.out, "\"result\":\"error\""), "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\"error\":\"ports[0].split: true is a boolean: expected a number\""), "%s",
+			   r.out);
+	run_free(&r);
+	/* the same file read as INI is not one */
+	snprintf(cmd, sizeof(cmd), "--sim sn2700 apply %s", c);
+	run_dl(&r, cmd, NULL);
+	cr_expect_eq(r.status, 1);
+	run_free(&r);
+	run_dl(&r, "--sim sn2700 apply x --format yaml", NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect_not_null(strstr(r.err, "--format: expected ini or json"), "%s", r.err);
+	run_free(&r);
+	unlink(a);
+	unlink(b);
+	unlink(c);
+	free(a);
+	free(b);
+	free(c);
+}
+
 Test(apply, a_refused_step_is_found_before_anything_runs)
 {
 	char *conf = conf_tmp("[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n"

@@ -76,6 +76,26 @@ struct dlh_desired;
 DLH_EXPORT int dlh_desired_load(const char *path, struct dlh_desired **out, char *why, size_t whylen);
 
 /**
+ * @brief Reads a set from JSON: one object with one member,
+ *        {"NAME": [ENTRY, ...]}, each entry an object of "device", "number",
+ *        "netdev", "split" and "type" (null or absent: not said), as a YAML
+ *        list of ports renders (the Ansible module's ports).
+ * Entry I is named "NAME[I]" in every message; a refusal names the field too
+ * ("ports[1].split: 65: expected 1 (whole) to 64"). A number or split may be
+ * an integer or a string of up to 6 digits; a boolean is refused. Each entry
+ * is then checked as dlh_desired_entry_add() checks it.
+ * @param path the file; "-" reads standard input
+ * @param out  the set, named NAME, on success (free with dlh_desired_free())
+ * @param why  on error, "FILE:LINE:COLUMN: reason" (not JSON), "FILE: reason",
+ *             or "NAME[I].FIELD: reason"
+ * @param whylen size of @p why
+ * @return 0; -ENOENT, -EACCES, -EISDIR... (the file cannot be read), -EINVAL
+ *         (not such a set: the first error), -ENOSPC (more than
+ *         #DLH_DESIRED_ENTRIES_MAX entries), -ENOMEM
+ */
+DLH_EXPORT int dlh_desired_load_json(const char *path, struct dlh_desired **out, char *why, size_t whylen);
+
+/**
  * @brief An empty set, for dlh_desired_entry_add().
  * @param name what messages call the set where an entry has no origin ("entry")
  * @param out  the set (the caller frees it with dlh_desired_free())
@@ -95,8 +115,10 @@ DLH_EXPORT int dlh_desired_new(const char *name, struct dlh_desired **out);
  * @param e      the entry; its line fields and origin are ignored
  * @param origin a label such as "ports[3]" or "entry:1": printable, shorter
  *               than #DLH_DESIRED_ORIGIN_MAX
- * @param ext    why it was refused: "give device and number, or netdev",
- *               "says nothing: give split and/or type", ...
+ * @param ext    why it was refused, naming @p origin, or "ORIGIN.FIELD" for
+ *               one field, as its object: "give device and number, or
+ *               netdev", "says nothing: give split and/or type", "65:
+ *               expected 1 (whole) to 64" (split), ...
  * @return 0; -EINVAL (a bad entry or origin, @p d unchanged), -ENOSPC (the set holds
  *         #DLH_DESIRED_ENTRIES_MAX), -ENOMEM
  */
@@ -211,6 +233,23 @@ struct dlh_desired_plan {
  */
 DLH_EXPORT int dlh_desired_plan(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_desired_plan *p,
 				FILE *notes);
+
+/** @brief Called by dlh_desired_plan_ports() with each port and the caller's @p arg. */
+typedef void (*dlh_desired_port_fn)(void *arg, const struct dlh_port *port);
+
+/**
+ * @brief Plans @p d as dlh_desired_plan() does, then calls @p fn with every
+ *        port of each device a step acts on, as the steps would leave them:
+ *        what a dry run predicts. Devices come in the order of their first
+ *        step, ports in index order. A device whose ports the backend cannot
+ *        plan (a partial step: dlh_seq_known()) comes with its ports as they
+ *        are; a staged step leaves its device's ports as they are until the
+ *        reset. The ports are valid only during the call and belong to no
+ *        device's list: read them with the dlh_port_*() accessors only.
+ * @return as dlh_desired_plan(); @p fn is not called on an error
+ */
+DLH_EXPORT int dlh_desired_plan_ports(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_desired_plan *p,
+				      FILE *notes, dlh_desired_port_fn fn, void *arg);
 
 /** @brief Frees what @p p holds and zeroes it (a zeroed plan is allowed). */
 DLH_EXPORT void dlh_desired_plan_free(struct dlh_desired_plan *p);

@@ -8,7 +8,7 @@
 
 void apply_usage(FILE *f)
 {
-	fprintf(f, "Usage: dl apply FILE [ --dry-run | --reload ] [ --atomic ]\n"
+	fprintf(f, "Usage: dl apply FILE [ --dry-run | --reload ] [ --atomic ] [ --format ini | json ]\n"
 		   "FILE (- for standard input) says per front-panel port the split count and/or type wanted\n"
 		   "([Match] and [Port] sections, docs/desired-state.md). dl plans the whole file first, each step\n"
 		   "on the ports the steps before it leave: entries that conflict are refused, naming both lines,\n"
@@ -17,6 +17,9 @@ void apply_usage(FILE *f)
 		   "--atomic   when a step is refused, undo the steps done, in reverse order\n"
 		   "--reload   reset the devices that have something pending (a change an Intel E810 stores for\n"
 		   "           its next reset), where the driver can, and run what the reset made possible\n"
+		   "--format json  FILE is {\"NAME\": [{\"device\": ..., \"number\": ..., \"netdev\": ...,\n"
+		   "           \"split\": ..., \"type\": ...}, ...]}, each entry named NAME[I] in every message;\n"
+		   "           with -j, a dry run's report adds \"after\": the ports the steps would leave\n"
 		   "Exit 0: done, or would be done; 1: refused, conflicting, or an entry unmet (named);\n"
 		   "3: a dry run that could not plan every step (the kernel's devlink has no dry run).\n");
 }
@@ -132,7 +135,13 @@ struct apply_run {
 	size_t ndeferred;
 };
 
-static void apply_json_end(struct dl *dl, const struct dlh_desired *d, const struct apply_run *r)
+static void after_port(void *arg, const struct dlh_port *port)
+{
+	out_port_planned(arg, port);
+}
+
+static void apply_json_end(struct dl *dl, const struct dlh_desired *d, struct dlh_ctx *ctx, bool dry,
+			   const struct apply_run *r)
 {
 	struct jsonw *w = &dl->jw;
 	const struct dlh_desired_plan *p = r->failed;
@@ -182,14 +191,32 @@ static void apply_json_end(struct dl *dl, const struct dlh_desired *d, const str
 	}
 	if (r->error[0])
 		jsonw_str(w, "error", r->error);
+	/*
+	 * A dry run's prediction: the ports of the devices the steps act on, as
+	 * `dl -j port show` has them, planned again (nothing changed since).
+	 */
+	if (dry && d && strcmp(r->result, "refused") && strcmp(r->result, "conflict")) {
+		struct dlh_desired_plan after;
+
+		jsonw_obj_open(w, "after");
+		dlh_desired_plan_ports(d, ctx, &after, NULL, after_port, dl);
+		dlh_desired_plan_free(&after);
+		jsonw_obj_close(w);
+	}
 	out_end(dl);
 }
 
 /* FILE and the options, in any order ("-" is standard input, not an option). */
-static int apply_args(struct dl *dl, const char **path, bool *dry, bool *reload, bool *atomic)
+static int apply_args(struct dl *dl, const char **path, bool *dry, bool *reload, bool *atomic, bool *json)
 {
 	for (const char *a; (a = dl_arg(dl)); dl_shift(dl)) {
-		if (!strcmp(a, "--dry-run"))
+		if (!strcmp(a, "--format")) {
+			dl_shift(dl);
+			a = dl_arg(dl);
+			if (!a || (strcmp(a, "ini") && strcmp(a, "json")))
+				return dl_usage_err(apply_usage, "--format: expected ini or json");
+			*json = !strcmp(a, "json");
+		} else if (!strcmp(a, "--dry-run"))
 			*dry = true;
 		else if (!strcmp(a, "--reload"))
 			*reload = true;
@@ -299,7 +326,7 @@ static int apply_round(struct dl *dl, const struct dlh_desired *d, struct dlh_ct
 int cmd_apply(struct dl *dl)
 {
 	const char *path = NULL;
-	bool dry = false, reload = false, atomic = false;
+	bool dry = false, reload = false, atomic = false, json = false;
 	struct apply_run r = {.result = "nothing"};
 	struct dlh_desired_plan p = {0};
 	char why[1024];
@@ -311,7 +338,7 @@ int cmd_apply(struct dl *dl)
 		apply_usage(stdout);
 		return DL_OK;
 	}
-	err = apply_args(dl, &path, &dry, &reload, &atomic);
+	err = apply_args(dl, &path, &dry, &reload, &atomic, &json);
 	if (err)
 		return err;
 	err = dl_ctx(dl, &ctx);
@@ -324,13 +351,13 @@ int cmd_apply(struct dl *dl)
 		jsonw_bool(&dl->jw, "atomic", atomic);
 		jsonw_arr_open(&dl->jw, "steps");
 	}
-	if (dlh_desired_load(path, &d, why, sizeof(why))) {
+	if ((json ? dlh_desired_load_json : dlh_desired_load)(path, &d, why, sizeof(why))) {
 		/* -j: a document all the same, with the file's error */
 		fprintf(stderr, "Error: %s\n", why);
 		if (dl->json) {
 			r.result = "error";
 			snprintf(r.error, sizeof(r.error), "%s", why);
-			apply_json_end(dl, NULL, &r);
+			apply_json_end(dl, NULL, ctx, dry, &r);
 		}
 		return DL_EOP;
 	}
@@ -383,7 +410,7 @@ int cmd_apply(struct dl *dl)
 	if (r.error[0])
 		fprintf(stderr, "Error: %s\n", r.error);
 	if (dl->json)
-		apply_json_end(dl, d, &r);
+		apply_json_end(dl, d, ctx, dry, &r);
 	dlh_desired_plan_free(&p);
 	dlh_desired_free(d);
 	return ret;

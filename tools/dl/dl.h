@@ -76,6 +76,8 @@ void out_reload(struct dl *dl, uint32_t done);
 void out_dev(struct dl *dl, const struct dlh_dev *dev);
 void out_info(struct dl *dl, const struct dlh_dev *dev, const struct dlh_dev_info *info);
 void out_port(struct dl *dl, const struct dlh_port *port);
+/* -j: a port as a plan leaves it (a sequence's phantom): devlink's members, never -d's. */
+void out_port_planned(struct dl *dl, const struct dlh_port *port);
 void out_sim(struct dl *dl, const char *handle, const char *key, const char *value);
 /* A plan's members: "partial", "del", "new" and, when staged, "staged" and "after". */
 void out_plan_fields(struct jsonw *w, const char *dev, const struct dlh_plan *plan);

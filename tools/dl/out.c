@@ -82,11 +82,12 @@ void out_end(struct dl *dl)
 struct fields {
 	struct dl *dl;
 	struct jsonw *w; /* NULL: text */
+	bool details;	 /* -d, or a phantom port's (a plan's), which has no more than devlink's */
 };
 
 static void fields_begin(struct fields *f, struct dl *dl, const char *handle)
 {
-	*f = (struct fields){.dl = dl, .w = dl->json ? &dl->jw : NULL};
+	*f = (struct fields){.dl = dl, .w = dl->json ? &dl->jw : NULL, .details = dl->details};
 	if (f->w)
 		jsonw_obj_open(f->w, handle);
 }
@@ -369,7 +370,7 @@ static void port_json(struct fields *f, const struct dlh_port *port)
 	field_bool(f, "splittable", dlh_port_splittable(port));
 	if (dlh_port_lanes(port))
 		field_uint(f, "lanes", dlh_port_lanes(port));
-	if (!f->dl->details)
+	if (!f->details)
 		return;
 	has_module = dlh_port_module(port, &module, &lane);
 	counts = dlh_port_split_counts(port);
@@ -464,6 +465,16 @@ void out_port(struct dl *dl, const struct dlh_port *port)
 		port_json(&f, port);
 	else
 		port_text(&f, port);
+	fields_end(&f);
+}
+
+void out_port_planned(struct dl *dl, const struct dlh_port *port)
+{
+	struct fields f;
+
+	fields_begin(&f, dl, dlh_port_handle(port));
+	f.details = false;
+	port_json(&f, port);
 	fields_end(&f);
 }
 

@@ -169,8 +169,8 @@ unmet:
   sample: [{"entry": 1, "reason": "matches no port"}]
 '''
 
+import json
 import os
-import re
 import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
@@ -191,86 +191,10 @@ PORT_SPEC = dict(
 )
 
 
-def whole_number(e, key, where):
-    """@e[key] as an int (an integer, or a string of digits); a boolean or anything else is an error."""
-    v = e.get(key)
-    if v is None or (isinstance(v, int) and not isinstance(v, bool)):
-        return None
-    if isinstance(v, str) and re.match(r'\A[0-9]{1,6}\Z', v):
-        e[key] = int(v)
-        return None
-    if isinstance(v, bool):
-        return '%s.%s: %s is a boolean: expected a number' % (where, key, str(v).lower())
-    return '%s.%s: "%s" is not a number' % (where, key, v)
-
-
-def check_entries(ports):
-    """What argument_spec cannot say: the shape of each entry. Returns an error naming the field, or None."""
-    for i, e in enumerate(ports):
-        where = 'ports[%d]' % i
-        why = whole_number(e, 'number', where) or whole_number(e, 'split', where)
-        if why:
-            return why
-        if e.get('netdev') is not None and (e.get('device') is not None or e.get('number') is not None):
-            return '%s: give device and number, or netdev, not both' % where
-        if e.get('netdev') is None and (e.get('device') is None or e.get('number') is None):
-            return '%s: give device and number, or netdev' % where
-        if e.get('split') is None and e.get('type') is None:
-            return '%s: says nothing: give split and/or type' % where
-        if e.get('number') is not None and not 0 <= e['number'] <= 65535:
-            return '%s.number: %d is not a front-panel port number, 0 to 65535' % (where, e['number'])
-        if e.get('split') is not None and not 1 <= e['split'] <= 64:
-            return '%s.split: %d: expected 1 (whole) to 64' % (where, e['split'])
-        dev = e.get('device')
-        # \A...\Z: '$' would match before a final newline, which then shifts the file's lines
-        if dev is not None and not re.match(r'\A[^/\s]+/[^/\s]+\Z', dev):
-            return '%s.device: "%s": expected BUS/DEV, as pci/0000:03:00.0' % (where, dev)
-        nd = e.get('netdev')
-        if nd is not None and not re.match(r'\A[^/\s:%]{1,15}\Z', nd):
-            return '%s.netdev: "%s" is not a netdev name' % (where, nd)
-    return None
-
-
-def entries_to_ini(ports):
-    """The entries as a desired-state file, and for each line the entry it belongs to."""
-    lines, owner = [], {}
-    for i, e in enumerate(ports):
-        body = ['[Match]']
-        if e.get('netdev') is not None:
-            body.append('Netdev=%s' % e['netdev'])
-        else:
-            body += ['Device=%s' % e['device'], 'Number=%d' % e['number']]
-        body.append('[Port]')
-        if e.get('split') is not None:
-            body.append('Split=%d' % e['split'])
-        if e.get('type') is not None:
-            body.append('Type=%s' % e['type'])
-        for line in body + ['']:
-            lines.append(line)
-            owner[len(lines)] = i
-    return '\n'.join(lines) + '\n', owner
-
-
-def name_entries(text, path, owner):
-    """dl's "FILE:LINE" and "(FILE:LINE)" as the entries they are: "ports[N]"."""
-    def one(m):
-        return 'ports[%d]' % owner.get(int(m.group(1)), -1)
-    return re.sub(re.escape(path) + r':(\d+)', one, text).replace(path, 'ports')
-
-
-def after_plan(before, steps):
-    """The ports as the steps' plans leave them (what check mode predicts)."""
-    ports = dict(before)
-    for s in steps:
-        for plan in s.get('plans', []):
-            for h in plan.get('del', []):
-                ports.pop(h, None)
-            for p in plan.get('new', []):
-                q = dict((k, v) for k, v in p.items() if k in ('type', 'netdev', 'ibdev', 'lanes', 'split_group'))
-                if not p.get('split'):
-                    q.pop('split_group', None)
-                ports[p['port']] = q
-    return ports
+def entries_json(ports):
+    """The entries as dl apply --format json reads them: each named ports[N] by dl itself."""
+    keys = ('device', 'number', 'netdev', 'split', 'type')
+    return json.dumps({'ports': [dict((k, e.get(k)) for k in keys) for e in ports]}) + '\n'
 
 
 def ports_text(ports, devices):
@@ -301,16 +225,11 @@ ARGUMENT_SPEC = dict(
 
 def run_module():
     module = AnsibleModule(argument_spec=ARGUMENT_SPEC, mutually_exclusive=BACKEND_EXCLUSIVE, supports_check_mode=True)
-    ports = module.params['ports']
-    why = check_entries(ports)
-    if why:
-        module.fail_json(msg=why)
-    text, owner = entries_to_ini(ports)
-    fd, path = tempfile.mkstemp(prefix='dlhal-', suffix='.conf', dir=module.tmpdir)
+    fd, path = tempfile.mkstemp(prefix='dlhal-', suffix='.json', dir=module.tmpdir)
     try:
         with os.fdopen(fd, 'w') as f:
-            f.write(text)
-        cmd = 'apply %s' % path
+            f.write(entries_json(module.params['ports']))
+        cmd = 'apply %s --format json' % path
         cmd += ' --dry-run' if module.check_mode else ''
         cmd += ' --atomic' if module.params['atomic'] else ''
         cmd += ' --reload' if module.params['reload'] and not module.check_mode else ''
@@ -321,12 +240,9 @@ def run_module():
     listed = docs_of(docs, 'port')
     devs = docs_of(docs, 'dev')
     if not applied or len(listed) != 2:
-        module.fail_json(msg='dl: %s' % (name_entries(err.strip(), path, owner) or 'no answer'), rc=rc)
+        module.fail_json(msg='dl: %s' % (err.strip() or 'no answer'), rc=rc)
     a = applied[0]
     steps = a.get('steps', [])
-    for s in steps:
-        if 'message' in s:
-            s['message'] = name_entries(s['message'], path, owner)
     pending = pending_of(devs[0] if devs else {})
     res = dict(
         changed=bool(a.get('changed')) or (module.check_mode and a.get('result') in ('would', 'partial')),
@@ -338,7 +254,8 @@ def run_module():
     )
     touched = set(s['device'] for s in steps)
     before = listed[0]
-    after = after_plan(before, steps) if module.check_mode else listed[1]
+    # a dry run's report has the ports as the steps would leave them (dl apply's "after")
+    after = a.get('after', before) if module.check_mode else listed[1]
     if module._diff:
         res['diff'] = dict(before=ports_text(before, touched), after=ports_text(after, touched))
     if res['partial']:
@@ -349,7 +266,7 @@ def run_module():
     if a.get('unmet'):
         res['unmet'] = [dict(entry=u['entry'], reason=u['reason']) for u in a['unmet']]
     if a.get('error'):
-        module.fail_json(msg=name_entries(a['error'], path, owner), **res)
+        module.fail_json(msg=a['error'], **res)
     module.exit_json(**res)
 
 
