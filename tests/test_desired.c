@@ -472,3 +472,95 @@ Test(desired, a_change_by_index_plans_on_the_ports_the_changes_before_leave)
 	dlh_seq_free(seq);
 	dlh_ctx_free(ctx);
 }
+
+/* A writer that spells what it is given: "{", "}", "[", "]", "key=value", comma-separated. */
+struct spell {
+	char buf[4096];
+};
+
+static void sp_add(void *a, const char *key, const char *val)
+{
+	struct spell *s = a;
+	size_t n = strlen(s->buf);
+
+	snprintf(s->buf + n, sizeof(s->buf) - n, "%s%s%s%s", n ? "," : "", key ? key : "", key ? "=" : "", val);
+}
+
+static void sp_obj_open(void *a, const char *key)
+{
+	sp_add(a, key, "{");
+}
+
+static void sp_obj_close(void *a)
+{
+	sp_add(a, NULL, "}");
+}
+
+static void sp_arr_open(void *a, const char *key)
+{
+	sp_add(a, key, "[");
+}
+
+static void sp_arr_close(void *a)
+{
+	sp_add(a, NULL, "]");
+}
+
+static void sp_str(void *a, const char *key, const char *val)
+{
+	sp_add(a, key, val);
+}
+
+static void sp_uint(void *a, const char *key, uint64_t val)
+{
+	char v[24];
+
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)val);
+	sp_add(a, key, v);
+}
+
+static void sp_bool(void *a, const char *key, bool val)
+{
+	sp_add(a, key, val ? "true" : "false");
+}
+
+/* The report of a run is the library's: each step and the outcome, through any writer. */
+Test(desired, a_plans_steps_and_outcome_are_written_through_the_callers_writer)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_desired *d = set_of((const char *const[]){"17:2", "1:4", NULL});
+	struct dlh_desired_plan p;
+	struct spell s = {""};
+	const struct dlh_writer w = {sp_obj_open, sp_obj_close, sp_arr_open, sp_arr_close,
+				     sp_str,	  sp_uint,	sp_bool,     &s};
+	struct dlh_desired_outcome o = {.result = "conflict"};
+
+	cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+	cr_assert_eq(p.status, DLH_DESIRED_CONFLICT, "%s", p.why);
+	cr_assert_geq(p.nsteps, 1);
+	dlh_desired_step_write(d, &p.steps[0], true, &w);
+	cr_expect_str_eq(s.buf,
+			 "{,change=split,device=" SW ",number=17,count=2,line=0,entry=0,staged=false,partial=false,"
+			 "result=would,plans=[,{,partial=false,del=[," SW "/1,],new=[,{,port=" SW "/1,type=eth,"
+			 "netdev=eth0,lanes=2,split=true,split_group=16,subport=0,},{,port=" SW "/2,type=eth,"
+			 "netdev=eth32,lanes=2,split=true,split_group=16,subport=1,},],},],}");
+	s.buf[0] = '\0';
+	o.failed = &p;
+	o.error = p.why;
+	dlh_desired_outcome_write(d, &o, &w);
+	cr_expect_eq(
+	    strncmp(s.buf,
+		    "result=conflict,changed=false,partial=false,pending=0,reloaded=0,unmet=[,],deferred=[,],"
+		    "conflict={,entries=[,1,0,],lines=[,0,0,],},error=ports[1] conflicts with ports[0]: ",
+		    strlen("result=conflict,changed=false,partial=false,pending=0,reloaded=0,unmet=[,],deferred=[,],"
+			   "conflict={,entries=[,1,0,],lines=[,0,0,],},error=ports[1] conflicts with ports[0]: ")),
+	    0, "%s", s.buf);
+	/* a set that could not be read: the outcome alone */
+	s.buf[0] = '\0';
+	dlh_desired_outcome_write(NULL, &(struct dlh_desired_outcome){.result = "error", .error = "x: bad"}, &w);
+	cr_expect_str_eq(s.buf, "result=error,changed=false,partial=false,pending=0,reloaded=0,unmet=[,],deferred=[,],"
+				"error=x: bad");
+	dlh_desired_plan_free(&p);
+	dlh_desired_free(d);
+	dlh_ctx_free(ctx);
+}

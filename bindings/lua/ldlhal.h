@@ -72,6 +72,23 @@ void ldlhal_dev_table(lua_State *L, const struct dlh_dev *dev);
 /* A struct dlh_pending as {split = N, type = "ib", message = "..."} (absent fields nil). */
 void ldlhal_pending_push(lua_State *L, const struct dlh_pending *p);
 
+/*
+ * libdlhal's writer building Lua tables: the members go into the table on
+ * top of the stack (pushed by the caller before writing).
+ */
+#define LWRITER_DEPTH 8
+struct lwriter_level {
+	bool array;
+	lua_Integer n;
+	char key[32];
+};
+struct lwriter {
+	lua_State *L;
+	int depth; /* 0: the caller's table */
+	struct lwriter_level lv[LWRITER_DEPTH];
+};
+void ldlhal_writer(lua_State *L, struct lwriter *lw, struct dlh_writer *w);
+
 /* Replaces the array on top of the stack with an iterator over it (a snapshot). */
 void ldlhal_iter_push(lua_State *L);
 /* obj:sim(key[, value]) for @dev, or its @port: the value, true, or nil, msg, errname. */

@@ -372,70 +372,21 @@ static int port_unsplit(lua_State *L)
 	return 2;
 }
 
-/* A planned port as a table: {port, type, netdev, lanes, split, split_group, subport}. */
-static void push_plan_port(lua_State *L, const char *dev, const struct dlh_plan_port *pp)
-{
-	char h[2 * DLH_HANDLE_MAX];
-
-	lua_createtable(L, 0, 7);
-	snprintf(h, sizeof(h), "%s/%u", dev, pp->index);
-	lua_pushstring(L, h);
-	lua_setfield(L, -2, "port");
-	lua_pushstring(L, dlh_port_type_name(pp->type));
-	lua_setfield(L, -2, "type");
-	if (pp->netdev[0]) {
-		lua_pushstring(L, pp->netdev);
-		lua_setfield(L, -2, "netdev");
-	}
-	lua_pushinteger(L, pp->lanes);
-	lua_setfield(L, -2, "lanes");
-	lua_pushboolean(L, pp->split);
-	lua_setfield(L, -2, "split");
-	if (pp->split) {
-		lua_pushinteger(L, pp->split_group);
-		lua_setfield(L, -2, "split_group");
-		lua_pushinteger(L, pp->split_subport);
-		lua_setfield(L, -2, "subport");
-	}
-}
-
 /* A plan as a table: {partial = bool, del = {handles}, new = {ports}}; a partial one whose rules say
  * why also {why = message}; a staged one (applied at the next reset) also {staged = true, after =
- * {ports}}: what the reset brings up. */
+ * {ports}}: what the reset brings up. The members are dl -j's (dlh_plan_write()). */
 static void push_plan(lua_State *L, struct dlh_dev *dev, const struct dlh_plan *plan, const char *why)
 {
-	char h[DLH_HANDLE_MAX];
+	struct dlh_writer w;
+	struct lwriter lw;
 
 	lua_createtable(L, 0, 6);
-	lua_pushboolean(L, plan->partial);
-	lua_setfield(L, -2, "partial");
+	ldlhal_writer(L, &lw, &w);
+	dlh_plan_write(plan, dlh_dev_handle(dev), &w);
 	if (plan->partial && why && why[0]) {
 		lua_pushstring(L, why);
 		lua_setfield(L, -2, "why");
 	}
-	lua_createtable(L, (int)plan->ngone, 0);
-	for (unsigned int i = 0; i < plan->ngone; i++) {
-		snprintf(h, sizeof(h), "%s/%u", dlh_dev_handle(dev), plan->gone[i]);
-		lua_pushstring(L, h);
-		lua_rawseti(L, -2, i + 1);
-	}
-	lua_setfield(L, -2, "del");
-	lua_createtable(L, (int)plan->ncome, 0);
-	for (unsigned int i = 0; i < plan->ncome; i++) {
-		push_plan_port(L, dlh_dev_handle(dev), &plan->come[i]);
-		lua_rawseti(L, -2, i + 1);
-	}
-	lua_setfield(L, -2, "new");
-	if (!plan->staged)
-		return;
-	lua_pushboolean(L, true);
-	lua_setfield(L, -2, "staged");
-	lua_createtable(L, (int)plan->nafter, 0);
-	for (unsigned int i = 0; i < plan->nafter; i++) {
-		push_plan_port(L, plan->after[i].dev, &plan->after[i].port);
-		lua_rawseti(L, -2, i + 1);
-	}
-	lua_setfield(L, -2, "after");
 }
 
 /* port:plan_split(n), port:plan_unsplit(): what the op would do, or nil, message, errname. */

@@ -293,6 +293,47 @@ DLH_EXPORT void dlh_desired_plan_unmet_str(const struct dlh_desired *d, const st
 /** @brief After an atomic dlh_desired_apply() that failed: whether every step done was undone. */
 DLH_EXPORT bool dlh_desired_plan_undone(const struct dlh_desired_plan *p);
 
+/**
+ * @brief What became of a whole run (a dry run, a run, with --reload its
+ *        rounds), for dlh_desired_outcome_write(): the caller's verdict and
+ *        counts, and the plan at fault.
+ */
+struct dlh_desired_outcome {
+	const char *result;		       /**< "nothing", "would", "done", "partial", "refused", "conflict",
+						    "unmet", "undone", "undo_failed", "error" */
+	bool changed;			       /**< a port changed (or a device was reset) */
+	bool partial;			       /**< a step could not be planned whole */
+	size_t npending;		       /**< entries pending until a reset */
+	size_t reloaded;		       /**< devices reset */
+	const struct dlh_desired_plan *failed; /**< the plan that refused, conflicted or left entries unmet */
+	const size_t *deferred;		       /**< the entries a dry run could not plan */
+	size_t ndeferred;		       /**< entries of @ref deferred */
+	const char *error;		       /**< the run's error, or NULL or "" */
+};
+
+/**
+ * @brief Writes step @p s as an object of the array @p w has open: "change",
+ *        "device", "number" (or "port" for an unsplit by handle), "count",
+ *        "type", "line", "entry", "staged", "partial", "why", "result"
+ *        ("would" or "partial" in a dry run, else what became of it),
+ *        "message" and "plans" (each as dlh_plan_write()): a step of
+ *        `dl -j apply`'s report.
+ * @param dry the step was planned, not run
+ */
+DLH_EXPORT void dlh_desired_step_write(const struct dlh_desired *d, const struct dlh_desired_step *s, bool dry,
+				       const struct dlh_writer *w);
+
+/**
+ * @brief Writes @p o's members into the object @p w has open: "result",
+ *        "changed", "partial", "pending", "reloaded", "unmet" (entry, line,
+ *        reason), "deferred" (entry, line), "conflict" (entries, lines) or
+ *        "refused" (entry, line) from the plan at fault, and "error": the
+ *        end of `dl -j apply`'s report.
+ * @param d the set (NULL when it could not be read: no entry is named)
+ */
+DLH_EXPORT void dlh_desired_outcome_write(const struct dlh_desired *d, const struct dlh_desired_outcome *o,
+					  const struct dlh_writer *w);
+
 /** @brief A step as a line says it: "split dlhal/0000:03:00.0 port 17 into 2 (FILE:LINE)". */
 DLH_EXPORT void dlh_desired_step_describe(const struct dlh_desired *d, const struct dlh_desired_step *s, char *buf,
 					  size_t len);

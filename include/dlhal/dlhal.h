@@ -928,6 +928,35 @@ DLH_EXPORT int dlh_port_split_plan(struct dlh_port *port, unsigned int count, st
 DLH_EXPORT int dlh_port_unsplit_plan(struct dlh_port *port, struct dlh_plan *plan, struct dlh_extack *ext);
 
 /**
+ * @brief Where a record is written, member by member, in the order its
+ *        fields are defined once here: what dl's JSON writer, or a binding
+ *        building its own tables, implements. @c key names a member inside an
+ *        object and is NULL inside an array. Every op is called; none may be
+ *        NULL.
+ */
+struct dlh_writer {
+	void (*obj_open)(void *arg, const char *key);		  /**< An object begins. */
+	void (*obj_close)(void *arg);				  /**< It ends. */
+	void (*arr_open)(void *arg, const char *key);		  /**< An array begins. */
+	void (*arr_close)(void *arg);				  /**< It ends. */
+	void (*str)(void *arg, const char *key, const char *val); /**< A string. */
+	void (*uint)(void *arg, const char *key, uint64_t val);	  /**< A whole number. */
+	void (*boolean)(void *arg, const char *key, bool val);	  /**< A boolean. */
+	void *arg;						  /**< Passed to each op. */
+};
+
+/**
+ * @brief Writes @p plan's members into the object @p w has open:
+ *        "partial", "del" (the handles of the ports that would go), "new"
+ *        (each port that would come: "port", "type", "netdev", "ibdev",
+ *        "lanes", "split", and "split_group" and "subport" when split) and,
+ *        for a staged change, "staged" and "after" (the ports after the
+ *        reset, as "new"). What `dl -j port split --dry-run` prints.
+ * @param dev the handle of the device the plan is on
+ */
+DLH_EXPORT void dlh_plan_write(const struct dlh_plan *plan, const char *dev, const struct dlh_writer *w);
+
+/**
  * @brief What dlh_port_type_set() would do; as dlh_port_split_plan(). Ports
  *        whose type or names would change are in the plan as gone and coming
  *        back; a type equal to the desired type plans nothing.

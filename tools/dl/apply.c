@@ -74,55 +74,6 @@ static int reload_pending(struct dlh_ctx *ctx, bool quiet, size_t *nreloaded)
 	return ret;
 }
 
-static const char *const step_results[] = {
-    [DLH_DESIRED_STEP_NOT_RUN] = "not_run", [DLH_DESIRED_STEP_DONE] = "done",
-    [DLH_DESIRED_STEP_PENDING] = "pending", [DLH_DESIRED_STEP_REFUSED] = "refused",
-    [DLH_DESIRED_STEP_UNDONE] = "undone",   [DLH_DESIRED_STEP_UNDO_FAILED] = "undo_failed",
-};
-
-static const char *const step_changes[] = {
-    [DLH_CHANGE_UNSPLIT] = "unsplit", [DLH_CHANGE_SPLIT] = "split", [DLH_CHANGE_TYPE] = "type"};
-
-/* A step in JSON: what, where, the file's line and entry, what became of it, and its plans. */
-static void step_json(struct jsonw *w, const struct dlh_desired_step *s, bool dry)
-{
-	const char *hash = strchr(s->port, '#');
-	char dev[DLH_HANDLE_MAX];
-
-	jsonw_obj_open(w, NULL);
-	jsonw_str(w, "change", step_changes[s->kind]);
-	if (hash) {
-		snprintf(dev, sizeof(dev), "%.*s", (int)(hash - s->port), s->port);
-		jsonw_str(w, "device", dev);
-		jsonw_uint(w, "number", strtoul(hash + 1, NULL, 10));
-	} else {
-		snprintf(dev, sizeof(dev), "%.*s", (int)(strrchr(s->port, '/') - s->port), s->port);
-		jsonw_str(w, "device", dev);
-		jsonw_str(w, "port", s->port);
-	}
-	if (s->kind == DLH_CHANGE_SPLIT || (s->kind == DLH_CHANGE_UNSPLIT && s->staged))
-		jsonw_uint(w, "count", s->kind == DLH_CHANGE_SPLIT ? s->count : 1);
-	if (s->kind == DLH_CHANGE_TYPE)
-		jsonw_str(w, "type", dlh_port_type_name(s->type));
-	jsonw_uint(w, "line", (uint64_t)s->line);
-	jsonw_uint(w, "entry", s->entry);
-	jsonw_bool(w, "staged", s->staged);
-	jsonw_bool(w, "partial", s->partial);
-	if (s->partial && s->why[0])
-		jsonw_str(w, "why", s->why);
-	jsonw_str(w, "result", dry ? (s->partial ? "partial" : "would") : step_results[s->result]);
-	if (s->msg[0])
-		jsonw_str(w, "message", s->msg);
-	jsonw_arr_open(w, "plans");
-	for (size_t i = 0; i < s->nplans; i++) {
-		jsonw_obj_open(w, NULL);
-		out_plan_fields(w, dev, &s->plans[i]);
-		jsonw_obj_close(w);
-	}
-	jsonw_arr_close(w);
-	jsonw_obj_close(w);
-}
-
 /* What a run leaves to report at its end. */
 struct apply_run {
 	const char *result;
@@ -144,53 +95,22 @@ static void apply_json_end(struct dl *dl, const struct dlh_desired *d, struct dl
 			   const struct apply_run *r)
 {
 	struct jsonw *w = &dl->jw;
-	const struct dlh_desired_plan *p = r->failed;
+	struct dlh_writer fields;
+	const struct dlh_desired_outcome o = {
+	    .result = r->result,
+	    .changed = r->changed,
+	    .partial = r->partial,
+	    .npending = r->npending,
+	    .reloaded = r->reloaded,
+	    .failed = r->failed,
+	    .deferred = r->deferred,
+	    .ndeferred = r->ndeferred,
+	    .error = r->error,
+	};
 
 	jsonw_arr_close(w);
-	jsonw_str(w, "result", r->result);
-	jsonw_bool(w, "changed", r->changed);
-	jsonw_bool(w, "partial", r->partial);
-	jsonw_uint(w, "pending", r->npending);
-	jsonw_uint(w, "reloaded", r->reloaded);
-	jsonw_arr_open(w, "unmet");
-	for (size_t i = 0; p && p->status == DLH_DESIRED_UNMET && i < p->nunmet; i++) {
-		jsonw_obj_open(w, NULL);
-		jsonw_uint(w, "entry", p->unmet[i].entry);
-		jsonw_uint(w, "line", (uint64_t)dlh_desired_entry(d, p->unmet[i].entry)->match_line);
-		jsonw_str(w, "reason", p->unmet[i].why);
-		jsonw_obj_close(w);
-	}
-	jsonw_arr_close(w);
-	jsonw_arr_open(w, "deferred");
-	for (size_t i = 0; i < r->ndeferred; i++) {
-		const struct dlh_desired_entry *e = dlh_desired_entry(d, r->deferred[i]);
-
-		jsonw_obj_open(w, NULL);
-		jsonw_uint(w, "entry", r->deferred[i]);
-		jsonw_uint(w, "line", (uint64_t)(e->split ? e->split_line : e->type_line));
-		jsonw_obj_close(w);
-	}
-	jsonw_arr_close(w);
-	if (p && p->status == DLH_DESIRED_CONFLICT) {
-		jsonw_obj_open(w, "conflict");
-		jsonw_arr_open(w, "entries");
-		jsonw_uint(w, NULL, p->entry);
-		jsonw_uint(w, NULL, p->other);
-		jsonw_arr_close(w);
-		jsonw_arr_open(w, "lines");
-		jsonw_uint(w, NULL, (uint64_t)p->line);
-		jsonw_uint(w, NULL, (uint64_t)p->other_line);
-		jsonw_arr_close(w);
-		jsonw_obj_close(w);
-	}
-	if (p && p->status == DLH_DESIRED_REFUSED) {
-		jsonw_obj_open(w, "refused");
-		jsonw_uint(w, "entry", p->entry);
-		jsonw_uint(w, "line", (uint64_t)p->line);
-		jsonw_obj_close(w);
-	}
-	if (r->error[0])
-		jsonw_str(w, "error", r->error);
+	out_writer(dl, &fields);
+	dlh_desired_outcome_write(d, &o, &fields);
 	/*
 	 * A dry run's prediction: the ports of the devices the steps act on, as
 	 * `dl -j port show` has them, planned again (nothing changed since).
@@ -367,8 +287,12 @@ int cmd_apply(struct dl *dl)
 
 		ret = apply_round(dl, d, ctx, dry, atomic, &p, &r);
 		none = !p.nsteps && !p.npending && p.status == DLH_DESIRED_OK;
-		for (size_t i = 0; dl->json && i < p.nsteps; i++)
-			step_json(&dl->jw, &p.steps[i], dry);
+		for (size_t i = 0; dl->json && i < p.nsteps; i++) {
+			struct dlh_writer fields;
+
+			out_writer(dl, &fields);
+			dlh_desired_step_write(d, &p.steps[i], dry, &fields);
+		}
 		r.ndeferred = dry ? p.ndeferred : 0;
 		if (r.ndeferred)
 			memcpy(r.deferred, p.deferred, r.ndeferred * sizeof(*r.deferred));

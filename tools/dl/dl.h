@@ -79,8 +79,8 @@ void out_port(struct dl *dl, const struct dlh_port *port);
 /* -j: a port as a plan leaves it (a sequence's phantom): devlink's members, never -d's. */
 void out_port_planned(struct dl *dl, const struct dlh_port *port);
 void out_sim(struct dl *dl, const char *handle, const char *key, const char *value);
-/* A plan's members: "partial", "del", "new" and, when staged, "staged" and "after". */
-void out_plan_fields(struct jsonw *w, const char *dev, const struct dlh_plan *plan);
+/* -j: dl's JSON writer as libdlhal's writer, for the records the library writes (dlh_plan_write()). */
+void out_writer(struct dl *dl, struct dlh_writer *w);
 void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, unsigned int count, const char *type,
 	      const struct dlh_plan *plan, const char *why);
 /* -j: a refused plan's document ("accepted": false, "error"); text says nothing (stderr has it). */

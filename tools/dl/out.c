@@ -517,26 +517,51 @@ static void plan_port_text(struct dl *dl, const char *what, const char *dev, con
 	printf("\n");
 }
 
-/* The same in JSON: {"port", "type", "netdev", "ibdev", "lanes", "split", "split_group", "subport"}. */
-static void plan_port_json(struct jsonw *w, const char *dev, const struct dlh_plan_port *c)
+static void w_obj_open(void *w, const char *key)
 {
-	char h[2 * DLH_HANDLE_MAX];
+	jsonw_obj_open(w, key);
+}
 
-	snprintf(h, sizeof(h), "%s/%u", dev, c->index);
-	jsonw_obj_open(w, NULL);
-	jsonw_str(w, "port", h);
-	jsonw_str(w, "type", dlh_port_type_name(c->type));
-	if (c->netdev[0])
-		jsonw_str(w, "netdev", c->netdev);
-	if (c->ibdev[0])
-		jsonw_str(w, "ibdev", c->ibdev);
-	jsonw_uint(w, "lanes", c->lanes);
-	jsonw_bool(w, "split", c->split);
-	if (c->split) {
-		jsonw_uint(w, "split_group", c->split_group);
-		jsonw_uint(w, "subport", c->split_subport);
-	}
+static void w_obj_close(void *w)
+{
 	jsonw_obj_close(w);
+}
+
+static void w_arr_open(void *w, const char *key)
+{
+	jsonw_arr_open(w, key);
+}
+
+static void w_arr_close(void *w)
+{
+	jsonw_arr_close(w);
+}
+
+static void w_str(void *w, const char *key, const char *val)
+{
+	jsonw_str(w, key, val);
+}
+
+static void w_uint(void *w, const char *key, uint64_t val)
+{
+	jsonw_uint(w, key, val);
+}
+
+static void w_bool(void *w, const char *key, bool val)
+{
+	jsonw_bool(w, key, val);
+}
+
+void out_writer(struct dl *dl, struct dlh_writer *w)
+{
+	*w = (struct dlh_writer){.obj_open = w_obj_open,
+				 .obj_close = w_obj_close,
+				 .arr_open = w_arr_open,
+				 .arr_close = w_arr_close,
+				 .str = w_str,
+				 .uint = w_uint,
+				 .boolean = w_bool,
+				 .arg = &dl->jw};
 }
 
 /* The object of a plan's document: the change asked for, on which port. */
@@ -575,6 +600,7 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 	      const struct dlh_plan *plan, const char *why)
 {
 	const struct dlh_dev *dev = dlh_port_dev(port);
+	struct dlh_writer fields;
 	struct jsonw *w;
 
 	if (!dl->json) {
@@ -609,32 +635,9 @@ void out_plan(struct dl *dl, const char *change, const struct dlh_port *port, un
 		return;
 	}
 	w = plan_open(dl, change, port, count, type, true);
-	out_plan_fields(w, dlh_dev_handle(dev), plan);
+	out_writer(dl, &fields);
+	dlh_plan_write(plan, dlh_dev_handle(dev), &fields);
 	if (plan->partial && why && why[0])
 		jsonw_str(w, "why", why);
 	out_end(dl);
-}
-
-void out_plan_fields(struct jsonw *w, const char *dev, const struct dlh_plan *plan)
-{
-	jsonw_bool(w, "partial", plan->partial);
-	jsonw_arr_open(w, "del");
-	for (unsigned int i = 0; i < plan->ngone; i++) {
-		char h[DLH_HANDLE_MAX];
-
-		snprintf(h, sizeof(h), "%s/%u", dev, plan->gone[i]);
-		jsonw_str(w, NULL, h);
-	}
-	jsonw_arr_close(w);
-	jsonw_arr_open(w, "new");
-	for (unsigned int i = 0; i < plan->ncome; i++)
-		plan_port_json(w, dev, &plan->come[i]);
-	jsonw_arr_close(w);
-	if (plan->staged) {
-		jsonw_bool(w, "staged", true);
-		jsonw_arr_open(w, "after");
-		for (unsigned int i = 0; i < plan->nafter; i++)
-			plan_port_json(w, plan->after[i].dev, &plan->after[i].port);
-		jsonw_arr_close(w);
-	}
 }
