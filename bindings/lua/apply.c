@@ -8,14 +8,38 @@
 #include "ldlhal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const entry_keys[] = {"device", "number", "netdev", "split", "type", NULL};
 
+/* The string on top of the stack into @out, which must hold it. */
+static void str_field(lua_State *L, lua_Integer i, const char *key, char *out, size_t size)
+{
+	size_t len;
+	const char *s = luaL_checklstring(L, -1, &len);
+
+	if (len >= size || strlen(s) != len)
+		luaL_error(L, "apply: entry %d: %s: \"%s\" does not fit (%d bytes at most)", (int)i, key, s,
+			   (int)size - 1);
+	memcpy(out, s, len + 1);
+}
+
+/* The integer on top of the stack as an unsigned int, at least @min (what the entry can hold). */
+static unsigned int uint_field(lua_State *L, lua_Integer i, const char *key, lua_Integer min)
+{
+	lua_Integer n = luaL_checkinteger(L, -1);
+
+	if (n < min || n > (lua_Integer)UINT_MAX)
+		luaL_error(L, "apply: entry %d: %s: %I is out of range", (int)i, key, n);
+	return (unsigned int)n;
+}
+
 /*
  * Entry @i of the table at @idx into @d, named "entry:I"; misuse raises,
- * naming the entry and key (the library's word for what the entry lacks).
+ * naming the entry and key: a key or a value Lua cannot hand over here, the
+ * library's refusal (dlh_desired_entry_add(): "entry:I.FIELD: why") else.
  */
 static void entry_read(lua_State *L, int idx, lua_Integer i, struct dlh_desired *d)
 {
@@ -36,36 +60,20 @@ static void entry_read(lua_State *L, int idx, lua_Integer i, struct dlh_desired 
 				   (int)i, luaL_tolstring(L, -2, NULL));
 		lua_pop(L, 1);
 	}
-	if (lua_getfield(L, -1, "device") != LUA_TNIL) {
-		s = luaL_checkstring(L, -1);
-		if (strlen(s) >= sizeof(e->device))
-			luaL_error(L, "apply: entry %d: device too long", (int)i);
-		strcpy(e->device, s);
-	}
+	/* what the entry struct can hold is checked here; what it may hold, by the library */
+	if (lua_getfield(L, -1, "device") != LUA_TNIL)
+		str_field(L, i, "device", e->device, sizeof(e->device));
 	lua_pop(L, 1);
-	if (lua_getfield(L, -1, "netdev") != LUA_TNIL) {
-		s = luaL_checkstring(L, -1);
-		if (!*s || strlen(s) >= sizeof(e->netdev))
-			luaL_error(L, "apply: entry %d: netdev: expected a netdev name", (int)i);
-		strcpy(e->netdev, s);
-	}
+	if (lua_getfield(L, -1, "netdev") != LUA_TNIL)
+		str_field(L, i, "netdev", e->netdev, sizeof(e->netdev));
 	lua_pop(L, 1);
 	if (lua_getfield(L, -1, "number") != LUA_TNIL) {
-		lua_Integer n = luaL_checkinteger(L, -1);
-
-		if (n < 0 || n > 65535)
-			luaL_error(L, "apply: entry %d: number: expected 0 to 65535", (int)i);
-		e->number = (unsigned int)n;
+		e->number = uint_field(L, i, "number", 0);
 		e->has_number = true;
 	}
 	lua_pop(L, 1);
-	if (lua_getfield(L, -1, "split") != LUA_TNIL) {
-		lua_Integer n = luaL_checkinteger(L, -1);
-
-		if (n < 1 || n > 64)
-			luaL_error(L, "apply: entry %d: split: expected 1 (whole) to 64", (int)i);
-		e->split = (unsigned int)n;
-	}
+	if (lua_getfield(L, -1, "split") != LUA_TNIL)
+		e->split = uint_field(L, i, "split", 1);
 	lua_pop(L, 1);
 	if (lua_getfield(L, -1, "type") != LUA_TNIL) {
 		s = luaL_checkstring(L, -1);
@@ -74,8 +82,11 @@ static void entry_read(lua_State *L, int idx, lua_Integer i, struct dlh_desired 
 	}
 	lua_pop(L, 2);
 	snprintf(origin, sizeof(origin), "entry:%d", (int)i);
-	if (dlh_desired_entry_add(d, e, origin, &ext))
-		luaL_error(L, "apply: entry %d: %s", (int)i, ext.msg);
+	if (dlh_desired_entry_add(d, e, origin, &ext)) {
+		char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 4];
+
+		luaL_error(L, "apply: %s", dlh_extack_str(&ext, buf, sizeof(buf)));
+	}
 }
 
 /* An option of the table at 3: absent is false; anything but a boolean is misuse. */

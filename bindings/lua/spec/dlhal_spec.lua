@@ -104,6 +104,17 @@ describe("dlhal", function()
       assert.error_matches(function() both:apply { { netdev = "eth0", device = SW, number = 1, split = 2 } } end,
         "give device and number, or netdev")
       assert.error_matches(function() both:apply { { netdev = "eth0" } } end, "says nothing")
+      -- the library's checks, in its words, naming the entry and the field
+      assert.error_matches(function() both:apply { { device = SW, number = 17, split = 65 } } end,
+        "apply: entry:1.split: 65: expected 1 (whole) to 64", nil, true)
+      assert.error_matches(function() both:apply { { device = "pci", number = 17, split = 2 } } end,
+        'apply: entry:1.device: "pci": expected BUS/DEV, as pci/0000:03:00.0', nil, true)
+      assert.error_matches(function() both:apply { { netdev = "a/b", split = 2 } } end,
+        'apply: entry:1.netdev: "a/b" is not a netdev name', nil, true)
+      assert.error_matches(function() both:apply { { device = SW, number = 65536, split = 2 } } end,
+        "apply: entry:1.number: 65536 is not a front-panel port number, 0 to 65535", nil, true)
+      assert.error_matches(function() both:apply { { device = SW, number = -1, split = 2 } } end,
+        "apply: entry 1: number: -1 is out of range", nil, true)
     end)
 
     it("plans the entries whole: conflicts refused with nothing changed, unmet entries named, atomic undo", function()
