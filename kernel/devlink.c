@@ -9,6 +9,7 @@
  */
 #include "kernel.h"
 #include "nlattr.h"
+#include "policy.h"
 #include "transport.h"
 
 #include <dlhal/protocol.h>
@@ -61,9 +62,8 @@ struct kdl {
 	/* config "dev=BUS/NAME": only that device is mirrored; "" for every device */
 	char scope_bus[DLH_BUS_NAME_MAX];
 	char scope_dev[DLH_DEV_NAME_MAX];
-	size_t scope_slot;		 /* a PCI function's: its slot's length ("0000:16:00."), 0 for the name alone */
-	struct dlh_dev *last;		 /* a dump's messages come device by device */
-	uint8_t map[DLH__ATTR_MAP_SIZE]; /* rules[] by attribute type */
+	size_t scope_slot;    /* a PCI function's: its slot's length ("0000:16:00."), 0 for the name alone */
+	struct dlh_dev *last; /* a dump's messages come device by device */
 	/* A walk (bus_ports_walk): port replies go to walk_fn, not into the model. */
 	int (*walk_fn)(const struct dlh_sdk_port_info *info, void *arg);
 	void *walk_arg;
@@ -93,67 +93,41 @@ struct req {
 };
 
 /*
- * What the codec reads of a device or port message, each attribute checked
- * (nlattr.c) before use: a reply with a malformed one is dropped whole, as
- * from a hostile peer. Attributes not named here (params, functions...) are
- * skipped.
+ * What the codec reads of a device or port message, by slot (policy.h), each
+ * attribute checked by the family's table before use: a reply with a
+ * malformed one is dropped whole, as from a hostile peer. Attributes the
+ * table does not take in a reply (params, functions...) are skipped.
  */
 enum {
-	A_BUS,
-	A_DEV,
-	A_INDEX,
-	A_TYPE,
-	A_DESIRED,
-	A_NETDEV,
-	A_IBDEV,
-	A_FLAVOUR,
-	A_NUMBER,
-	A_GROUP,
-	A_SUBPORT,
-	A_LANES,
-	A_SPLITTABLE,
-	A_SIM_VALUE,
-	A_PEND_SPLIT,
-	A_PEND_TYPE,
-	A_PEND_MSG,
-	A_RELOAD_DONE,
-	A_MODULE,
-	A_LANE,
-	A_SPEED,
-	A_CARD,
-	A_DRIVER,
-	A_COUNT_
+	A_BUS = DLH__SLOT(DEVLINK_ATTR_BUS_NAME),
+	A_DEV = DLH__SLOT(DEVLINK_ATTR_DEV_NAME),
+	A_INDEX = DLH__SLOT(DEVLINK_ATTR_PORT_INDEX),
+	A_TYPE = DLH__SLOT(DEVLINK_ATTR_PORT_TYPE),
+	A_DESIRED = DLH__SLOT(DEVLINK_ATTR_PORT_DESIRED_TYPE),
+	A_NETDEV = DLH__SLOT(DEVLINK_ATTR_PORT_NETDEV_NAME),
+	A_IBDEV = DLH__SLOT(DEVLINK_ATTR_PORT_IBDEV_NAME),
+	A_FLAVOUR = DLH__SLOT(DEVLINK_ATTR_PORT_FLAVOUR),
+	A_NUMBER = DLH__SLOT(DEVLINK_ATTR_PORT_NUMBER),
+	A_GROUP = DLH__SLOT(DEVLINK_ATTR_PORT_SPLIT_GROUP),
+	A_SUBPORT = DLH__SLOT(DEVLINK_ATTR_PORT_SPLIT_SUBPORT_NUMBER),
+	A_LANES = DLH__SLOT(DEVLINK_ATTR_PORT_LANES),
+	A_SPLITTABLE = DLH__SLOT(DEVLINK_ATTR_PORT_SPLITTABLE),
+	A_SIM_VALUE = DLH__SLOT(DLHAL_ATTR_SIM_VALUE),
+	A_PEND_SPLIT = DLH__SLOT(DLHAL_ATTR_PENDING_SPLIT),
+	A_PEND_TYPE = DLH__SLOT(DLHAL_ATTR_PENDING_TYPE),
+	A_PEND_MSG = DLH__SLOT(DLHAL_ATTR_PENDING_MSG),
+	A_RELOAD_DONE = DLH__SLOT(DEVLINK_ATTR_RELOAD_ACTIONS_PERFORMED),
+	A_MODULE = DLH__SLOT(DLHAL_ATTR_PORT_MODULE),
+	A_LANE = DLH__SLOT(DLHAL_ATTR_PORT_LANE),
+	A_SPEED = DLH__SLOT(DLHAL_ATTR_PORT_SPEED),
+	A_CARD = DLH__SLOT(DLHAL_ATTR_CARD),
+	A_DRIVER = DLH__SLOT(DEVLINK_ATTR_INFO_DRIVER_NAME),
 };
 
-static const struct dlh__attr_rule rules[A_COUNT_] = {
-    [A_BUS] = {DEVLINK_ATTR_BUS_NAME, DLH__ATTR_STR, DLH_BUS_NAME_MAX, "bus name"},
-    [A_DEV] = {DEVLINK_ATTR_DEV_NAME, DLH__ATTR_STR, DLH_DEV_NAME_MAX, "device name"},
-    [A_INDEX] = {DEVLINK_ATTR_PORT_INDEX, DLH__ATTR_U32, 0, "port index"},
-    [A_TYPE] = {DEVLINK_ATTR_PORT_TYPE, DLH__ATTR_U16, 0, "port type"},
-    [A_DESIRED] = {DEVLINK_ATTR_PORT_DESIRED_TYPE, DLH__ATTR_U16, 0, "desired type"},
-    [A_NETDEV] = {DEVLINK_ATTR_PORT_NETDEV_NAME, DLH__ATTR_STR, DLH_NETDEV_NAME_MAX, "netdev name"},
-    [A_IBDEV] = {DEVLINK_ATTR_PORT_IBDEV_NAME, DLH__ATTR_STR, DLH_IBDEV_NAME_MAX, "ibdev name"},
-    [A_FLAVOUR] = {DEVLINK_ATTR_PORT_FLAVOUR, DLH__ATTR_U16, 0, "flavour"},
-    [A_NUMBER] = {DEVLINK_ATTR_PORT_NUMBER, DLH__ATTR_U32, 0, "port number"},
-    [A_GROUP] = {DEVLINK_ATTR_PORT_SPLIT_GROUP, DLH__ATTR_U32, 0, "split group"},
-    [A_SUBPORT] = {DEVLINK_ATTR_PORT_SPLIT_SUBPORT_NUMBER, DLH__ATTR_U32, 0, "split subport"},
-    [A_LANES] = {DEVLINK_ATTR_PORT_LANES, DLH__ATTR_U32, 0, "lanes"},
-    [A_SPLITTABLE] = {DEVLINK_ATTR_PORT_SPLITTABLE, DLH__ATTR_U8, 0, "splittable"},
-    [A_SIM_VALUE] = {DLHAL_ATTR_SIM_VALUE, DLH__ATTR_STR, DLHAL_SIM_VALUE_MAX, "emulator value"},
-    [A_PEND_SPLIT] = {DLHAL_ATTR_PENDING_SPLIT, DLH__ATTR_U32, 0, "pending split"},
-    [A_PEND_TYPE] = {DLHAL_ATTR_PENDING_TYPE, DLH__ATTR_U16, 0, "pending type"},
-    [A_PEND_MSG] = {DLHAL_ATTR_PENDING_MSG, DLH__ATTR_STR, DLH_EXTACK_MSG_MAX, "pending message"},
-    [A_RELOAD_DONE] = {DEVLINK_ATTR_RELOAD_ACTIONS_PERFORMED, DLH__ATTR_BF32, 0, "reload actions performed"},
-    [A_MODULE] = {DLHAL_ATTR_PORT_MODULE, DLH__ATTR_U32, 0, "port module"},
-    [A_LANE] = {DLHAL_ATTR_PORT_LANE, DLH__ATTR_U32, 0, "port lane"},
-    [A_SPEED] = {DLHAL_ATTR_PORT_SPEED, DLH__ATTR_U32, 0, "port speed"},
-    [A_CARD] = {DLHAL_ATTR_CARD, DLH__ATTR_STR, DLH_CARD_NAME_MAX, "card"},
-    [A_DRIVER] = {DEVLINK_ATTR_INFO_DRIVER_NAME, DLH__ATTR_STR, DLH_DRIVER_NAME_MAX, "driver name"},
-};
+enum { E_MSG, E_COUNT_ };
 
-/* The extack of an error (any length: it is cut to fit). */
-static const struct dlh__attr_rule err_rules[] = {
-    {NLMSGERR_ATTR_MSG, DLH__ATTR_STR, 0, "extack message"},
+static const struct dlh__attr_rule err_rules[E_COUNT_] = {
+    [E_MSG] = {NLMSGERR_ATTR_MSG, DLH__ATTR_STR, 0, "extack message"},
 };
 
 static int attr_u32(struct nlattr *a, uint32_t *v)
@@ -339,13 +313,12 @@ static void port_apply(struct kdl *k, struct nlattr **tb)
 static int plan_port_of(struct kdl *k, const struct nlattr *nest, bool after)
 {
 	struct dlh_sdk_port_attrs attrs = {0};
-	struct nlattr *tb[A_COUNT_];
+	struct nlattr *tb[DLH__SLOTS];
 	uint32_t index, type = DEVLINK_PORT_TYPE_NOTSET;
 	const char *name;
 	char why[128], dev[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1];
 
-	if (dlh__attrs_parse_mapped(nla_data(nest), nla_len(nest), rules, A_COUNT_, k->map, tb, false, why,
-				    sizeof(why)) ||
+	if (dlh__policy_parse(nla_data(nest), nla_len(nest), DLH__IN_REPLY, tb, false, why, sizeof(why)) ||
 	    !attr_u32(tb[A_INDEX], &index) || (after && (!tb[A_BUS] || !tb[A_DEV])))
 		return dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan names a malformed port");
 	attrs_of(tb, &attrs);
@@ -402,14 +375,12 @@ static void plan_of(struct kdl *k, struct nlmsghdr *nlh)
 		k->plan_err = dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan is malformed");
 }
 
-/* A nested attribute's members, each at its own index in the parsed table. */
-enum { O_SPLIT, O_SPEED, O_ACTIVE, O_PENDING, O_COUNT_ };
-
-static const struct dlh__attr_rule opt_rules[O_COUNT_] = {
-    [O_SPLIT] = {DLHAL_ATTR_FW_OPTION_SPLIT, DLH__ATTR_U32, 0, "option split"},
-    [O_SPEED] = {DLHAL_ATTR_FW_OPTION_SPEED, DLH__ATTR_RECS, sizeof(uint32_t), "option speeds"},
-    [O_ACTIVE] = {DLHAL_ATTR_FW_OPTION_ACTIVE, DLH__ATTR_U8, 0, "option active"},
-    [O_PENDING] = {DLHAL_ATTR_FW_OPTION_PENDING, DLH__ATTR_U8, 0, "option pending"},
+/* A nested attribute's members, by slot. */
+enum {
+	O_SPLIT = DLH__SLOT(DLHAL_ATTR_FW_OPTION_SPLIT),
+	O_SPEED = DLH__SLOT(DLHAL_ATTR_FW_OPTION_SPEED),
+	O_ACTIVE = DLH__SLOT(DLHAL_ATTR_FW_OPTION_ACTIVE),
+	O_PENDING = DLH__SLOT(DLHAL_ATTR_FW_OPTION_PENDING),
 };
 
 /*
@@ -439,12 +410,12 @@ static void fw_options_of(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr *n
 	o->n = 0;
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
 	{
-		struct nlattr *tb[O_COUNT_];
+		struct nlattr *tb[DLH__SLOTS];
 		struct dlh_fw_option *f;
 		char why[128];
 
 		if (nla_type(a) != DLHAL_ATTR_FW_OPTION || o->n == 16 ||
-		    dlh__attrs_parse(nla_data(a), nla_len(a), opt_rules, O_COUNT_, tb, false, why, sizeof(why)) ||
+		    dlh__policy_parse(nla_data(a), nla_len(a), DLH__IN_REPLY, tb, false, why, sizeof(why)) ||
 		    !tb[O_SPLIT] || (tb[O_SPEED] && nla_len(tb[O_SPEED]) > (int)sizeof(f->speed)))
 			continue;
 		f = &o->o[o->n++];
@@ -460,15 +431,13 @@ static void fw_options_of(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr *n
 static struct nl_msg *msg_new(struct kdl *k, uint8_t cmd, int flags);
 static int request(struct kdl *k, struct nl_msg *msg, struct dlh_extack *ext);
 
-enum { C_NUMBER, C_ROW, C_COL, C_FORM, C_LABEL, C_MODULE, C_COUNT_ };
-
-static const struct dlh__attr_rule cage_rules[C_COUNT_] = {
-    [C_NUMBER] = {DLHAL_ATTR_CAGE_NUMBER, DLH__ATTR_U32, 0, "cage number"},
-    [C_ROW] = {DLHAL_ATTR_CAGE_ROW, DLH__ATTR_U32, 0, "cage row"},
-    [C_COL] = {DLHAL_ATTR_CAGE_COL, DLH__ATTR_U32, 0, "cage column"},
-    [C_FORM] = {DLHAL_ATTR_CAGE_FORM, DLH__ATTR_STR, DLH_CAGE_NAME_MAX, "cage form"},
-    [C_LABEL] = {DLHAL_ATTR_CAGE_LABEL, DLH__ATTR_STR, DLH_CAGE_NAME_MAX, "cage label"},
-    [C_MODULE] = {DLHAL_ATTR_CAGE_MODULE, DLH__ATTR_U32, 0, "cage module"},
+enum {
+	C_NUMBER = DLH__SLOT(DLHAL_ATTR_CAGE_NUMBER),
+	C_ROW = DLH__SLOT(DLHAL_ATTR_CAGE_ROW),
+	C_COL = DLH__SLOT(DLHAL_ATTR_CAGE_COL),
+	C_FORM = DLH__SLOT(DLHAL_ATTR_CAGE_FORM),
+	C_LABEL = DLH__SLOT(DLHAL_ATTR_CAGE_LABEL),
+	C_MODULE = DLH__SLOT(DLHAL_ATTR_CAGE_MODULE),
 };
 
 /*
@@ -485,13 +454,13 @@ static void cages_of(struct dlh_dev *dev, struct nlmsghdr *nlh)
 
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
 	{
-		struct nlattr *tb[C_COUNT_];
+		struct nlattr *tb[DLH__SLOTS];
 		char why[128];
 
 		if (nla_type(a) != DLHAL_ATTR_CAGE)
 			continue;
 		if (n == 256 ||
-		    dlh__attrs_parse(nla_data(a), nla_len(a), cage_rules, C_COUNT_, tb, false, why, sizeof(why)) ||
+		    dlh__policy_parse(nla_data(a), nla_len(a), DLH__IN_REPLY, tb, false, why, sizeof(why)) ||
 		    !tb[C_NUMBER] || !tb[C_ROW] || !tb[C_COL] || !tb[C_FORM] || !tb[C_LABEL])
 			return;
 		memset(&cages[n], 0, sizeof(cages[n]));
@@ -570,7 +539,7 @@ static void info_of(struct kdl *k, struct nlmsghdr *nlh);
 
 static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 {
-	struct nlattr *tb[A_COUNT_];
+	struct nlattr *tb[DLH__SLOTS];
 	struct dlh_port *port;
 	struct dlh_dev *dev;
 	uint32_t index;
@@ -583,8 +552,8 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 		return;
 	}
 	if (nlh->nlmsg_type != k->family || nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
-	    dlh__attrs_parse_mapped(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rules,
-				    A_COUNT_, k->map, tb, false, why, sizeof(why)))
+	    dlh__policy_parse(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), DLH__IN_REPLY,
+			      tb, false, why, sizeof(why)))
 		return;
 	cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
 	/* Another device than the one mirrored: a dump's, or a notification the kernel did not filter. */
@@ -661,16 +630,7 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 	}
 }
 
-static const struct dlh__attr_rule serial_rule[] = {
-    {DEVLINK_ATTR_INFO_SERIAL_NUMBER, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "serial number"},
-    {DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "board serial number"},
-};
-enum { V_NAME, V_VALUE, V_COUNT_ };
-
-static const struct dlh__attr_rule version_rules[V_COUNT_] = {
-    [V_NAME] = {DEVLINK_ATTR_INFO_VERSION_NAME, DLH__ATTR_STR, DLH_VERSION_NAME_MAX, "version name"},
-    [V_VALUE] = {DEVLINK_ATTR_INFO_VERSION_VALUE, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "version value"},
-};
+enum { V_NAME = DLH__SLOT(DEVLINK_ATTR_INFO_VERSION_NAME), V_VALUE = DLH__SLOT(DEVLINK_ATTR_INFO_VERSION_VALUE) };
 
 /*
  * An INFO_GET reply's serial numbers and versions, in the order the driver put
@@ -685,7 +645,7 @@ static void info_of(struct kdl *k, struct nlmsghdr *nlh)
 
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
 	{
-		struct nlattr *tb[V_COUNT_] = {NULL, NULL};
+		struct nlattr *tb[DLH__SLOTS];
 		struct dlh_extack ext = {0};
 		char why[128] = "";
 		int type = nla_type(a), err = 0;
@@ -693,12 +653,12 @@ static void info_of(struct kdl *k, struct nlmsghdr *nlh)
 		if (type == DEVLINK_ATTR_INFO_SERIAL_NUMBER || type == DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER) {
 			bool board = type == DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER;
 
-			err = dlh__attrs_parse(a, a->nla_len, serial_rule + board, 1, tb, false, why, sizeof(why));
+			/* the attribute itself, as a stream of one */
+			err = dlh__policy_parse(a, a->nla_len, DLH__IN_REPLY, tb, false, why, sizeof(why));
 			if (!err)
-				err = dlh_sdk_info_serial_put(k->info, board, dlh__attr_str(tb[0]), &ext);
+				err = dlh_sdk_info_serial_put(k->info, board, dlh__attr_str(tb[DLH__SLOT(type)]), &ext);
 		} else if (type >= DEVLINK_ATTR_INFO_VERSION_FIXED && type <= DEVLINK_ATTR_INFO_VERSION_STORED) {
-			err = dlh__attrs_parse(nla_data(a), nla_len(a), version_rules, V_COUNT_, tb, false, why,
-					       sizeof(why));
+			err = dlh__policy_parse(nla_data(a), nla_len(a), DLH__IN_REPLY, tb, false, why, sizeof(why));
 			if (!err && (!tb[V_NAME] || !tb[V_VALUE]))
 				err = -EINVAL, snprintf(why, sizeof(why), "a version without its name or value");
 			if (!err)
@@ -726,14 +686,14 @@ static void on_err(struct req *r, struct nlmsghdr *nlh)
 	r->err = e->error;
 	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
 		size_t off = sizeof(*e) + ((nlh->nlmsg_flags & NLM_F_CAPPED) ? 0 : e->msg.nlmsg_len - NLMSG_HDRLEN);
-		struct nlattr *tb[1];
+		struct nlattr *tb[E_COUNT_];
 		char why[128];
 
 		if (NLMSG_HDRLEN + off <= nlh->nlmsg_len &&
 		    !dlh__attrs_parse((struct nlattr *)((char *)e + off), (int)(nlh->nlmsg_len - NLMSG_HDRLEN - off),
-				      err_rules, 1, tb, false, why, sizeof(why)) &&
-		    tb[0])
-			snprintf(r->msg, sizeof(r->msg), "%s", dlh__attr_str(tb[0]));
+				      err_rules, E_COUNT_, tb, false, why, sizeof(why)) &&
+		    tb[E_MSG])
+			snprintf(r->msg, sizeof(r->msg), "%s", dlh__attr_str(tb[E_MSG]));
 	}
 }
 
@@ -1210,7 +1170,6 @@ static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 	err = scope_parse(k, dlh_sdk_bus_config(bus), ext);
 	if (err)
 		return err;
-	dlh__attr_map_init(k->map, rules, A_COUNT_);
 	err = kdl_netlink_open(&k->conn, &fam, ext);
 	if (err)
 		return err;
@@ -1411,7 +1370,6 @@ static int daemon_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 	int err;
 
 	k->bus = bus;
-	dlh__attr_map_init(k->map, rules, A_COUNT_);
 	k->family = DLHAL_FAMILY;
 	err = kdl_unix_open(&k->conn, path, ext);
 	if (err)

@@ -44,38 +44,42 @@ static struct nl_sock *sock_open(void)
  */
 void dlh__family_parse(const struct nlmsghdr *nlh, int *family, int *group, uint32_t ops[4])
 {
-	static const struct dlh__attr_rule fam_rules[] = {
-	    {CTRL_ATTR_FAMILY_ID, DLH__ATTR_U16, 0, "family id"},
+	enum { F_ID, F_COUNT_ };
+	enum { G_NAME, G_ID, G_COUNT_ };
+	enum { O_ID, O_COUNT_ };
+	static const struct dlh__attr_rule fam_rules[F_COUNT_] = {
+	    [F_ID] = {CTRL_ATTR_FAMILY_ID, DLH__ATTR_U16, 0, "family id"},
 	};
-	static const struct dlh__attr_rule grp_rules[] = {
-	    {CTRL_ATTR_MCAST_GRP_NAME, DLH__ATTR_STR, GENL_NAMSIZ, "group name"},
-	    {CTRL_ATTR_MCAST_GRP_ID, DLH__ATTR_U32, 0, "group id"},
+	static const struct dlh__attr_rule grp_rules[G_COUNT_] = {
+	    [G_NAME] = {CTRL_ATTR_MCAST_GRP_NAME, DLH__ATTR_STR, GENL_NAMSIZ, "group name"},
+	    [G_ID] = {CTRL_ATTR_MCAST_GRP_ID, DLH__ATTR_U32, 0, "group id"},
 	};
-	static const struct dlh__attr_rule op_rules[] = {
-	    {CTRL_ATTR_OP_ID, DLH__ATTR_U32, 0, "op id"},
+	static const struct dlh__attr_rule op_rules[O_COUNT_] = {
+	    [O_ID] = {CTRL_ATTR_OP_ID, DLH__ATTR_U32, 0, "op id"},
 	};
 	const struct nlattr *groups, *g, *ops_nest;
-	struct nlattr *id[1];
+	struct nlattr *id[F_COUNT_];
 	char why[128];
 	int rem;
 
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
-	    dlh__attrs_parse(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), fam_rules, 1,
-			     id, false, why, sizeof(why)) ||
-	    !id[0])
+	    dlh__attrs_parse(genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), fam_rules,
+			     F_COUNT_, id, false, why, sizeof(why)) ||
+	    !id[F_ID])
 		return;
-	*family = nla_get_u16(id[0]);
+	*family = nla_get_u16(id[F_ID]);
 	ops_nest = dlh__attr_peek(nlh, CTRL_ATTR_OPS);
 	if (ops_nest) {
 		nla_for_each_nested(g, ops_nest, rem)
 		{
-			struct nlattr *ob[1];
+			struct nlattr *ob[O_COUNT_];
 			uint32_t op;
 
-			if (dlh__attrs_parse(nla_data(g), nla_len(g), op_rules, 1, ob, false, why, sizeof(why)) ||
-			    !ob[0])
+			if (dlh__attrs_parse(nla_data(g), nla_len(g), op_rules, O_COUNT_, ob, false, why,
+					     sizeof(why)) ||
+			    !ob[O_ID])
 				continue;
-			op = nla_get_u32(ob[0]);
+			op = nla_get_u32(ob[O_ID]);
 			if (op < 128)
 				ops[op / 32] |= 1u << (op % 32);
 		}
@@ -85,13 +89,13 @@ void dlh__family_parse(const struct nlmsghdr *nlh, int *family, int *group, uint
 		return;
 	nla_for_each_nested(g, groups, rem)
 	{
-		struct nlattr *gb[2];
+		struct nlattr *gb[G_COUNT_];
 
-		if (dlh__attrs_parse(nla_data(g), nla_len(g), grp_rules, 2, gb, false, why, sizeof(why)) || !gb[0] ||
-		    !gb[1])
+		if (dlh__attrs_parse(nla_data(g), nla_len(g), grp_rules, G_COUNT_, gb, false, why, sizeof(why)) ||
+		    !gb[G_NAME] || !gb[G_ID])
 			continue;
-		if (!strcmp(dlh__attr_str(gb[0]), DEVLINK_GENL_MCGRP_CONFIG_NAME))
-			*group = (int)nla_get_u32(gb[1]);
+		if (!strcmp(dlh__attr_str(gb[G_NAME]), DEVLINK_GENL_MCGRP_CONFIG_NAME))
+			*group = (int)nla_get_u32(gb[G_ID]);
 	}
 }
 

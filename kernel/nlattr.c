@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int attr_check(const struct nlattr *a, const struct dlh__attr_rule *r, char *why, size_t whylen)
+int dlh__attr_check(const struct nlattr *a, const struct dlh__attr_rule *r, char *why, size_t whylen)
 {
 	static const int width[] = {
 	    [DLH__ATTR_U8] = 1, [DLH__ATTR_U16] = 2, [DLH__ATTR_U32] = 4, [DLH__ATTR_BF32] = 8, [DLH__ATTR_FLAG] = 0};
@@ -40,25 +40,8 @@ static int attr_check(const struct nlattr *a, const struct dlh__attr_rule *r, ch
 	return -EINVAL;
 }
 
-void dlh__attr_map_init(uint8_t map[DLH__ATTR_MAP_SIZE], const struct dlh__attr_rule *rules, size_t n)
-{
-	memset(map, 0, DLH__ATTR_MAP_SIZE);
-	for (size_t i = n; i-- > 0;)
-		if (rules[i].type < DLH__ATTR_MAP_SIZE && i < UINT8_MAX)
-			map[rules[i].type] = (uint8_t)(i + 1);
-}
-
 int dlh__attrs_parse(const struct nlattr *head, int len, const struct dlh__attr_rule *rules, size_t n,
 		     struct nlattr **found, bool strict, char *why, size_t whylen)
-{
-	uint8_t map[DLH__ATTR_MAP_SIZE];
-
-	dlh__attr_map_init(map, rules, n);
-	return dlh__attrs_parse_mapped(head, len, rules, n, map, found, strict, why, whylen);
-}
-
-int dlh__attrs_parse_mapped(const struct nlattr *head, int len, const struct dlh__attr_rule *rules, size_t n,
-			    const uint8_t *map, struct nlattr **found, bool strict, char *why, size_t whylen)
 {
 	const unsigned char *p = (const unsigned char *)head, *end = p + (len > 0 ? len : 0);
 
@@ -72,18 +55,15 @@ int dlh__attrs_parse_mapped(const struct nlattr *head, int len, const struct dlh
 		if (a->nla_len < NLA_HDRLEN || a->nla_len > left)
 			break;
 		p += step < left ? step : left;
-		if (type < DLH__ATTR_MAP_SIZE)
-			i = map[type] ? map[type] - 1u : n;
-		else
-			for (i = 0; i < n && rules[i].type != type; i++)
-				;
+		for (i = 0; i < n && rules[i].type != type; i++)
+			;
 		if (i == n) {
 			if (!strict)
 				continue;
 			snprintf(why, whylen, "Unknown attribute %d", type);
 			return -EINVAL;
 		}
-		if (attr_check(a, &rules[i], why, whylen))
+		if (dlh__attr_check(a, &rules[i], why, whylen))
 			return -EINVAL;
 		found[i] = (struct nlattr *)a;
 	}

@@ -36,8 +36,13 @@ struct dlh__attr_rule {
 	const char *name; /* for messages: "bus name" */
 };
 
+/* Whether @a is well formed by @r: 0, or -EINVAL with @why naming it. */
+int dlh__attr_check(const struct nlattr *a, const struct dlh__attr_rule *r, char *why, size_t whylen);
+
 /*
- * Walks the attributes at @head (@len bytes) and sets @found[i] to the last
+ * For attributes outside the devlink family (the controller's, an extack's;
+ * the family's own are policy.h's, by slot):
+ * walks the attributes at @head (@len bytes) and sets @found[i] to the last
  * one of type @rules[i].type (as the kernel keeps the last), or NULL. Every
  * attribute a rule names must be well formed; with @strict, so must the
  * stream (no trailing bytes) and every attribute must be named by a rule.
@@ -45,12 +50,6 @@ struct dlh__attr_rule {
  */
 int dlh__attrs_parse(const struct nlattr *head, int len, const struct dlh__attr_rule *rules, size_t n,
 		     struct nlattr **found, bool strict, char *why, size_t whylen);
-
-/* The same with the rules' index by type built once (dlh__attr_map_init), for a hot path. */
-#define DLH__ATTR_MAP_SIZE 256
-void dlh__attr_map_init(uint8_t map[DLH__ATTR_MAP_SIZE], const struct dlh__attr_rule *rules, size_t n);
-int dlh__attrs_parse_mapped(const struct nlattr *head, int len, const struct dlh__attr_rule *rules, size_t n,
-			    const uint8_t *map, struct nlattr **found, bool strict, char *why, size_t whylen);
 
 /* The string of an attribute that passed a DLH__ATTR_STR rule, or NULL if absent. */
 static inline const char *dlh__attr_str(const struct nlattr *a)

@@ -22,7 +22,8 @@
 /** Largest record either side sends. */
 #define DLHAL_RECORD_MAX 65536
 
-/** Longest emulator key and value (DLHAL_ATTR_SIM_KEY, DLHAL_ATTR_SIM_VALUE), NUL included: both sides refuse longer. */
+/** Longest emulator key and value (DLHAL_ATTR_SIM_KEY, DLHAL_ATTR_SIM_VALUE), NUL included: both sides refuse longer.
+ */
 #define DLHAL_SIM_KEY_MAX   64
 #define DLHAL_SIM_VALUE_MAX 1024
 
@@ -76,6 +77,7 @@ enum dlhal_attr {
 	DLHAL_ATTR_PORT_SPEED,	/**< u32, on a port message: its maximum speed, Mb/s */
 	/** string, with DLHAL_ATTR_PLAN_PARTIAL: why the daemon's rules cannot say (what the kernel does not report) */
 	DLHAL_ATTR_PLAN_WHY,
+	DLHAL_ATTR_END_ /**< one past the last: a new attribute goes before it */
 };
 
 /** Changes one dry run may plan before its own (DLHAL_ATTR_PLAN_BEFORE). */

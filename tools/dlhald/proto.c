@@ -6,6 +6,7 @@
  */
 #include "dlhald.h"
 #include "nlattr.h"
+#include "policy.h"
 
 #include <dlhal/protocol.h>
 #include <errno.h>
@@ -16,38 +17,23 @@
 #include <string.h>
 #include <syslog.h>
 
-/* The attributes a request may carry; anything else is refused, as newer
- * generic-netlink families do (strict validation). Every command parses
- * them here, once, before any of them is used. */
+/* The attributes a request may carry, by slot (kernel/policy.h: the family's
+ * one table, which the client reads replies with too); anything else is
+ * refused, as newer generic-netlink families do (strict validation). Every
+ * command parses them here, once, before any of them is used. */
 enum {
-	A_BUS,
-	A_DEV,
-	A_INDEX,
-	A_TYPE,
-	A_COUNT,
-	A_SIM_KEY,
-	A_SIM_VALUE,
-	A_NETDEV,
-	A_ACTION,
-	A_LIMITS,
-	A_DRY,
-	A_BEFORE,
-	A_COUNT_
-};
-
-static const struct dlh__attr_rule rules[A_COUNT_] = {
-    [A_BUS] = {DEVLINK_ATTR_BUS_NAME, DLH__ATTR_STR, DLH_BUS_NAME_MAX, "bus name"},
-    [A_DEV] = {DEVLINK_ATTR_DEV_NAME, DLH__ATTR_STR, DLH_DEV_NAME_MAX, "device name"},
-    [A_INDEX] = {DEVLINK_ATTR_PORT_INDEX, DLH__ATTR_U32, 0, "port index"},
-    [A_TYPE] = {DEVLINK_ATTR_PORT_TYPE, DLH__ATTR_U16, 0, "port type"},
-    [A_COUNT] = {DEVLINK_ATTR_PORT_SPLIT_COUNT, DLH__ATTR_U32, 0, "split count"},
-    [A_SIM_KEY] = {DLHAL_ATTR_SIM_KEY, DLH__ATTR_STR, DLHAL_SIM_KEY_MAX, "emulator key"},
-    [A_SIM_VALUE] = {DLHAL_ATTR_SIM_VALUE, DLH__ATTR_STR, DLHAL_SIM_VALUE_MAX, "emulator value"},
-    [A_NETDEV] = {DEVLINK_ATTR_PORT_NETDEV_NAME, DLH__ATTR_STR, DLH_NETDEV_NAME_MAX, "netdev name"},
-    [A_ACTION] = {DEVLINK_ATTR_RELOAD_ACTION, DLH__ATTR_U8, 0, "reload action"},
-    [A_LIMITS] = {DEVLINK_ATTR_RELOAD_LIMITS, DLH__ATTR_BF32, 0, "reload limits"},
-    [A_DRY] = {DLHAL_ATTR_DRY_RUN, DLH__ATTR_FLAG, 0, "dry run"},
-    [A_BEFORE] = {DLHAL_ATTR_PLAN_BEFORE, DLH__ATTR_RECS, 4 * sizeof(uint32_t), "changes planned before"},
+	A_BUS = DLH__SLOT(DEVLINK_ATTR_BUS_NAME),
+	A_DEV = DLH__SLOT(DEVLINK_ATTR_DEV_NAME),
+	A_INDEX = DLH__SLOT(DEVLINK_ATTR_PORT_INDEX),
+	A_TYPE = DLH__SLOT(DEVLINK_ATTR_PORT_TYPE),
+	A_COUNT = DLH__SLOT(DEVLINK_ATTR_PORT_SPLIT_COUNT),
+	A_SIM_KEY = DLH__SLOT(DLHAL_ATTR_SIM_KEY),
+	A_SIM_VALUE = DLH__SLOT(DLHAL_ATTR_SIM_VALUE),
+	A_NETDEV = DLH__SLOT(DEVLINK_ATTR_PORT_NETDEV_NAME),
+	A_ACTION = DLH__SLOT(DEVLINK_ATTR_RELOAD_ACTION),
+	A_LIMITS = DLH__SLOT(DEVLINK_ATTR_RELOAD_LIMITS),
+	A_DRY = DLH__SLOT(DLHAL_ATTR_DRY_RUN),
+	A_BEFORE = DLH__SLOT(DLHAL_ATTR_PLAN_BEFORE),
 };
 
 static struct nl_msg *reply_new(const struct nlmsghdr *req, uint8_t cmd, int flags)
@@ -640,7 +626,7 @@ out:
 
 static void handle_one(struct client *c, const struct nlmsghdr *req)
 {
-	struct nlattr *tb[A_COUNT_];
+	struct nlattr *tb[DLH__SLOTS];
 	struct genlmsghdr *g = nlmsg_data(req);
 	struct dlh_port *port;
 	struct dlh_extack ext;
@@ -658,8 +644,8 @@ static void handle_one(struct client *c, const struct nlmsghdr *req)
 		reply_err(c, req, -EINVAL, "Message too short for a generic netlink header");
 		return;
 	}
-	if (dlh__attrs_parse(genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rules, A_COUNT_, tb, true, text,
-			     sizeof(text))) {
+	if (dlh__policy_parse(genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), DLH__IN_REQUEST, tb, true, text,
+			      sizeof(text))) {
 		reply_err(c, req, -EINVAL, text);
 		return;
 	}
