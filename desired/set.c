@@ -139,7 +139,7 @@ DLH_EXPORT void dlh_desired_free(struct dlh_desired *d)
 
 DLH_EXPORT const char *dlh_desired_name(const struct dlh_desired *d)
 {
-	return d->path;
+	return d ? d->path : "";
 }
 
 DLH_EXPORT size_t dlh_desired_count(const struct dlh_desired *d)
@@ -154,7 +154,11 @@ DLH_EXPORT const struct dlh_desired_entry *dlh_desired_entry(const struct dlh_de
 
 DLH_EXPORT void dlh_desired_where(const struct dlh_desired *d, size_t i, int line, char *buf, size_t len)
 {
-	if (i < d->n && d->e[i].origin[0])
+	if (!len)
+		return;
+	if (!d)
+		buf[0] = '\0';
+	else if (i < d->n && d->e[i].origin[0])
 		snprintf(buf, len, "%s", d->e[i].origin);
 	else
 		snprintf(buf, len, "%s:%d", d->path, line);

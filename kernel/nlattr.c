@@ -40,38 +40,65 @@ int dlh__attr_check(const struct nlattr *a, const struct dlh__attr_rule *r, char
 	return -EINVAL;
 }
 
-int dlh__attrs_parse(const struct nlattr *head, int len, const struct dlh__attr_rule *rules, size_t n,
-		     struct nlattr **found, bool strict, char *why, size_t whylen)
+int dlh__attrs_walk(const struct nlattr *head, int len, dlh__attr_lookup_fn lookup, void *arg, bool strict, char *why,
+		    size_t whylen)
 {
 	const unsigned char *p = (const unsigned char *)head, *end = p + (len > 0 ? len : 0);
 
-	memset(found, 0, n * sizeof(*found));
 	/* A walk as libnl's nla_for_each_attr(), without a call per attribute. */
 	while ((size_t)(end - p) >= NLA_HDRLEN) {
 		const struct nlattr *a = (const struct nlattr *)p;
 		uint16_t type = a->nla_type & NLA_TYPE_MASK;
-		size_t i, step = (size_t)NLA_ALIGN((size_t)a->nla_len), left = (size_t)(end - p);
+		size_t step = (size_t)NLA_ALIGN((size_t)a->nla_len), left = (size_t)(end - p);
+		const struct dlh__attr_rule *rule;
+		struct nlattr **at;
 
 		if (a->nla_len < NLA_HDRLEN || a->nla_len > left)
 			break;
 		p += step < left ? step : left;
-		for (i = 0; i < n && rules[i].type != type; i++)
-			;
-		if (i == n) {
+		rule = lookup(type, arg, &at);
+		if (!rule) {
 			if (!strict)
 				continue;
 			snprintf(why, whylen, "Unknown attribute %d", type);
 			return -EINVAL;
 		}
-		if (dlh__attr_check(a, &rules[i], why, whylen))
+		if (dlh__attr_check(a, rule, why, whylen))
 			return -EINVAL;
-		found[i] = (struct nlattr *)a;
+		*at = (struct nlattr *)a;
 	}
 	if (strict && p < end) {
 		snprintf(why, whylen, "Malformed attribute: %d bytes that are no whole attribute", (int)(end - p));
 		return -EINVAL;
 	}
 	return 0;
+}
+
+struct listed {
+	const struct dlh__attr_rule *rules;
+	size_t n;
+	struct nlattr **found;
+};
+
+static const struct dlh__attr_rule *listed_lookup(uint16_t type, void *arg, struct nlattr ***at)
+{
+	struct listed *l = arg;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->rules[i].type == type) {
+			*at = &l->found[i];
+			return &l->rules[i];
+		}
+	return NULL;
+}
+
+int dlh__attrs_parse(const struct nlattr *head, int len, const struct dlh__attr_rule *rules, size_t n,
+		     struct nlattr **found, bool strict, char *why, size_t whylen)
+{
+	struct listed l = {rules, n, found};
+
+	memset(found, 0, n * sizeof(*found));
+	return dlh__attrs_walk(head, len, listed_lookup, &l, strict, why, whylen);
 }
 
 /* The first attribute @type of a generic netlink message, bounds checked, not yet validated. */

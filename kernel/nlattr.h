@@ -36,6 +36,21 @@ struct dlh__attr_rule {
 	const char *name; /* for messages: "bus name" */
 };
 
+/*
+ * The rule for an attribute of @type and where to keep it (@at), or NULL
+ * for one the caller does not take.
+ */
+typedef const struct dlh__attr_rule *(*dlh__attr_lookup_fn)(uint16_t type, void *arg, struct nlattr ***at);
+
+/*
+ * Walks the attributes at @head (@len bytes): each one @lookup takes is
+ * checked against its rule and kept where it says (the last of a type wins,
+ * as the kernel keeps it). With @strict, an attribute it does not take, or
+ * trailing bytes, is an error. Returns 0, or -EINVAL with @why.
+ */
+int dlh__attrs_walk(const struct nlattr *head, int len, dlh__attr_lookup_fn lookup, void *arg, bool strict, char *why,
+		    size_t whylen);
+
 /* Whether @a is well formed by @r: 0, or -EINVAL with @why naming it. */
 int dlh__attr_check(const struct nlattr *a, const struct dlh__attr_rule *r, char *why, size_t whylen);
 

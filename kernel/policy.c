@@ -3,7 +3,6 @@
 #include "policy.h"
 
 #include <dlhal/dlhal.h>
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,36 +73,27 @@ unsigned int dlh__slot_of(uint16_t type)
 	return type <= DEVLINK_ATTR_MAX ? type : 0;
 }
 
+struct slots {
+	enum dlh__attr_in in;
+	struct nlattr **tb;
+};
+
+static const struct dlh__attr_rule *slot_lookup(uint16_t type, void *arg, struct nlattr ***at)
+{
+	struct slots *s = arg;
+	unsigned int slot = dlh__slot_of(type);
+
+	if (!slot || !(policy[slot].in & s->in))
+		return NULL;
+	*at = &s->tb[slot];
+	return &policy[slot].rule;
+}
+
 int dlh__policy_parse(const struct nlattr *head, int len, enum dlh__attr_in in, struct nlattr *tb[DLH__SLOTS],
 		      bool strict, char *why, size_t whylen)
 {
-	const unsigned char *p = (const unsigned char *)head, *end = p + (len > 0 ? len : 0);
+	struct slots s = {in, tb};
 
 	memset(tb, 0, DLH__SLOTS * sizeof(*tb));
-	/* A walk as libnl's nla_for_each_attr(), without a call per attribute. */
-	while ((size_t)(end - p) >= NLA_HDRLEN) {
-		const struct nlattr *a = (const struct nlattr *)p;
-		uint16_t type = a->nla_type & NLA_TYPE_MASK;
-		size_t step = (size_t)NLA_ALIGN((size_t)a->nla_len), left = (size_t)(end - p);
-		unsigned int slot;
-
-		if (a->nla_len < NLA_HDRLEN || a->nla_len > left)
-			break;
-		p += step < left ? step : left;
-		slot = dlh__slot_of(type);
-		if (!slot || !(policy[slot].in & in)) {
-			if (!strict)
-				continue;
-			snprintf(why, whylen, "Unknown attribute %d", type);
-			return -EINVAL;
-		}
-		if (dlh__attr_check(a, &policy[slot].rule, why, whylen))
-			return -EINVAL;
-		tb[slot] = (struct nlattr *)a;
-	}
-	if (strict && p < end) {
-		snprintf(why, whylen, "Malformed attribute: %d bytes that are no whole attribute", (int)(end - p));
-		return -EINVAL;
-	}
-	return 0;
+	return dlh__attrs_walk(head, len, slot_lookup, &s, strict, why, whylen);
 }

@@ -258,7 +258,13 @@ Test(desired, entries_are_checked_for_what_a_file_reader_refuses_too)
 	cr_expect_null(dlh_desired_entry(d, DLH_DESIRED_ENTRIES_MAX));
 	cr_expect_str_eq(dlh_desired_name(d), "t");
 	dlh_desired_free(d);
+	/* no set: nothing to free, name or place */
 	dlh_desired_free(NULL);
+	cr_expect_str_eq(dlh_desired_name(NULL), "");
+	dlh_desired_where(NULL, 0, 5, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "");
+	cr_expect_eq(dlh_desired_count(NULL), 0);
+	cr_expect_null(dlh_desired_entry(NULL, 0));
 }
 
 /* @text in a temporary file, read as JSON: 0 or the error, @why the message. */

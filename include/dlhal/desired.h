@@ -128,7 +128,7 @@ DLH_EXPORT int dlh_desired_entry_add(struct dlh_desired *d, const struct dlh_des
 /** @brief Frees @p d (NULL is allowed). */
 DLH_EXPORT void dlh_desired_free(struct dlh_desired *d);
 
-/** @brief The set's name: the file's path, or the name given to dlh_desired_new(). */
+/** @brief The set's name: the file's path, or the name given to dlh_desired_new(); "" for NULL. */
 DLH_EXPORT const char *dlh_desired_name(const struct dlh_desired *d);
 /** @brief How many entries @p d holds. */
 DLH_EXPORT size_t dlh_desired_count(const struct dlh_desired *d);
@@ -137,7 +137,7 @@ DLH_EXPORT const struct dlh_desired_entry *dlh_desired_entry(const struct dlh_de
 
 /**
  * @brief Where entry @p i says something: its origin, or "FILE:LINE" for a
- *        file's entry at @p line (e.g. its split_line).
+ *        file's entry at @p line (e.g. its split_line); "" for a NULL set.
  */
 DLH_EXPORT void dlh_desired_where(const struct dlh_desired *d, size_t i, int line, char *buf, size_t len);
 
