@@ -1186,3 +1186,49 @@ Test(core, a_front_ends_refusal_names_its_object_and_marks_a_cut)
 	cr_expect_str_eq(ext.msg + n - 3, "...", "a message too long ends in ...");
 	cr_expect_eq(dlh_extack_set(NULL, -EIO, NULL, "nowhere"), -EIO);
 }
+
+/* A port's fields, said once by core for every front end: each one's value, and when a port has none. */
+Test(fields, each_field_is_what_the_port_is_and_none_where_it_has_none)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_extack ext;
+	struct dlh_port *p;
+	struct dlh_value v;
+
+	cr_expect_str_eq(dlh_port_field_name(DLH_PORT_FIELD_NUMBER), "port");
+	cr_expect_str_eq(dlh_port_field_name(DLH_PORT_FIELD_DESIRED_TYPE), "desired_type");
+	cr_expect_str_eq(dlh_port_field_name(DLH_PORT_FIELD_COUNT), "unknown");
+	cr_assert_eq(dlh_port_lookup(ctx, "pci/0000:03:00.0/1", &p, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_TYPE, &v), DLH_VALUE_STR);
+	cr_expect_str_eq(v.str, "eth");
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_DESIRED_TYPE, &v), DLH_VALUE_NONE, "none was set");
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_NETDEV, &v), DLH_VALUE_STR);
+	cr_expect_str_eq(v.str, "eth0");
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_IBDEV, &v), DLH_VALUE_NONE);
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_NUMBER, &v), DLH_VALUE_UINT);
+	cr_expect_eq(v.uint, 17);
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_SPLIT_GROUP, &v), DLH_VALUE_NONE, "not split");
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_SPLIT_SUBPORT, &v), DLH_VALUE_NONE);
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_LANES, &v), DLH_VALUE_UINT);
+	cr_expect_eq(v.uint, 4);
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_SPLITTABLE, &v), DLH_VALUE_BOOL);
+	cr_expect(v.boolean);
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_SPEED, &v), DLH_VALUE_UINT);
+	cr_expect_eq(v.uint, 100000);
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_MODULE, &v), DLH_VALUE_UINT);
+	cr_expect_eq(v.uint, 16);
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_LANE, &v), DLH_VALUE_UINT);
+	cr_expect_eq(v.uint, 0);
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_COUNT, &v), DLH_VALUE_NONE, "outside the table");
+	cr_assert_eq(dlh_port_split(p, 2, &ext), 0, "%s", ext.msg);
+	cr_assert_eq(dlh_port_lookup(ctx, "pci/0000:03:00.0/2", &p, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_SPLIT_GROUP, &v), DLH_VALUE_UINT);
+	cr_expect_eq(v.uint, 16);
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_SPLIT_SUBPORT, &v), DLH_VALUE_UINT);
+	cr_expect_eq(v.uint, 1);
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_SPLITTABLE, &v), DLH_VALUE_BOOL);
+	cr_expect(!v.boolean, "a split port is not splittable");
+	cr_expect_eq(dlh_port_field(p, DLH_PORT_FIELD_LANE, &v), DLH_VALUE_UINT);
+	cr_expect_eq(v.uint, 2);
+	dlh_ctx_free(ctx);
+}

@@ -54,95 +54,56 @@ void ldlhal_port_push(lua_State *L, int ctx_idx, const struct dlh_port *port)
 	lua_setiuservalue(L, -2, 1);
 }
 
+/* A port userdata's fields: its own, then core's (F_TYPE + DLH_PORT_FIELD_*), then its device and pending. */
 enum field {
 	F_HANDLE = 1,
 	F_INDEX,
 	F_TYPE,
-	F_DESIRED,
-	F_NETDEV,
-	F_IBDEV,
-	F_FLAVOUR,
-	F_PORT,
-	F_GROUP,
-	F_SUBPORT,
-	F_LANES,
-	F_SPLITTABLE,
-	F_SPEED,
-	F_MODULE,
-	F_LANE,
+	F_LANE = F_TYPE + DLH_PORT_FIELD_COUNT - 1,
 	F_DEV,
 	F_PENDING,
 };
 
+/* F_TYPE to F_LANE are core's fields in its order (DLH_PORT_FIELD_MAP), named as it names them. */
 static const char *const fields[] = {
-    [F_HANDLE] = "handle",     [F_INDEX] = "index",	      [F_TYPE] = "type",       [F_DESIRED] = "desired_type",
-    [F_NETDEV] = "netdev",     [F_IBDEV] = "ibdev",	      [F_FLAVOUR] = "flavour", [F_PORT] = "port",
-    [F_GROUP] = "split_group", [F_SUBPORT] = "split_subport", [F_LANES] = "lanes",     [F_SPLITTABLE] = "splittable",
-    [F_SPEED] = "speed",       [F_MODULE] = "module",	      [F_LANE] = "lane",       [F_DEV] = "dev",
+    [F_HANDLE] = "handle",
+    [F_INDEX] = "index",
+    [F_DEV] = "dev",
     [F_PENDING] = "pending",
 };
 
-/* One live field (F_TYPE..F_LANE). Absent values push nil. */
+static const char *field_name(int f)
+{
+	return f >= F_TYPE && f <= F_LANE ? dlh_port_field_name((enum dlh_port_field)(f - F_TYPE)) : fields[f];
+}
+
+/* One live field (F_TYPE..F_LANE, F_PENDING). Absent values push nil. */
 static void field(lua_State *L, const struct dlh_port *p, enum field f)
 {
-	enum dlh_port_type des;
-	uint32_t module, lane;
+	struct dlh_pending pend;
+	struct dlh_value v;
 
-	switch (f) {
-	case F_TYPE:
-		lua_pushstring(L, dlh_port_type_name(dlh_port_type(p)));
-		break;
-	case F_NETDEV:
-		lua_pushstring(L, dlh_port_netdev(p));
-		break;
-	case F_IBDEV:
-		lua_pushstring(L, dlh_port_ibdev(p));
-		break;
-	case F_DESIRED:
-		des = dlh_port_desired_type(p);
-		if (des == DLH_PORT_TYPE_NOTSET)
-			lua_pushnil(L);
-		else
-			lua_pushstring(L, dlh_port_type_name(des));
-		break;
-	case F_GROUP:
-	case F_SUBPORT:
-		if (dlh_port_is_split(p))
-			lua_pushinteger(L, f == F_GROUP ? dlh_port_split_group(p) : dlh_port_split_subport(p));
-		else
-			lua_pushnil(L);
-		break;
-	case F_LANES:
-		dlh_port_lanes(p) ? lua_pushinteger(L, dlh_port_lanes(p)) : lua_pushnil(L);
-		break;
-	case F_SPLITTABLE:
-		lua_pushboolean(L, dlh_port_splittable(p));
-		break;
-	case F_FLAVOUR:
-		lua_pushstring(L, dlh_port_flavour_name(dlh_port_flavour(p)));
-		break;
-	case F_PORT:
-		dlh_port_has_number(p) ? lua_pushinteger(L, dlh_port_number(p)) : lua_pushnil(L);
-		break;
-	case F_SPEED:
-		dlh_port_speed(p) ? lua_pushinteger(L, dlh_port_speed(p)) : lua_pushnil(L);
-		break;
-	case F_MODULE:
-	case F_LANE:
-		if (dlh_port_module(p, &module, &lane))
-			lua_pushinteger(L, f == F_MODULE ? module : lane);
-		else
-			lua_pushnil(L);
-		break;
-	case F_PENDING: {
-		struct dlh_pending pend;
-
+	if (f == F_PENDING) {
 		if (dlh_port_pending(p, &pend))
 			ldlhal_pending_push(L, &pend);
 		else
 			lua_pushnil(L);
-		break;
+		return;
 	}
+	if (f < F_TYPE || f > F_LANE) {
+		lua_pushnil(L);
+		return;
+	}
+	switch (dlh_port_field(p, (enum dlh_port_field)(f - F_TYPE), &v)) {
+	case DLH_VALUE_STR:
+		lua_pushstring(L, v.str);
+		break;
+	case DLH_VALUE_UINT:
+		lua_pushinteger(L, (lua_Integer)v.uint);
+		break;
+	case DLH_VALUE_BOOL:
+		lua_pushboolean(L, v.boolean);
+		break;
 	default:
 		lua_pushnil(L);
 		break;
@@ -160,7 +121,7 @@ void ldlhal_port_table(lua_State *L, const struct dlh_port *p)
 	lua_setfield(L, -2, "dev");
 	for (int f = F_TYPE; f <= F_LANE; f++) {
 		field(L, p, (enum field)f);
-		lua_setfield(L, -2, fields[f]);
+		lua_setfield(L, -2, field_name(f));
 	}
 }
 
@@ -452,7 +413,7 @@ void ldlhal_port_open(lua_State *L)
 	luaL_newlib(L, methods);
 	for (int f = F_HANDLE; f <= F_PENDING; f++) {
 		lua_pushinteger(L, f);
-		lua_setfield(L, -2, fields[f]);
+		lua_setfield(L, -2, field_name(f));
 	}
 	lua_pushvalue(L, -2); /* the metatable, for port_index's type check */
 	lua_pushcclosure(L, port_index, 2);

@@ -105,6 +105,28 @@ extern "C" {
 	X(RUNNING, "running", 1) \
 	X(STORED, "stored", 2)
 
+/**
+ * A port's fields: X(SUFFIX, "name"), in the order a record lists them; the
+ * names of the Lua binding's fields and of the metrics' labels. dl's JSON
+ * keeps iproute2's keys where they differ ("des_type", and the details
+ * under "dlhal"). dlh_port_field() says each one's value and whether the
+ * port has one.
+ */
+#define DLH_PORT_FIELD_MAP(X)             \
+	X(TYPE, "type")                   \
+	X(DESIRED_TYPE, "desired_type")   \
+	X(NETDEV, "netdev")               \
+	X(IBDEV, "ibdev")                 \
+	X(FLAVOUR, "flavour")             \
+	X(NUMBER, "port")                 \
+	X(SPLIT_GROUP, "split_group")     \
+	X(SPLIT_SUBPORT, "split_subport") \
+	X(LANES, "lanes")                 \
+	X(SPLITTABLE, "splittable")       \
+	X(SPEED, "speed")                 \
+	X(MODULE, "module")               \
+	X(LANE, "lane")
+
 /** Port type (devlink's `enum devlink_port_type`). */
 enum dlh_port_type {
 #define DLH_X(s, n, v) DLH_PORT_TYPE_##s = v,
@@ -146,6 +168,30 @@ enum dlh_version_kind {
 #define DLH_X(s, n, v) DLH_VERSION_##s = v,
 	DLH_VERSION_KIND_MAP(DLH_X)
 #undef DLH_X
+};
+
+/** A field of a port (DLH_PORT_FIELD_MAP). */
+enum dlh_port_field {
+#define DLH_X(s, n) DLH_PORT_FIELD_##s,
+	DLH_PORT_FIELD_MAP(DLH_X)
+#undef DLH_X
+	    DLH_PORT_FIELD_COUNT
+};
+
+/** What a field's value is. */
+enum dlh_value_kind {
+	DLH_VALUE_NONE, /**< the object has none (a port that is not split has no split group) */
+	DLH_VALUE_STR,	/**< @c str */
+	DLH_VALUE_UINT, /**< @c uint */
+	DLH_VALUE_BOOL, /**< @c boolean */
+};
+
+/** A field's value. */
+struct dlh_value {
+	enum dlh_value_kind kind; /**< which member holds it */
+	const char *str;	  /**< a string, valid while the object is */
+	uint64_t uint;		  /**< a whole number */
+	bool boolean;		  /**< a boolean */
 };
 
 /**
@@ -828,6 +874,19 @@ DLH_EXPORT bool dlh_port_splittable(const struct dlh_port *port);
 DLH_EXPORT uint32_t dlh_port_split_counts(const struct dlh_port *port);
 /** @brief Maximum speed in Mb/s, 0 if unknown. */
 DLH_EXPORT uint32_t dlh_port_speed(const struct dlh_port *port);
+
+/** @brief The name of field @p f ("split_group"), or "unknown" outside the table. */
+DLH_EXPORT const char *dlh_port_field_name(enum dlh_port_field f);
+
+/**
+ * @brief Field @p f of @p port into @p v, as every front end shows it: a
+ *        type or flavour as its name; the desired type only where one was
+ *        set, the number only where the port has one, the split group and
+ *        subport only on a split port, lanes and speed only when known
+ *        (not 0), the module and lane only where the driver says them.
+ * @return @p v->kind (DLH_VALUE_NONE: the port has none)
+ */
+DLH_EXPORT enum dlh_value_kind dlh_port_field(const struct dlh_port *port, enum dlh_port_field f, struct dlh_value *v);
 /**
  * @brief Module (cage) and first lane the port is mapped to.
  * @return true with @p module and @p lane filled, false if the driver does not report them.

@@ -71,15 +71,17 @@ fi
 
 # Ansible's ports module in check mode: the recognised Spectrum is planned exactly, without a warning.
 if command -v python3 > /dev/null; then
-	printf '{"ANSIBLE_MODULE_ARGS": {"kernel": true, "dl_path": "/usr/bin/dl", "_ansible_check_mode": true, "ports": [{"device": "%s", "number": 20, "split": 2}]}}' $D > $T/ra.args
+	printf '{"ANSIBLE_MODULE_ARGS": {"kernel": true, "dl_path": "/usr/bin/dl", "_ansible_check_mode": true, "_ansible_diff": true, "ports": [{"device": "%s", "number": 20, "split": 2}]}}' $D > $T/ra.args
 	python3 -m ansible_collections.dlhal.devlink.plugins.modules.ports $T/ra.args > $T/ra.out 2>&1
 	devlink port show | grep "^$D/" > $T/rafter
 	case "$(cat $T/ra.out)" in
 	*'"changed": true'*'"partial": false'*'"result": "would"'*) r=ok ;;
 	*) r=no ;;
 	esac
-	if [ $r = ok ] && ! grep -q "no dry run" $T/ra.out && cmp -s $T/rbefore $T/rafter; then
-		ok "Ansible's dlhal.devlink.ports in check mode: the recognised Spectrum planned exactly, nothing changed"
+	# the diff's after is dl's dry run's: port 20's two halves, split group 20 (the port number, as Linux groups)
+	if [ $r = ok ] && ! grep -q "no dry run" $T/ra.out && cmp -s $T/rbefore $T/rafter &&
+		[ "$(grep -o "$D/[0-9]*: type eth split_group 20" $T/ra.out | wc -l)" = 2 ]; then
+		ok "Ansible's dlhal.devlink.ports in check mode: the recognised Spectrum planned exactly, the diff's after from dl, nothing changed"
 	else
 		nok "Ansible check mode on a recognised Spectrum" "$(head -c 600 $T/ra.out)"
 	fi

@@ -343,6 +343,26 @@ static uint32_t counts_now(const struct dlh_port *port)
 	return now;
 }
 
+/* Field @which of @port under @key, where the port has it (core says which and what: dlh_port_field()). */
+static void field_of(struct fields *f, const char *key, const struct dlh_port *port, enum dlh_port_field which)
+{
+	struct dlh_value v;
+
+	switch (dlh_port_field(port, which, &v)) {
+	case DLH_VALUE_STR:
+		field_str(f, key, v.str);
+		break;
+	case DLH_VALUE_UINT:
+		field_uint(f, key, (uint32_t)v.uint);
+		break;
+	case DLH_VALUE_BOOL:
+		field_bool(f, key, v.boolean);
+		break;
+	default:
+		break;
+	}
+}
+
 /*
  * JSON: iproute2 6.1's keys, values and order for every backend (a script
  * written against "devlink -j port show" reads dl's); -d adds what dlhal
@@ -355,21 +375,17 @@ static void port_json(struct fields *f, const struct dlh_port *port)
 	bool split = dlh_port_is_split(port), has_module, has_pending;
 	struct dlh_pending pending;
 
-	field_str(f, "type", dlh_port_type_name(type));
+	field_of(f, "type", port, DLH_PORT_FIELD_TYPE);
+	/* iproute2's key, and only where it differs from the type */
 	if (des != DLH_PORT_TYPE_NOTSET && des != type)
-		field_str(f, "des_type", dlh_port_type_name(des));
-	if (dlh_port_netdev(port))
-		field_str(f, "netdev", dlh_port_netdev(port));
-	if (dlh_port_ibdev(port))
-		field_str(f, "ibdev", dlh_port_ibdev(port));
-	field_str(f, "flavour", dlh_port_flavour_name(dlh_port_flavour(port)));
-	if (dlh_port_has_number(port))
-		field_uint(f, "port", dlh_port_number(port));
-	if (split)
-		field_uint(f, "split_group", dlh_port_split_group(port));
-	field_bool(f, "splittable", dlh_port_splittable(port));
-	if (dlh_port_lanes(port))
-		field_uint(f, "lanes", dlh_port_lanes(port));
+		field_of(f, "des_type", port, DLH_PORT_FIELD_DESIRED_TYPE);
+	field_of(f, "netdev", port, DLH_PORT_FIELD_NETDEV);
+	field_of(f, "ibdev", port, DLH_PORT_FIELD_IBDEV);
+	field_of(f, "flavour", port, DLH_PORT_FIELD_FLAVOUR);
+	field_of(f, "port", port, DLH_PORT_FIELD_NUMBER);
+	field_of(f, "split_group", port, DLH_PORT_FIELD_SPLIT_GROUP);
+	field_of(f, "splittable", port, DLH_PORT_FIELD_SPLITTABLE);
+	field_of(f, "lanes", port, DLH_PORT_FIELD_LANES);
 	if (!f->details)
 		return;
 	has_module = dlh_port_module(port, &module, &lane);
@@ -378,14 +394,10 @@ static void port_json(struct fields *f, const struct dlh_port *port)
 	if (!split && !dlh_port_speed(port) && !has_module && !counts && !has_pending)
 		return;
 	jsonw_obj_open(f->w, "dlhal");
-	if (split)
-		jsonw_uint(f->w, "split_subport", dlh_port_split_subport(port));
-	if (dlh_port_speed(port))
-		jsonw_uint(f->w, "speed", dlh_port_speed(port));
-	if (has_module) {
-		jsonw_uint(f->w, "module", module);
-		jsonw_uint(f->w, "lane", lane);
-	}
+	field_of(f, "split_subport", port, DLH_PORT_FIELD_SPLIT_SUBPORT);
+	field_of(f, "speed", port, DLH_PORT_FIELD_SPEED);
+	field_of(f, "module", port, DLH_PORT_FIELD_MODULE);
+	field_of(f, "lane", port, DLH_PORT_FIELD_LANE);
 	if (counts) {
 		uint32_t now = counts_now(port);
 
@@ -404,39 +416,28 @@ static void port_json(struct fields *f, const struct dlh_port *port)
 static void port_text(struct fields *f, const struct dlh_port *port)
 {
 	enum dlh_port_type type = dlh_port_type(port), des = dlh_port_desired_type(port);
-	bool details = f->dl->details;
+	bool details = f->details;
 	struct dlh_pending pending;
-	uint32_t module, lane;
 
 	/* The seed's "type eth(auto)"; iproute2 says "des_type auto" (JSON keeps its key). */
 	printf("%s: type %s", dlh_port_handle(port), dlh_port_type_name(type));
 	if (des != DLH_PORT_TYPE_NOTSET && des != type)
 		printf("(%s)", dlh_port_type_name(des));
-	if (dlh_port_netdev(port))
-		field_str(f, "netdev", dlh_port_netdev(port));
-	if (dlh_port_ibdev(port))
-		field_str(f, "ibdev", dlh_port_ibdev(port));
+	field_of(f, "netdev", port, DLH_PORT_FIELD_NETDEV);
+	field_of(f, "ibdev", port, DLH_PORT_FIELD_IBDEV);
 	if (details) {
-		field_str(f, "flavour", dlh_port_flavour_name(dlh_port_flavour(port)));
-		if (dlh_port_has_number(port))
-			field_uint(f, "port", dlh_port_number(port));
+		field_of(f, "flavour", port, DLH_PORT_FIELD_FLAVOUR);
+		field_of(f, "port", port, DLH_PORT_FIELD_NUMBER);
 	}
-	if (dlh_port_is_split(port)) {
-		field_uint(f, "split_group", dlh_port_split_group(port));
-		if (details)
-			field_uint(f, "split_subport", dlh_port_split_subport(port));
-	}
+	field_of(f, "split_group", port, DLH_PORT_FIELD_SPLIT_GROUP);
 	if (!details)
 		return;
-	field_bool(f, "splittable", dlh_port_splittable(port));
-	if (dlh_port_lanes(port))
-		field_uint(f, "lanes", dlh_port_lanes(port));
-	if (dlh_port_speed(port))
-		field_uint(f, "speed", dlh_port_speed(port));
-	if (dlh_port_module(port, &module, &lane)) {
-		field_uint(f, "module", module);
-		field_uint(f, "lane", lane);
-	}
+	field_of(f, "split_subport", port, DLH_PORT_FIELD_SPLIT_SUBPORT);
+	field_of(f, "splittable", port, DLH_PORT_FIELD_SPLITTABLE);
+	field_of(f, "lanes", port, DLH_PORT_FIELD_LANES);
+	field_of(f, "speed", port, DLH_PORT_FIELD_SPEED);
+	field_of(f, "module", port, DLH_PORT_FIELD_MODULE);
+	field_of(f, "lane", port, DLH_PORT_FIELD_LANE);
 	if (dlh_port_split_counts(port)) {
 		uint32_t now = counts_now(port);
 

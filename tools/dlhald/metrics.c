@@ -90,8 +90,45 @@ static void family(FILE *f, const char *name, const char *type, const char *help
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* A field as a label value: "" where the port has none. */
+static void field_label(FILE *f, const char *name, const struct dlh_port *p, enum dlh_port_field field)
+{
+	struct dlh_value v;
+	char num[24];
+
+	switch (dlh_port_field(p, field, &v)) {
+	case DLH_VALUE_STR:
+		label(f, name, v.str, false);
+		break;
+	case DLH_VALUE_UINT:
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)v.uint);
+		label(f, name, num, false);
+		break;
+	case DLH_VALUE_BOOL:
+		label(f, name, v.boolean ? "true" : "false", false);
+		break;
+	default:
+		label(f, name, "", false);
+		break;
+	}
+}
+
 static void ports_write(FILE *f, struct dlh_ctx *ctx)
 {
+	/* the labels after device, port and index, in their order; the number is "number" here */
+	static const struct {
+		const char *label;
+		enum dlh_port_field field;
+	} labels[] = {
+	    {"number", DLH_PORT_FIELD_NUMBER},
+	    {"netdev", DLH_PORT_FIELD_NETDEV},
+	    {"ibdev", DLH_PORT_FIELD_IBDEV},
+	    {"type", DLH_PORT_FIELD_TYPE},
+	    {"desired_type", DLH_PORT_FIELD_DESIRED_TYPE},
+	    {"flavour", DLH_PORT_FIELD_FLAVOUR},
+	    {"split_group", DLH_PORT_FIELD_SPLIT_GROUP},
+	    {"lanes", DLH_PORT_FIELD_LANES},
+	};
 	char num[16];
 
 	family(f, "dlhal_port_info", "gauge",
@@ -102,18 +139,8 @@ static void ports_write(FILE *f, struct dlh_ctx *ctx)
 		label(f, "port", dlh_port_handle(p), false);
 		snprintf(num, sizeof(num), "%u", dlh_port_index(p));
 		label(f, "index", num, false);
-		snprintf(num, sizeof(num), "%u", dlh_port_number(p));
-		label(f, "number", dlh_port_has_number(p) ? num : "", false);
-		label(f, "netdev", dlh_port_netdev(p), false);
-		label(f, "ibdev", dlh_port_ibdev(p), false);
-		label(f, "type", dlh_port_type_name(dlh_port_type(p)), false);
-		label(f, "desired_type", dlh_port_desired_type(p) ? dlh_port_type_name(dlh_port_desired_type(p)) : "",
-		      false);
-		label(f, "flavour", dlh_port_flavour_name(dlh_port_flavour(p)), false);
-		snprintf(num, sizeof(num), "%u", dlh_port_split_group(p));
-		label(f, "split_group", dlh_port_is_split(p) ? num : "", false);
-		snprintf(num, sizeof(num), "%u", dlh_port_lanes(p));
-		label(f, "lanes", dlh_port_lanes(p) ? num : "", false);
+		for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+			field_label(f, labels[i].label, p, labels[i].field);
 		fputs("} 1\n", f);
 	}
 }
