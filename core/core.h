@@ -251,6 +251,24 @@ struct dlh_port {
 	alignas(max_align_t) unsigned char priv[];
 };
 
+/* A port's names and number as the accessors say them (port.c), inline for core/fields.c's hot path. */
+static inline const char *dlh__port_netdev(const struct dlh_port *port)
+{
+	return port->type == DLH_PORT_TYPE_ETH && port->netdev[0] ? port->netdev : NULL;
+}
+
+static inline const char *dlh__port_ibdev(const struct dlh_port *port)
+{
+	return port->type == DLH_PORT_TYPE_IB && port->ibdev[0] ? port->ibdev : NULL;
+}
+
+static inline bool dlh__port_has_number(const struct dlh_port *port)
+{
+	/* the flavours devlink_nl_port_attrs_put() sends DEVLINK_ATTR_PORT_NUMBER for */
+	return port->attrs.flavour == DLH_PORT_FLAVOUR_PHYSICAL || port->attrs.flavour == DLH_PORT_FLAVOUR_CPU ||
+	       port->attrs.flavour == DLH_PORT_FLAVOUR_DSA;
+}
+
 /* extack.c */
 #define DLH__QUOTE_MAX 48
 /* User input for a message: at most DLH__QUOTE_MAX bytes of s[0..len), "..." marking a cut. */

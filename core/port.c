@@ -202,12 +202,12 @@ DLH_EXPORT enum dlh_port_type dlh_port_desired_type(const struct dlh_port *port)
 
 DLH_EXPORT const char *dlh_port_netdev(const struct dlh_port *port)
 {
-	return port->type == DLH_PORT_TYPE_ETH && port->netdev[0] ? port->netdev : NULL;
+	return dlh__port_netdev(port);
 }
 
 DLH_EXPORT const char *dlh_port_ibdev(const struct dlh_port *port)
 {
-	return port->type == DLH_PORT_TYPE_IB && port->ibdev[0] ? port->ibdev : NULL;
+	return dlh__port_ibdev(port);
 }
 
 DLH_EXPORT bool dlh_port_is_split(const struct dlh_port *port)
@@ -237,9 +237,7 @@ DLH_EXPORT uint32_t dlh_port_number(const struct dlh_port *port)
 
 DLH_EXPORT bool dlh_port_has_number(const struct dlh_port *port)
 {
-	/* the flavours devlink_nl_port_attrs_put() sends DEVLINK_ATTR_PORT_NUMBER for */
-	return port->attrs.flavour == DLH_PORT_FLAVOUR_PHYSICAL || port->attrs.flavour == DLH_PORT_FLAVOUR_CPU ||
-	       port->attrs.flavour == DLH_PORT_FLAVOUR_DSA;
+	return dlh__port_has_number(port);
 }
 
 DLH_EXPORT uint32_t dlh_port_lanes(const struct dlh_port *port)

@@ -656,7 +656,8 @@ static void info_of(struct kdl *k, struct nlmsghdr *nlh)
 			/* the attribute itself, as a stream of one */
 			err = dlh__policy_parse(a, a->nla_len, DLH__IN_REPLY, tb, false, why, sizeof(why));
 			if (!err)
-				err = dlh_sdk_info_serial_put(k->info, board, dlh__attr_str(tb[DLH__SLOT(type)]), &ext);
+				err = dlh_sdk_info_serial_put(k->info, board,
+							      dlh__attr_str(tb[dlh__slot_of((uint16_t)type)]), &ext);
 		} else if (type >= DEVLINK_ATTR_INFO_VERSION_FIXED && type <= DEVLINK_ATTR_INFO_VERSION_STORED) {
 			err = dlh__policy_parse(nla_data(a), nla_len(a), DLH__IN_REPLY, tb, false, why, sizeof(why));
 			if (!err && (!tb[V_NAME] || !tb[V_VALUE]))

@@ -11,66 +11,36 @@ struct policy {
 	uint8_t in; /* enum dlh__attr_in bits */
 };
 
-#define RQ			      DLH__IN_REQUEST
-#define RP			      DLH__IN_REPLY
-#define RULE(id, kind, max, name, in) [DLH__SLOT(id)] = {{(id), (kind), (max), (name)}, (in)}
+#define RQ DLH__IN_REQUEST
+#define RP DLH__IN_REPLY
 
 static const struct policy policy[DLH__SLOTS] = {
-    /* an object's names: both ends */
-    RULE(DEVLINK_ATTR_BUS_NAME, DLH__ATTR_STR, DLH_BUS_NAME_MAX, "bus name", RQ | RP),
-    RULE(DEVLINK_ATTR_DEV_NAME, DLH__ATTR_STR, DLH_DEV_NAME_MAX, "device name", RQ | RP),
-    RULE(DEVLINK_ATTR_PORT_INDEX, DLH__ATTR_U32, 0, "port index", RQ | RP),
-    RULE(DEVLINK_ATTR_PORT_NETDEV_NAME, DLH__ATTR_STR, DLH_NETDEV_NAME_MAX, "netdev name", RQ | RP),
-    RULE(DEVLINK_ATTR_PORT_TYPE, DLH__ATTR_U16, 0, "port type", RQ | RP),
-    /* what a request asks */
-    RULE(DEVLINK_ATTR_PORT_SPLIT_COUNT, DLH__ATTR_U32, 0, "split count", RQ),
-    RULE(DEVLINK_ATTR_RELOAD_ACTION, DLH__ATTR_U8, 0, "reload action", RQ),
-    RULE(DEVLINK_ATTR_RELOAD_LIMITS, DLH__ATTR_BF32, 0, "reload limits", RQ),
-    RULE(DLHAL_ATTR_SIM_KEY, DLH__ATTR_STR, DLHAL_SIM_KEY_MAX, "emulator key", RQ),
-    RULE(DLHAL_ATTR_SIM_VALUE, DLH__ATTR_STR, DLHAL_SIM_VALUE_MAX, "emulator value", RQ | RP),
-    RULE(DLHAL_ATTR_DRY_RUN, DLH__ATTR_FLAG, 0, "dry run", RQ),
-    RULE(DLHAL_ATTR_PLAN_BEFORE, DLH__ATTR_RECS, 4 * sizeof(uint32_t), "changes planned before", RQ),
-    /* what a device or port message says */
-    RULE(DEVLINK_ATTR_PORT_DESIRED_TYPE, DLH__ATTR_U16, 0, "desired type", RP),
-    RULE(DEVLINK_ATTR_PORT_IBDEV_NAME, DLH__ATTR_STR, DLH_IBDEV_NAME_MAX, "ibdev name", RP),
-    RULE(DEVLINK_ATTR_PORT_FLAVOUR, DLH__ATTR_U16, 0, "flavour", RP),
-    RULE(DEVLINK_ATTR_PORT_NUMBER, DLH__ATTR_U32, 0, "port number", RP),
-    RULE(DEVLINK_ATTR_PORT_SPLIT_GROUP, DLH__ATTR_U32, 0, "split group", RP),
-    RULE(DEVLINK_ATTR_PORT_SPLIT_SUBPORT_NUMBER, DLH__ATTR_U32, 0, "split subport", RP),
-    RULE(DEVLINK_ATTR_PORT_LANES, DLH__ATTR_U32, 0, "lanes", RP),
-    RULE(DEVLINK_ATTR_PORT_SPLITTABLE, DLH__ATTR_U8, 0, "splittable", RP),
-    RULE(DEVLINK_ATTR_RELOAD_ACTIONS_PERFORMED, DLH__ATTR_BF32, 0, "reload actions performed", RP),
-    RULE(DEVLINK_ATTR_INFO_DRIVER_NAME, DLH__ATTR_STR, DLH_DRIVER_NAME_MAX, "driver name", RP),
-    RULE(DEVLINK_ATTR_INFO_SERIAL_NUMBER, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "serial number", RP),
-    RULE(DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "board serial number", RP),
-    RULE(DEVLINK_ATTR_INFO_VERSION_NAME, DLH__ATTR_STR, DLH_VERSION_NAME_MAX, "version name", RP),
-    RULE(DEVLINK_ATTR_INFO_VERSION_VALUE, DLH__ATTR_STR, DLH_VERSION_VALUE_MAX, "version value", RP),
-    RULE(DLHAL_ATTR_PENDING_SPLIT, DLH__ATTR_U32, 0, "pending split", RP),
-    RULE(DLHAL_ATTR_PENDING_TYPE, DLH__ATTR_U16, 0, "pending type", RP),
-    RULE(DLHAL_ATTR_PENDING_MSG, DLH__ATTR_STR, DLH_EXTACK_MSG_MAX, "pending message", RP),
-    RULE(DLHAL_ATTR_PORT_MODULE, DLH__ATTR_U32, 0, "port module", RP),
-    RULE(DLHAL_ATTR_PORT_LANE, DLH__ATTR_U32, 0, "port lane", RP),
-    RULE(DLHAL_ATTR_PORT_SPEED, DLH__ATTR_U32, 0, "port speed", RP),
-    RULE(DLHAL_ATTR_CARD, DLH__ATTR_STR, DLH_CARD_NAME_MAX, "card", RP),
-    /* nested in DLHAL_ATTR_FW_OPTION */
-    RULE(DLHAL_ATTR_FW_OPTION_SPLIT, DLH__ATTR_U32, 0, "option split", RP),
-    RULE(DLHAL_ATTR_FW_OPTION_SPEED, DLH__ATTR_RECS, sizeof(uint32_t), "option speeds", RP),
-    RULE(DLHAL_ATTR_FW_OPTION_ACTIVE, DLH__ATTR_U8, 0, "option active", RP),
-    RULE(DLHAL_ATTR_FW_OPTION_PENDING, DLH__ATTR_U8, 0, "option pending", RP),
-    /* nested in DLHAL_ATTR_CAGE */
-    RULE(DLHAL_ATTR_CAGE_NUMBER, DLH__ATTR_U32, 0, "cage number", RP),
-    RULE(DLHAL_ATTR_CAGE_ROW, DLH__ATTR_U32, 0, "cage row", RP),
-    RULE(DLHAL_ATTR_CAGE_COL, DLH__ATTR_U32, 0, "cage column", RP),
-    RULE(DLHAL_ATTR_CAGE_FORM, DLH__ATTR_STR, DLH_CAGE_NAME_MAX, "cage form", RP),
-    RULE(DLHAL_ATTR_CAGE_LABEL, DLH__ATTR_STR, DLH_CAGE_NAME_MAX, "cage label", RP),
-    RULE(DLHAL_ATTR_CAGE_MODULE, DLH__ATTR_U32, 0, "cage module", RP),
+#define DLH_X(id, kind, max, name, where) [DLH__SLOT_##id] = {{(id), DLH__ATTR_##kind, (max), (name)}, (where)},
+    DLH__POLICY_MAP(DLH_X)
+#undef DLH_X
 };
+
+/* Slots by id: devlink's ids from 0, dlhal's from DLHAL_ATTR_SIM_KEY. */
+static const uint8_t devlink_slots[DEVLINK_ATTR_MAX + 1] = {
+#define DLH_X(id, kind, max, name, where) [id] = DLH__SLOT_##id,
+    DLH__POLICY_DEVLINK(DLH_X)
+#undef DLH_X
+};
+static const uint8_t dlhal_slots[DLHAL_ATTR_END_ - DLHAL_ATTR_SIM_KEY] = {
+#define DLH_X(id, kind, max, name, where) [(id)-DLHAL_ATTR_SIM_KEY] = DLH__SLOT_##id,
+    DLH__POLICY_DLHAL(DLH_X)
+#undef DLH_X
+};
+
+_Static_assert(DLH__SLOTS <= UINT8_MAX, "a slot is a byte");
 
 unsigned int dlh__slot_of(uint16_t type)
 {
-	if (type >= DLHAL_ATTR_SIM_KEY)
-		return type < DLHAL_ATTR_END_ ? DLH__SLOT(type) : 0;
-	return type <= DEVLINK_ATTR_MAX ? type : 0;
+	if (type <= DEVLINK_ATTR_MAX)
+		return devlink_slots[type];
+	if (type >= DLHAL_ATTR_SIM_KEY && type < DLHAL_ATTR_END_)
+		return dlhal_slots[type - DLHAL_ATTR_SIM_KEY];
+	return DLH__SLOT_NONE;
 }
 
 struct slots {
@@ -78,7 +48,7 @@ struct slots {
 	struct nlattr **tb;
 };
 
-static const struct dlh__attr_rule *slot_lookup(uint16_t type, void *arg, struct nlattr ***at)
+static inline const struct dlh__attr_rule *slot_lookup(uint16_t type, void *arg, struct nlattr ***at)
 {
 	struct slots *s = arg;
 	unsigned int slot = dlh__slot_of(type);
@@ -95,5 +65,5 @@ int dlh__policy_parse(const struct nlattr *head, int len, enum dlh__attr_in in, 
 	struct slots s = {in, tb};
 
 	memset(tb, 0, DLH__SLOTS * sizeof(*tb));
-	return dlh__attrs_walk(head, len, slot_lookup, &s, strict, why, whylen);
+	return dlh__attrs_walk_inline(head, len, slot_lookup, &s, strict, why, whylen);
 }

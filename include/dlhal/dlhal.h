@@ -884,7 +884,8 @@ DLH_EXPORT const char *dlh_port_field_name(enum dlh_port_field f);
  *        set, the number only where the port has one, the split group and
  *        subport only on a split port, lanes and speed only when known
  *        (not 0), the module and lane only where the driver says them.
- * @return @p v->kind (DLH_VALUE_NONE: the port has none)
+ * @return @p v->kind (DLH_VALUE_NONE: the port has none); only the member
+ *         it names is set
  */
 DLH_EXPORT enum dlh_value_kind dlh_port_field(const struct dlh_port *port, enum dlh_port_field f, struct dlh_value *v);
 /**
