@@ -7,6 +7,7 @@
  *
  * The kernel's errno and extack message reach the caller unchanged.
  */
+#include "codec.h"
 #include "kernel.h"
 #include "nlattr.h"
 #include "policy.h"
@@ -93,33 +94,18 @@ struct req {
 };
 
 /*
- * What the codec reads of a device or port message, by slot (policy.h), each
- * attribute checked by the family's table before use: a reply with a
- * malformed one is dropped whole, as from a hostile peer. Attributes the
- * table does not take in a reply (params, functions...) are skipped.
+ * What this end reads of a message itself, by slot (policy.h), each attribute
+ * checked by the family's table before use: a reply with a malformed one is
+ * dropped whole, as from a hostile peer. Attributes the table does not take
+ * in a reply (params, functions...) are skipped. Ports, plans, faceplates
+ * and versions are read by the codec (codec.h).
  */
 enum {
 	A_BUS = DLH__SLOT(DEVLINK_ATTR_BUS_NAME),
 	A_DEV = DLH__SLOT(DEVLINK_ATTR_DEV_NAME),
 	A_INDEX = DLH__SLOT(DEVLINK_ATTR_PORT_INDEX),
-	A_TYPE = DLH__SLOT(DEVLINK_ATTR_PORT_TYPE),
-	A_DESIRED = DLH__SLOT(DEVLINK_ATTR_PORT_DESIRED_TYPE),
-	A_NETDEV = DLH__SLOT(DEVLINK_ATTR_PORT_NETDEV_NAME),
-	A_IBDEV = DLH__SLOT(DEVLINK_ATTR_PORT_IBDEV_NAME),
-	A_FLAVOUR = DLH__SLOT(DEVLINK_ATTR_PORT_FLAVOUR),
-	A_NUMBER = DLH__SLOT(DEVLINK_ATTR_PORT_NUMBER),
-	A_GROUP = DLH__SLOT(DEVLINK_ATTR_PORT_SPLIT_GROUP),
-	A_SUBPORT = DLH__SLOT(DEVLINK_ATTR_PORT_SPLIT_SUBPORT_NUMBER),
-	A_LANES = DLH__SLOT(DEVLINK_ATTR_PORT_LANES),
-	A_SPLITTABLE = DLH__SLOT(DEVLINK_ATTR_PORT_SPLITTABLE),
 	A_SIM_VALUE = DLH__SLOT(DLHAL_ATTR_SIM_VALUE),
-	A_PEND_SPLIT = DLH__SLOT(DLHAL_ATTR_PENDING_SPLIT),
-	A_PEND_TYPE = DLH__SLOT(DLHAL_ATTR_PENDING_TYPE),
-	A_PEND_MSG = DLH__SLOT(DLHAL_ATTR_PENDING_MSG),
 	A_RELOAD_DONE = DLH__SLOT(DEVLINK_ATTR_RELOAD_ACTIONS_PERFORMED),
-	A_MODULE = DLH__SLOT(DLHAL_ATTR_PORT_MODULE),
-	A_LANE = DLH__SLOT(DLHAL_ATTR_PORT_LANE),
-	A_SPEED = DLH__SLOT(DLHAL_ATTR_PORT_SPEED),
 	A_CARD = DLH__SLOT(DLHAL_ATTR_CARD),
 	A_DRIVER = DLH__SLOT(DEVLINK_ATTR_INFO_DRIVER_NAME),
 };
@@ -129,22 +115,6 @@ enum { E_MSG, E_COUNT_ };
 static const struct dlh__attr_rule err_rules[E_COUNT_] = {
     [E_MSG] = {NLMSGERR_ATTR_MSG, DLH__ATTR_STR, 0, "extack message"},
 };
-
-static int attr_u32(struct nlattr *a, uint32_t *v)
-{
-	if (!a)
-		return 0;
-	*v = nla_get_u32(a);
-	return 1;
-}
-
-static int attr_u16(struct nlattr *a, uint32_t *v)
-{
-	if (!a)
-		return 0;
-	*v = nla_get_u16(a);
-	return 1;
-}
 
 static void seen_add(struct kdl *k, struct dlh_dev *dev, uint32_t index)
 {
@@ -196,64 +166,24 @@ static struct dlh_dev *dev_of(struct kdl *k, struct nlattr **tb, bool create)
 	return dev;
 }
 
-static enum dlh_port_type type_of(uint32_t t)
-{
-	return t <= DEVLINK_PORT_TYPE_IB ? (enum dlh_port_type)t : DLH_PORT_TYPE_NOTSET;
-}
-
-static void attrs_of(struct nlattr **tb, struct dlh_sdk_port_attrs *attrs)
-{
-	uint32_t v;
-
-	if (attr_u16(tb[A_FLAVOUR], &v))
-		attrs->flavour = (enum dlh_port_flavour)v;
-	attr_u32(tb[A_NUMBER], &attrs->number);
-	attrs->split = attr_u32(tb[A_GROUP], &attrs->split_group);
-	attr_u32(tb[A_SUBPORT], &attrs->split_subport);
-	attr_u32(tb[A_LANES], &attrs->lanes);
-	attrs->splittable = tb[A_SPLITTABLE] && *(const uint8_t *)nla_data(tb[A_SPLITTABLE]);
-	/* a dlhald's (the kernel has none): where the port is, and its speed */
-	attrs->has_module = attr_u32(tb[A_MODULE], &attrs->module) && attr_u32(tb[A_LANE], &attrs->lane);
-	if (!attrs->has_module)
-		attrs->module = attrs->lane = 0;
-	attr_u32(tb[A_SPEED], &attrs->speed);
-}
-
-/* What a dlhald says is pending until the next reset (the kernel sends none: nothing pending). */
-static void pending_of(struct nlattr **tb, struct dlh_pending *p)
-{
-	uint32_t v;
-
-	memset(p, 0, sizeof(*p));
-	attr_u32(tb[A_PEND_SPLIT], &p->split);
-	if (attr_u16(tb[A_PEND_TYPE], &v))
-		p->type = type_of(v);
-	if (tb[A_PEND_MSG])
-		snprintf(p->message, sizeof(p->message), "%s", dlh__attr_str(tb[A_PEND_MSG]));
-}
-
 /* A port of a dump, reported to a walk (core checks it as a registration). */
 static void port_walk(struct kdl *k, struct nlattr **tb)
 {
-	const char *bus = dlh__attr_str(tb[A_BUS]), *name = dlh__attr_str(tb[A_DEV]);
-	struct dlh_sdk_port_attrs attrs = {0};
-	struct dlh_sdk_port_info info = {.attrs = &attrs, .dev = k->walk_dev};
-	uint32_t type = DEVLINK_PORT_TYPE_NOTSET, desired = DEVLINK_PORT_TYPE_NOTSET;
+	struct dlh__port_msg m;
+	struct dlh_sdk_port_info info = {.attrs = &m.attrs, .dev = k->walk_dev};
 	size_t blen;
 
-	if (k->walk_ret || !bus || !name || !attr_u32(tb[A_INDEX], &info.index))
+	if (k->walk_ret || dlh__port_msg_get(tb, &m) || !m.bus)
 		return;
 	/* Ports come device by device: the handle is formed once a device. */
-	blen = strlen(bus);
-	if (strncmp(k->walk_dev, bus, blen) || k->walk_dev[blen] != '/' || strcmp(k->walk_dev + blen + 1, name))
-		snprintf(k->walk_dev, sizeof(k->walk_dev), "%s/%s", bus, name);
-	attrs_of(tb, &attrs);
-	attr_u16(tb[A_TYPE], &type);
-	attr_u16(tb[A_DESIRED], &desired);
-	info.type = type_of(type);
-	info.desired_type = type_of(desired);
-	info.netdev = dlh__attr_str(tb[A_NETDEV]);
-	info.ibdev = dlh__attr_str(tb[A_IBDEV]);
+	blen = strlen(m.bus);
+	if (strncmp(k->walk_dev, m.bus, blen) || k->walk_dev[blen] != '/' || strcmp(k->walk_dev + blen + 1, m.dev))
+		snprintf(k->walk_dev, sizeof(k->walk_dev), "%s/%s", m.bus, m.dev);
+	info.index = m.index;
+	info.type = m.type;
+	info.desired_type = m.desired;
+	info.netdev = m.netdev;
+	info.ibdev = m.ibdev;
 	k->walk_ret = k->walk_fn(&info, k->walk_arg);
 }
 
@@ -261,141 +191,61 @@ static void port_walk(struct kdl *k, struct nlattr **tb)
 static void port_apply(struct kdl *k, struct nlattr **tb)
 {
 	struct dlh_dev *dev = dev_of(k, tb, true);
-	struct dlh_sdk_port_attrs attrs = {0};
-	uint32_t index, type = DEVLINK_PORT_TYPE_NOTSET, desired = DEVLINK_PORT_TYPE_NOTSET;
+	struct dlh__port_msg m;
 	struct dlh_port *port;
-	const char *netdev;
 
-	if (!dev || !attr_u32(tb[A_INDEX], &index))
+	if (!dev || dlh__port_msg_get(tb, &m))
 		return;
-	attrs_of(tb, &attrs);
-
 	if (k->resyncing)
-		seen_add(k, dev, index);
-	port = dlh_port_find(dev, index);
+		seen_add(k, dev, m.index);
+	port = dlh_port_find(dev, m.index);
 	if (!port) {
-		if (dlh_sdk_port_register(dev, index, &attrs, &port, NULL))
+		if (dlh_sdk_port_register(dev, m.index, &m.attrs, &port, NULL))
 			return;
 	} else {
-		dlh_sdk_port_attrs_set(port, &attrs);
+		dlh_sdk_port_attrs_set(port, &m.attrs);
 	}
-	attr_u16(tb[A_TYPE], &type);
-	attr_u16(tb[A_DESIRED], &desired);
-	switch (type_of(type)) {
+	switch (m.type) {
 	case DLH_PORT_TYPE_ETH:
-		netdev = dlh__attr_str(tb[A_NETDEV]);
-		if (netdev && dlh_sdk_port_type_eth(port, netdev, NULL) == -EEXIST) {
+		if (m.netdev && dlh_sdk_port_type_eth(port, m.netdev, NULL) == -EEXIST) {
 			/* A rename whose other half is still in the socket: the
 			 * stale holder gets its own notification next. */
-			dlh_sdk_port_type_clear(dlh_port_find_netdev(dlh_sdk_bus_ctx(k->bus), netdev));
-			dlh_sdk_port_type_eth(port, netdev, NULL);
-		} else if (!netdev) {
+			dlh_sdk_port_type_clear(dlh_port_find_netdev(dlh_sdk_bus_ctx(k->bus), m.netdev));
+			dlh_sdk_port_type_eth(port, m.netdev, NULL);
+		} else if (!m.netdev) {
 			dlh_sdk_port_type_eth(port, NULL, NULL);
 		}
 		break;
 	case DLH_PORT_TYPE_IB:
-		dlh_sdk_port_type_ib(port, dlh__attr_str(tb[A_IBDEV]), NULL);
+		dlh_sdk_port_type_ib(port, m.ibdev, NULL);
 		break;
 	default:
 		dlh_sdk_port_type_clear(port);
 		break;
 	}
-	dlh_sdk_port_desired_type_set(port, type_of(desired));
-	{
-		struct dlh_pending p;
-
-		pending_of(tb, &p);
-		dlh_sdk_port_pending_set(port, &p);
-	}
+	dlh_sdk_port_desired_type_set(port, m.desired);
+	dlh_sdk_port_pending_set(port, &m.pending);
 }
 
-/* A port a dry run's reply names (DLHAL_ATTR_PLAN_NEW or _AFTER), checked as a port message is. */
-static int plan_port_of(struct kdl *k, const struct nlattr *nest, bool after)
-{
-	struct dlh_sdk_port_attrs attrs = {0};
-	struct nlattr *tb[DLH__SLOTS];
-	uint32_t index, type = DEVLINK_PORT_TYPE_NOTSET;
-	const char *name;
-	char why[128], dev[DLH_BUS_NAME_MAX + DLH_DEV_NAME_MAX + 1];
-
-	if (dlh__policy_parse(nla_data(nest), nla_len(nest), DLH__IN_REPLY, tb, false, why, sizeof(why)) ||
-	    !attr_u32(tb[A_INDEX], &index) || (after && (!tb[A_BUS] || !tb[A_DEV])))
-		return dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan names a malformed port");
-	attrs_of(tb, &attrs);
-	attr_u16(tb[A_TYPE], &type);
-	name = type == DEVLINK_PORT_TYPE_ETH  ? dlh__attr_str(tb[A_NETDEV])
-	       : type == DEVLINK_PORT_TYPE_IB ? dlh__attr_str(tb[A_IBDEV])
-					      : NULL;
-	if (!after)
-		return dlh_sdk_plan_come(k->plan, index, &attrs, type_of(type), name, k->plan_ext);
-	snprintf(dev, sizeof(dev), "%s/%s", dlh__attr_str(tb[A_BUS]), dlh__attr_str(tb[A_DEV]));
-	return dlh_sdk_plan_after(k->plan, dev, index, &attrs, type_of(type), name, k->plan_ext);
-}
-
-/* A dry run's reply, into the plan the op fills: each attribute checked, the ports through core's checks. */
+/* A dry run's reply, into the plan the op fills (once). */
 static void plan_of(struct kdl *k, struct nlmsghdr *nlh)
 {
-	const struct nlattr *a;
-	int rem, err = 0;
-
 	if (!k->plan || k->plan_got)
 		return;
 	k->plan_got = true;
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
-	{
-		switch (nla_type(a)) {
-		case DLHAL_ATTR_PLAN_PARTIAL:
-			dlh_sdk_plan_partial(k->plan);
-			break;
-		case DLHAL_ATTR_PLAN_WHY: /* a string that fits an extack, or the plan is malformed */
-			if (nla_len(a) < 2 || nla_len(a) > DLH_EXTACK_MSG_MAX ||
-			    ((const char *)nla_data(a))[nla_len(a) - 1] ||
-			    strlen(nla_data(a)) != (size_t)nla_len(a) - 1)
-				err = dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan is malformed");
-			else
-				dlh_sdk_extack(k->plan_ext, 0, "%s", (const char *)nla_data(a));
-			break;
-		case DLHAL_ATTR_PLAN_GONE:
-			err = nla_len(a) == 4 ? dlh_sdk_plan_gone(k->plan, nla_get_u32(a), k->plan_ext)
-					      : dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan is malformed");
-			break;
-		case DLHAL_ATTR_PLAN_NEW:
-		case DLHAL_ATTR_PLAN_AFTER:
-			err = plan_port_of(k, a, nla_type(a) == DLHAL_ATTR_PLAN_AFTER);
-			break;
-		default: /* the device's names, DLHAL_ATTR_PLAN_STAGED (the after ports say it) */
-			break;
-		}
-		if (err) {
-			k->plan_err = err;
-			return;
-		}
-	}
-	if (rem)
-		k->plan_err = dlh_sdk_extack(k->plan_ext, -EPROTO, "dlhald's plan is malformed");
+	k->plan_err = dlh__plan_get(nlh, k->plan, k->plan_ext);
 }
-
-/* A nested attribute's members, by slot. */
-enum {
-	O_SPLIT = DLH__SLOT(DLHAL_ATTR_FW_OPTION_SPLIT),
-	O_SPEED = DLH__SLOT(DLHAL_ATTR_FW_OPTION_SPEED),
-	O_ACTIVE = DLH__SLOT(DLHAL_ATTR_FW_OPTION_ACTIVE),
-	O_PENDING = DLH__SLOT(DLHAL_ATTR_FW_OPTION_PENDING),
-};
 
 /*
  * A dlhald's device message: its firmware options, kept by handle for
- * dev_fw_options (each checked here; core checks the set as a driver's). A
- * message without them says the device has none.
+ * dev_fw_options (each checked by the codec; core checks the set as a
+ * driver's). A message without them says the device has none.
  */
 static void fw_options_of(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr *nlh)
 {
 	struct kopts *o = NULL;
-	const struct nlattr *a;
-	size_t i;
-	int rem;
 
-	for (i = 0; i < k->nopts && !o; i++)
+	for (size_t i = 0; i < k->nopts && !o; i++)
 		if (!strcmp(k->opts[i].dev, dlh_dev_handle(dev)))
 			o = &k->opts[i];
 	if (!o) {
@@ -407,72 +257,24 @@ static void fw_options_of(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr *n
 		o = &no[k->nopts++];
 		snprintf(o->dev, sizeof(o->dev), "%s", dlh_dev_handle(dev));
 	}
-	o->n = 0;
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
-	{
-		struct nlattr *tb[DLH__SLOTS];
-		struct dlh_fw_option *f;
-		char why[128];
-
-		if (nla_type(a) != DLHAL_ATTR_FW_OPTION || o->n == 16 ||
-		    dlh__policy_parse(nla_data(a), nla_len(a), DLH__IN_REPLY, tb, false, why, sizeof(why)) ||
-		    !tb[O_SPLIT] || (tb[O_SPEED] && nla_len(tb[O_SPEED]) > (int)sizeof(f->speed)))
-			continue;
-		f = &o->o[o->n++];
-		memset(f, 0, sizeof(*f));
-		f->split = nla_get_u32(tb[O_SPLIT]);
-		if (tb[O_SPEED])
-			memcpy(f->speed, nla_data(tb[O_SPEED]), (size_t)nla_len(tb[O_SPEED]));
-		f->active = tb[O_ACTIVE] && nla_get_u8(tb[O_ACTIVE]);
-		f->pending = tb[O_PENDING] && nla_get_u8(tb[O_PENDING]);
-	}
+	dlh__fw_options_get(nlh, o->o, 16, &o->n);
 }
 
 static struct nl_msg *msg_new(struct kdl *k, uint8_t cmd, int flags);
 static int request(struct kdl *k, struct nl_msg *msg, struct dlh_extack *ext);
 
-enum {
-	C_NUMBER = DLH__SLOT(DLHAL_ATTR_CAGE_NUMBER),
-	C_ROW = DLH__SLOT(DLHAL_ATTR_CAGE_ROW),
-	C_COL = DLH__SLOT(DLHAL_ATTR_CAGE_COL),
-	C_FORM = DLH__SLOT(DLHAL_ATTR_CAGE_FORM),
-	C_LABEL = DLH__SLOT(DLHAL_ATTR_CAGE_LABEL),
-	C_MODULE = DLH__SLOT(DLHAL_ATTR_CAGE_MODULE),
-};
-
 /*
- * A dlhald's device message: its faceplate (DLHAL_ATTR_CAGE), each cage
- * checked here and the whole by core (dlh_sdk_dev_cages_set()); a malformed
- * one is dropped whole, a message without cages says there are none.
+ * A dlhald's device message: its faceplate, each cage checked by the codec
+ * and the whole by core (dlh_sdk_dev_cages_set()); a malformed one is
+ * dropped whole, a message without cages says there are none.
  */
 static void cages_of(struct dlh_dev *dev, struct nlmsghdr *nlh)
 {
 	struct dlh_cage cages[256];
-	const struct nlattr *a;
-	size_t n = 0;
-	int rem;
+	size_t n;
 
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
-	{
-		struct nlattr *tb[DLH__SLOTS];
-		char why[128];
-
-		if (nla_type(a) != DLHAL_ATTR_CAGE)
-			continue;
-		if (n == 256 ||
-		    dlh__policy_parse(nla_data(a), nla_len(a), DLH__IN_REPLY, tb, false, why, sizeof(why)) ||
-		    !tb[C_NUMBER] || !tb[C_ROW] || !tb[C_COL] || !tb[C_FORM] || !tb[C_LABEL])
-			return;
-		memset(&cages[n], 0, sizeof(cages[n]));
-		cages[n].number = nla_get_u32(tb[C_NUMBER]);
-		cages[n].row = nla_get_u32(tb[C_ROW]);
-		cages[n].col = nla_get_u32(tb[C_COL]);
-		snprintf(cages[n].form, sizeof(cages[n].form), "%s", dlh__attr_str(tb[C_FORM]));
-		snprintf(cages[n].label, sizeof(cages[n].label), "%s", dlh__attr_str(tb[C_LABEL]));
-		cages[n].has_module = attr_u32(tb[C_MODULE], &cages[n].module);
-		n++;
-	}
-	dlh_sdk_dev_cages_set(dev, cages, n, NULL);
+	if (!dlh__cages_get(nlh, cages, 256, &n))
+		dlh_sdk_dev_cages_set(dev, cages, n, NULL);
 }
 
 static const struct kopts *kopts_find(const struct kdl *k, const struct dlh_dev *dev)
@@ -496,8 +298,7 @@ static int daemon_dev_fw_options(struct dlh_dev *dev, struct dlh_fw_option *opts
 	if (!o) {
 		struct nl_msg *msg = msg_new(k, DEVLINK_CMD_GET, 0);
 
-		if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
-		    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev))) {
+		if (!msg || dlh__dev_put(msg, dlh_dev_bus(dev), dlh_dev_name(dev))) {
 			nlmsg_free(msg);
 			return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
 		}
@@ -535,14 +336,12 @@ static bool in_scope(const struct kdl *k, const char *bus, const char *dev)
 }
 
 /* Devices and ports, from a dump or a notification. */
-static void info_of(struct kdl *k, struct nlmsghdr *nlh);
 
 static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 {
 	struct nlattr *tb[DLH__SLOTS];
 	struct dlh_port *port;
 	struct dlh_dev *dev;
-	uint32_t index;
 	char why[128];
 	uint8_t cmd;
 
@@ -569,7 +368,7 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 		if (k->info_driver && tb[A_DRIVER])
 			snprintf(k->info_driver, k->info_len, "%s", dlh__attr_str(tb[A_DRIVER]));
 		if (k->info)
-			info_of(k, nlh);
+			dlh__info_get(nlh, k->info, k->info_bad, sizeof(k->info_bad));
 		return;
 	}
 	/* Linux fills port dump replies with DEVLINK_CMD_NEW (not PORT_NEW): a
@@ -589,7 +388,7 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 		struct dlh_pending p;
 
 		dev = dev_of(k, tb, true);
-		pending_of(tb, &p);
+		dlh__pending_get(tb, &p);
 		if (dev && k->conn.t->daemon) {
 			fw_options_of(k, dev, nlh);
 			cages_of(dev, nlh);
@@ -622,55 +421,11 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 		break;
 	case DEVLINK_CMD_PORT_DEL:
 		dev = dev_of(k, tb, false);
-		if (dev && attr_u32(tb[A_INDEX], &index) && (port = dlh_port_find(dev, index)))
+		if (dev && tb[A_INDEX] && (port = dlh_port_find(dev, nla_get_u32(tb[A_INDEX]))))
 			dlh_sdk_port_unregister(port);
 		break;
 	default: /* params, health, traps...: not in the model */
 		break;
-	}
-}
-
-enum { V_NAME = DLH__SLOT(DEVLINK_ATTR_INFO_VERSION_NAME), V_VALUE = DLH__SLOT(DEVLINK_ATTR_INFO_VERSION_VALUE) };
-
-/*
- * An INFO_GET reply's serial numbers and versions, in the order the driver put
- * them, each checked (here as an attribute, by core as a value). One that
- * fails is left out and named in k->info_bad: the rest still identifies the
- * device.
- */
-static void info_of(struct kdl *k, struct nlmsghdr *nlh)
-{
-	const struct nlattr *a;
-	int rem;
-
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0), rem)
-	{
-		struct nlattr *tb[DLH__SLOTS];
-		struct dlh_extack ext = {0};
-		char why[128] = "";
-		int type = nla_type(a), err = 0;
-
-		if (type == DEVLINK_ATTR_INFO_SERIAL_NUMBER || type == DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER) {
-			bool board = type == DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER;
-
-			/* the attribute itself, as a stream of one */
-			err = dlh__policy_parse(a, a->nla_len, DLH__IN_REPLY, tb, false, why, sizeof(why));
-			if (!err)
-				err = dlh_sdk_info_serial_put(k->info, board,
-							      dlh__attr_str(tb[dlh__slot_of((uint16_t)type)]), &ext);
-		} else if (type >= DEVLINK_ATTR_INFO_VERSION_FIXED && type <= DEVLINK_ATTR_INFO_VERSION_STORED) {
-			err = dlh__policy_parse(nla_data(a), nla_len(a), DLH__IN_REPLY, tb, false, why, sizeof(why));
-			if (!err && (!tb[V_NAME] || !tb[V_VALUE]))
-				err = -EINVAL, snprintf(why, sizeof(why), "a version without its name or value");
-			if (!err)
-				err = dlh_sdk_info_version_put(
-				    k->info, (enum dlh_version_kind)(type - DEVLINK_ATTR_INFO_VERSION_FIXED),
-				    dlh__attr_str(tb[V_NAME]), dlh__attr_str(tb[V_VALUE]), &ext);
-		} else {
-			continue;
-		}
-		if (err && !k->info_bad[0])
-			snprintf(k->info_bad, sizeof(k->info_bad), "%s", why[0] ? why : ext.msg);
 	}
 }
 
@@ -947,34 +702,28 @@ static void on_mon_readable(struct dlh_sdk_io *io, int fd, void *arg)
 		daemon_gone(k);
 }
 
-static struct nl_msg *port_msg(struct kdl *k, struct dlh_port *port, uint8_t cmd)
+/* A change of @port as its request: the port's names and index, the change's own attribute. */
+static struct nl_msg *change_msg(struct kdl *k, struct dlh_port *port, const struct dlh_change_req *r)
 {
 	struct dlh_dev *dev = dlh_port_dev(port);
-	struct nl_msg *msg = msg_new(k, cmd, 0);
+	struct nl_msg *msg = msg_new(k, dlh__change_cmd(r->kind), 0);
 
-	if (!msg)
-		return NULL;
-	if (nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
-	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev)) ||
-	    nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, dlh_port_index(port))) {
+	if (msg && (dlh__dev_put(msg, dlh_dev_bus(dev), dlh_dev_name(dev)) ||
+		    nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, dlh_port_index(port)) || dlh__change_put(msg, r))) {
 		nlmsg_free(msg);
 		return NULL;
 	}
 	return msg;
 }
 
-static int port_request(struct dlh_port *port, uint8_t cmd, int attr, uint32_t val, int width, struct dlh_extack *ext)
+static int port_request(struct dlh_port *port, const struct dlh_change_req *r, struct dlh_extack *ext)
 {
 	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dlh_port_dev(port)));
-	struct nl_msg *msg = port_msg(k, port, cmd);
+	struct nl_msg *msg = change_msg(k, port, r);
 	int err;
 
 	if (!msg)
 		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
-	if ((width == 16 && nla_put_u16(msg, attr, (uint16_t)val)) || (width == 32 && nla_put_u32(msg, attr, val))) {
-		nlmsg_free(msg);
-		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
-	}
 	/* @port may be replaced by the notifications: nothing touches it after this. */
 	err = request(k, msg, ext);
 	notifications_drain(k);
@@ -983,17 +732,17 @@ static int port_request(struct dlh_port *port, uint8_t cmd, int attr, uint32_t v
 
 static int kernel_port_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
 {
-	return port_request(port, DEVLINK_CMD_PORT_SET, DEVLINK_ATTR_PORT_TYPE, (uint32_t)type, 16, ext);
+	return port_request(port, &(struct dlh_change_req){.kind = DLH_CHANGE_TYPE, .type = type}, ext);
 }
 
 static int kernel_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
 {
-	return port_request(port, DEVLINK_CMD_PORT_SPLIT, DEVLINK_ATTR_PORT_SPLIT_COUNT, count, 32, ext);
+	return port_request(port, &(struct dlh_change_req){.kind = DLH_CHANGE_SPLIT, .count = count}, ext);
 }
 
 static int kernel_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 {
-	return port_request(port, DEVLINK_CMD_PORT_UNSPLIT, 0, 0, 0, ext);
+	return port_request(port, &(struct dlh_change_req){.kind = DLH_CHANGE_UNSPLIT}, ext);
 }
 
 /*
@@ -1001,36 +750,21 @@ static int kernel_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
  * sequence planned before on the device, which the daemon plans first with
  * its driver. A daemon from before dry runs refuses the attribute: partial.
  */
-static int daemon_plan(struct dlh_port *port, uint8_t cmd, int attr, uint32_t val, int width, struct dlh_sdk_plan *plan,
+static int daemon_plan(struct dlh_port *port, const struct dlh_change_req *r, struct dlh_sdk_plan *plan,
 		       struct dlh_extack *ext)
 {
 	struct kdl *k = dlh_sdk_bus_priv(dlh_sdk_dev_bus(dlh_port_dev(port)));
-	struct nl_msg *msg = port_msg(k, port, cmd);
 	size_t n;
 	const struct dlh_change_req *before = dlh_sdk_plan_before(plan, &n);
-	uint32_t *recs = NULL;
-	int err = !msg;
+	struct nl_msg *msg;
+	int err;
 
 	if (n > DLHAL_PLAN_BEFORE_MAX) {
-		nlmsg_free(msg);
 		dlh_sdk_plan_partial(plan);
 		return 0;
 	}
-	if (!err && n) {
-		recs = calloc(n, 4 * sizeof(*recs));
-		for (size_t i = 0; recs && i < n; i++) {
-			recs[4 * i] = (uint32_t)before[i].kind;
-			recs[4 * i + 1] = before[i].index;
-			recs[4 * i + 2] = before[i].count;
-			recs[4 * i + 3] = (uint32_t)before[i].type;
-		}
-		err = !recs || nla_put(msg, DLHAL_ATTR_PLAN_BEFORE, (int)(n * 4 * sizeof(*recs)), recs);
-		free(recs);
-	}
-	if (!err)
-		err = nla_put_flag(msg, DLHAL_ATTR_DRY_RUN) || (width == 16 && nla_put_u16(msg, attr, (uint16_t)val)) ||
-		      (width == 32 && nla_put_u32(msg, attr, val));
-	if (err) {
+	msg = change_msg(k, port, r);
+	if (!msg || dlh__before_put(msg, before, n) || nla_put_flag(msg, DLHAL_ATTR_DRY_RUN)) {
 		nlmsg_free(msg);
 		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
 	}
@@ -1055,18 +789,18 @@ static int daemon_plan(struct dlh_port *port, uint8_t cmd, int attr, uint32_t va
 static int daemon_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
 				  struct dlh_extack *ext)
 {
-	return daemon_plan(port, DEVLINK_CMD_PORT_SPLIT, DEVLINK_ATTR_PORT_SPLIT_COUNT, count, 32, plan, ext);
+	return daemon_plan(port, &(struct dlh_change_req){.kind = DLH_CHANGE_SPLIT, .count = count}, plan, ext);
 }
 
 static int daemon_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
 {
-	return daemon_plan(port, DEVLINK_CMD_PORT_UNSPLIT, 0, 0, 0, plan, ext);
+	return daemon_plan(port, &(struct dlh_change_req){.kind = DLH_CHANGE_UNSPLIT}, plan, ext);
 }
 
 static int daemon_port_type_set_plan(struct dlh_port *port, enum dlh_port_type type, struct dlh_sdk_plan *plan,
 				     struct dlh_extack *ext)
 {
-	return daemon_plan(port, DEVLINK_CMD_PORT_SET, DEVLINK_ATTR_PORT_TYPE, (uint32_t)type, 16, plan, ext);
+	return daemon_plan(port, &(struct dlh_change_req){.kind = DLH_CHANGE_TYPE, .type = type}, plan, ext);
 }
 
 static int dump(struct kdl *k, uint8_t cmd, struct dlh_extack *ext)
@@ -1153,8 +887,7 @@ static void scope_filter_set(struct kdl *k)
 	    !(k->ops[DLH_DEVLINK_CMD_NOTIFY_FILTER_SET / 32] & (1u << (DLH_DEVLINK_CMD_NOTIFY_FILTER_SET % 32))))
 		return;
 	msg = msg_new(k, DLH_DEVLINK_CMD_NOTIFY_FILTER_SET, 0);
-	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, k->scope_bus) ||
-	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, k->scope_dev)) {
+	if (!msg || dlh__dev_put(msg, k->scope_bus, k->scope_dev)) {
 		nlmsg_free(msg);
 		return;
 	}
@@ -1230,8 +963,7 @@ static int kernel_bus_fill_dev(struct dlh_sdk_bus *bus, const char *handle, stru
 	memcpy(busname, handle, (size_t)(slash - handle));
 	busname[slash - handle] = '\0';
 	msg = msg_new(k, DEVLINK_CMD_PORT_GET, NLM_F_DUMP);
-	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, busname) ||
-	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, slash + 1)) {
+	if (!msg || dlh__dev_put(msg, busname, slash + 1)) {
 		nlmsg_free(msg);
 		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
 	}
@@ -1415,8 +1147,7 @@ static struct nl_msg *sim_msg(struct dlh_dev *dev, struct dlh_port *port, uint8_
 
 	if (!msg)
 		return NULL;
-	if (nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
-	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev)) ||
+	if (dlh__dev_put(msg, dlh_dev_bus(dev), dlh_dev_name(dev)) ||
 	    (port && nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, dlh_port_index(port))) ||
 	    nla_put_string(msg, DLHAL_ATTR_SIM_KEY, key) ||
 	    (value && nla_put_string(msg, DLHAL_ATTR_SIM_VALUE, value))) {
@@ -1489,8 +1220,7 @@ static int kernel_dev_reload(struct dlh_dev *dev, enum dlh_reload_action action,
 	uint32_t done = 0;
 	int err;
 
-	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
-	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev)) ||
+	if (!msg || dlh__dev_put(msg, dlh_dev_bus(dev), dlh_dev_name(dev)) ||
 	    nla_put_u8(msg, DEVLINK_ATTR_RELOAD_ACTION, (uint8_t)action) ||
 	    (limit != DLH_RELOAD_LIMIT_UNSPEC && nla_put(msg, DEVLINK_ATTR_RELOAD_LIMITS, sizeof(limits), &limits))) {
 		nlmsg_free(msg);
@@ -1515,8 +1245,7 @@ static int info_request(struct kdl *k, struct dlh_dev *dev, char *driver, size_t
 	struct nl_msg *msg = msg_new(k, DEVLINK_CMD_INFO_GET, 0);
 	int err;
 
-	if (!msg || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
-	    nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev))) {
+	if (!msg || dlh__dev_put(msg, dlh_dev_bus(dev), dlh_dev_name(dev))) {
 		nlmsg_free(msg);
 		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
 	}

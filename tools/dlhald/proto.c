@@ -5,6 +5,7 @@
  * (docs/protocol.md), plus SUBSCRIBE and emulator control (docs/daemon.md).
  */
 #include "dlhald.h"
+#include "codec.h"
 #include "nlattr.h"
 #include "policy.h"
 
@@ -25,8 +26,6 @@ enum {
 	A_BUS = DLH__SLOT(DEVLINK_ATTR_BUS_NAME),
 	A_DEV = DLH__SLOT(DEVLINK_ATTR_DEV_NAME),
 	A_INDEX = DLH__SLOT(DEVLINK_ATTR_PORT_INDEX),
-	A_TYPE = DLH__SLOT(DEVLINK_ATTR_PORT_TYPE),
-	A_COUNT = DLH__SLOT(DEVLINK_ATTR_PORT_SPLIT_COUNT),
 	A_SIM_KEY = DLH__SLOT(DLHAL_ATTR_SIM_KEY),
 	A_SIM_VALUE = DLH__SLOT(DLHAL_ATTR_SIM_VALUE),
 	A_NETDEV = DLH__SLOT(DEVLINK_ATTR_PORT_NETDEV_NAME),
@@ -89,111 +88,33 @@ static void reply_answer(struct client *c, const struct nlmsghdr *req, struct nl
 	reply_ack(c, req);
 }
 
-/* What is pending until the next reset, in dlhal's own attributes (docs/protocol.md). */
-static int put_pending(struct nl_msg *msg, const struct dlh_pending *p)
-{
-	int err = 0;
-
-	if (p->split)
-		err = nla_put_u32(msg, DLHAL_ATTR_PENDING_SPLIT, p->split);
-	if (!err && p->type != DLH_PORT_TYPE_NOTSET)
-		err = nla_put_u16(msg, DLHAL_ATTR_PENDING_TYPE, (uint16_t)p->type);
-	if (!err && p->message[0])
-		err = nla_put_string(msg, DLHAL_ATTR_PENDING_MSG, p->message);
-	return err;
-}
-
 static int put_dev_name(struct nl_msg *msg, const struct dlh_dev *dev)
 {
-	return nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, dlh_dev_bus(dev)) ||
-	       nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dlh_dev_name(dev));
+	return dlh__dev_put(msg, dlh_dev_bus(dev), dlh_dev_name(dev));
 }
 
-/* The firmware options a reset chooses between (ice), in dlhal's attributes (docs/protocol.md). */
-static int put_fw_options(struct nl_msg *msg, const struct dlh_dev *dev)
-{
-	struct dlh_fw_option opts[16];
-	size_t n = 0;
-	int err = 0;
-
-	if (dlh_dev_fw_options((struct dlh_dev *)dev, opts, 16, &n, NULL))
-		return 0;
-	for (size_t i = 0; i < n && i < 16 && !err; i++) {
-		struct nlattr *nest = nla_nest_start(msg, DLHAL_ATTR_FW_OPTION);
-
-		err = !nest || nla_put_u32(msg, DLHAL_ATTR_FW_OPTION_SPLIT, opts[i].split) ||
-		      nla_put(msg, DLHAL_ATTR_FW_OPTION_SPEED, sizeof(opts[i].speed), opts[i].speed) ||
-		      (opts[i].active && nla_put_u8(msg, DLHAL_ATTR_FW_OPTION_ACTIVE, 1)) ||
-		      (opts[i].pending && nla_put_u8(msg, DLHAL_ATTR_FW_OPTION_PENDING, 1));
-		if (!err)
-			nla_nest_end(msg, nest);
-	}
-	return err;
-}
-
-/* The device's faceplate (its profile's), for dl panel through the daemon. */
-static int put_cages(struct nl_msg *msg, const struct dlh_dev *dev)
-{
-	const struct dlh_cage *c;
-	size_t n = dlh_dev_cages(dev, &c);
-	int err = 0;
-
-	for (size_t i = 0; i < n && !err; i++) {
-		struct nlattr *nest = nla_nest_start(msg, DLHAL_ATTR_CAGE);
-
-		err = !nest || nla_put_u32(msg, DLHAL_ATTR_CAGE_NUMBER, c[i].number) ||
-		      nla_put_u32(msg, DLHAL_ATTR_CAGE_ROW, c[i].row) ||
-		      nla_put_u32(msg, DLHAL_ATTR_CAGE_COL, c[i].col) ||
-		      nla_put_string(msg, DLHAL_ATTR_CAGE_FORM, c[i].form) ||
-		      nla_put_string(msg, DLHAL_ATTR_CAGE_LABEL, c[i].label) ||
-		      (c[i].has_module && nla_put_u32(msg, DLHAL_ATTR_CAGE_MODULE, c[i].module));
-		if (!err)
-			nla_nest_end(msg, nest);
-	}
-	return err;
-}
-
+/* A device as its message says it: names, driver, pending, firmware options, faceplate, card. */
 static int put_dev(struct nl_msg *msg, const struct dlh_dev *dev)
 {
+	struct dlh_fw_option opts[16];
+	const struct dlh_cage *cages;
+	size_t nopts = 0, ncages = dlh_dev_cages(dev, &cages);
 	struct dlh_pending p;
 
+	if (dlh_dev_fw_options((struct dlh_dev *)dev, opts, 16, &nopts, NULL))
+		nopts = 0;
 	return put_dev_name(msg, dev) || nla_put_string(msg, DEVLINK_ATTR_INFO_DRIVER_NAME, dlh_dev_driver(dev)) ||
-	       (dlh_dev_pending(dev, &p) && put_pending(msg, &p)) || put_fw_options(msg, dev) || put_cages(msg, dev) ||
+	       (dlh_dev_pending(dev, &p) && dlh__pending_put(msg, &p)) || dlh__fw_options_put(msg, opts, nopts) ||
+	       dlh__cages_put(msg, cages, ncages) ||
 	       (dlh_dev_card(dev) && nla_put_string(msg, DLHAL_ATTR_CARD, dlh_dev_card(dev)));
 }
 
 static int put_port(struct nl_msg *msg, const struct dlh_port *p)
 {
-	struct dlh_pending pend;
-	uint32_t module, lane;
-	int err = put_dev_name(msg, dlh_port_dev(p)) || nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, dlh_port_index(p)) ||
-		  nla_put_u16(msg, DEVLINK_ATTR_PORT_TYPE, (uint16_t)dlh_port_type(p));
+	struct dlh__port_msg m;
 
-	if (!err && dlh_port_desired_type(p) != DLH_PORT_TYPE_NOTSET)
-		err = nla_put_u16(msg, DEVLINK_ATTR_PORT_DESIRED_TYPE, (uint16_t)dlh_port_desired_type(p));
-	if (!err && dlh_port_netdev(p))
-		err = nla_put_string(msg, DEVLINK_ATTR_PORT_NETDEV_NAME, dlh_port_netdev(p));
-	if (!err && dlh_port_ibdev(p))
-		err = nla_put_string(msg, DEVLINK_ATTR_PORT_IBDEV_NAME, dlh_port_ibdev(p));
-	if (!err)
-		err = nla_put_u16(msg, DEVLINK_ATTR_PORT_FLAVOUR, (uint16_t)dlh_port_flavour(p));
-	if (!err && dlh_port_has_number(p))
-		err = nla_put_u32(msg, DEVLINK_ATTR_PORT_NUMBER, dlh_port_number(p));
-	if (!err && dlh_port_is_split(p))
-		err = nla_put_u32(msg, DEVLINK_ATTR_PORT_SPLIT_GROUP, dlh_port_split_group(p)) ||
-		      nla_put_u32(msg, DEVLINK_ATTR_PORT_SPLIT_SUBPORT_NUMBER, dlh_port_split_subport(p));
-	if (!err && dlh_port_lanes(p))
-		err = nla_put_u32(msg, DEVLINK_ATTR_PORT_LANES, dlh_port_lanes(p));
-	if (!err)
-		err = nla_put_u8(msg, DEVLINK_ATTR_PORT_SPLITTABLE, dlh_port_splittable(p));
-	/* what devlink has no attribute for: where the port is (dl panel), its speed */
-	if (!err && dlh_port_module(p, &module, &lane))
-		err = nla_put_u32(msg, DLHAL_ATTR_PORT_MODULE, module) || nla_put_u32(msg, DLHAL_ATTR_PORT_LANE, lane);
-	if (!err && dlh_port_speed(p))
-		err = nla_put_u32(msg, DLHAL_ATTR_PORT_SPEED, dlh_port_speed(p));
-	if (!err && dlh_port_pending(p, &pend))
-		err = put_pending(msg, &pend);
-	return err;
+	dlh__port_msg_of(p, &m);
+	return dlh__port_msg_put(msg, &m);
 }
 
 /* Dump replies go out packed several to a record, then NLMSG_DONE. */
@@ -453,64 +374,20 @@ static void cmd_reload(struct client *c, const struct nlmsghdr *req, struct nlat
 	reply_change(c, req, err, &ext);
 }
 
-/* A planned port's attributes, as a port message has them. */
-static int put_plan_port(struct nl_msg *msg, const struct dlh_plan_port *c, const struct dlh_port *as)
+struct plan_as {
+	struct dlh_seq *seq;
+	struct dlh_dev *dev;
+};
+
+/* The port the plan leaves at @index: what the plan's port does not say (flavour, number). */
+static const struct dlh_port *plan_as(uint32_t index, void *arg)
 {
-	int err = nla_put_u32(msg, DEVLINK_ATTR_PORT_INDEX, c->index) ||
-		  nla_put_u16(msg, DEVLINK_ATTR_PORT_TYPE, (uint16_t)c->type) ||
-		  nla_put_u32(msg, DEVLINK_ATTR_PORT_LANES, c->lanes);
+	struct plan_as *a = arg;
+	struct dlh_port *as = dlh_seq_port_first(a->seq, a->dev);
 
-	if (!err && c->netdev[0])
-		err = nla_put_string(msg, DEVLINK_ATTR_PORT_NETDEV_NAME, c->netdev);
-	if (!err && c->ibdev[0])
-		err = nla_put_string(msg, DEVLINK_ATTR_PORT_IBDEV_NAME, c->ibdev);
-	if (!err && c->split)
-		err = nla_put_u32(msg, DEVLINK_ATTR_PORT_SPLIT_GROUP, c->split_group) ||
-		      nla_put_u32(msg, DEVLINK_ATTR_PORT_SPLIT_SUBPORT_NUMBER, c->split_subport);
-	/* what the plan's port does not say, from the port as the plan leaves it */
-	if (!err && as)
-		err = nla_put_u16(msg, DEVLINK_ATTR_PORT_FLAVOUR, (uint16_t)dlh_port_flavour(as)) ||
-		      nla_put_u32(msg, DEVLINK_ATTR_PORT_NUMBER, dlh_port_number(as)) ||
-		      nla_put_u8(msg, DEVLINK_ATTR_PORT_SPLITTABLE, dlh_port_splittable(as));
-	return err;
-}
-
-/* @why: a partial plan's reason, the rules' word (the kernel does not report the E810's option) */
-static int put_plan(struct nl_msg *msg, struct dlh_seq *seq, struct dlh_dev *dev, const struct dlh_plan *plan,
-		    const char *why)
-{
-	int err = 0;
-
-	if (plan->partial)
-		return nla_put_u8(msg, DLHAL_ATTR_PLAN_PARTIAL, 1) ||
-		       (why[0] && nla_put_string(msg, DLHAL_ATTR_PLAN_WHY, why));
-	if (plan->staged)
-		err = nla_put_u8(msg, DLHAL_ATTR_PLAN_STAGED, 1);
-	for (unsigned int i = 0; !err && i < plan->ngone; i++)
-		err = nla_put_u32(msg, DLHAL_ATTR_PLAN_GONE, plan->gone[i]);
-	for (unsigned int i = 0; !err && i < plan->ncome; i++) {
-		struct nlattr *nest = nla_nest_start(msg, DLHAL_ATTR_PLAN_NEW);
-		struct dlh_port *as = dlh_seq_port_first(seq, dev);
-
-		while (as && dlh_port_index(as) != plan->come[i].index)
-			as = dlh_seq_port_next(as);
-		err = !nest || put_plan_port(msg, &plan->come[i], as);
-		if (!err)
-			nla_nest_end(msg, nest);
-	}
-	for (unsigned int i = 0; !err && i < plan->nafter; i++) {
-		const char *slash = strchr(plan->after[i].dev, '/');
-		struct nlattr *nest = nla_nest_start(msg, DLHAL_ATTR_PLAN_AFTER);
-		char bus[DLH_BUS_NAME_MAX];
-
-		snprintf(bus, sizeof(bus), "%.*s", slash ? (int)(slash - plan->after[i].dev) : 0, plan->after[i].dev);
-		err = !nest || !slash || nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, bus) ||
-		      nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, slash + 1) ||
-		      put_plan_port(msg, &plan->after[i].port, NULL);
-		if (!err)
-			nla_nest_end(msg, nest);
-	}
-	return err;
+	while (as && dlh_port_index(as) != index)
+		as = dlh_seq_port_next(as);
+	return as;
 }
 
 /*
@@ -522,66 +399,48 @@ static int put_plan(struct nl_msg *msg, struct dlh_seq *seq, struct dlh_dev *dev
  */
 static void cmd_plan(struct client *c, const struct nlmsghdr *req, struct nlattr **tb, uint8_t cmd)
 {
-	struct dlh_change_req want = {.kind = cmd == DEVLINK_CMD_PORT_SPLIT	? DLH_CHANGE_SPLIT
-					      : cmd == DEVLINK_CMD_PORT_UNSPLIT ? DLH_CHANGE_UNSPLIT
-										: DLH_CHANGE_TYPE};
+	struct dlh_change_req want, before[DLHAL_PLAN_BEFORE_MAX];
 	struct dlh_extack ext = {0};
 	char text[DLH_EXTACK_MSG_MAX + 64];
 	struct nl_msg *msg = NULL;
+	struct plan_as as = {0};
 	struct dlh_plan plan;
-	struct dlh_seq *seq;
-	struct dlh_dev *dev;
-	size_t nbefore = tb[A_BEFORE] ? (size_t)nla_len(tb[A_BEFORE]) / (4 * sizeof(uint32_t)) : 0;
+	const char *why;
+	size_t nbefore;
 	int err;
 
-	if (find_dev(c, req, tb, &dev))
+	if (find_dev(c, req, tb, &as.dev))
 		return;
-	if (!tb[A_INDEX] || (want.kind == DLH_CHANGE_SPLIT && !tb[A_COUNT]) ||
-	    (want.kind == DLH_CHANGE_TYPE && !tb[A_TYPE])) {
-		reply_err(c, req, -EINVAL,
-			  !tb[A_INDEX]			  ? "Port index is required"
-			  : want.kind == DLH_CHANGE_SPLIT ? "Split count is required"
-							  : "Port type is required");
-		return;
-	}
-	if (nbefore > DLHAL_PLAN_BEFORE_MAX) {
-		reply_err(c, req, -E2BIG, "Too many changes planned before");
+	err = dlh__change_get(cmd, tb, &want, &why);
+	if (!err)
+		err = dlh__before_get(tb[A_BEFORE], before, DLHAL_PLAN_BEFORE_MAX, &nbefore, &why);
+	if (err) {
+		reply_err(c, req, err, why);
 		return;
 	}
-	want.index = nla_get_u32(tb[A_INDEX]);
-	want.count = tb[A_COUNT] ? nla_get_u32(tb[A_COUNT]) : 0;
-	want.type = tb[A_TYPE] ? (enum dlh_port_type)nla_get_u16(tb[A_TYPE]) : DLH_PORT_TYPE_NOTSET;
-	if (dlh_seq_new(c->srv->ctx, &seq)) {
+	if (dlh_seq_new(c->srv->ctx, &as.seq)) {
 		reply_err(c, req, -ENOMEM, "Out of memory");
 		return;
 	}
 	for (size_t i = 0; i < nbefore; i++) {
-		uint32_t r[4];
-		struct dlh_change_req before;
-
-		memcpy(r, (const char *)nla_data(tb[A_BEFORE]) + i * sizeof(r), sizeof(r));
-		if (r[0] > DLH_CHANGE_TYPE) {
-			reply_err(c, req, -EINVAL, "Malformed attribute changes planned before: unknown change");
-			goto out_seq;
-		}
-		before = (struct dlh_change_req){(enum dlh_change)r[0], r[1], r[2], (enum dlh_port_type)r[3]};
-		err = dlh_seq_change(seq, dev, &before, &plan, &ext);
+		err = dlh_seq_change(as.seq, as.dev, &before[i], &plan, &ext);
 		if (err) {
 			snprintf(text, sizeof(text), "A change planned before would be refused: %s", ext.msg);
 			reply_err(c, req, err, text);
 			goto out_seq;
 		}
 	}
-	err = dlh_seq_change(seq, dev, &want, &plan, &ext);
+	err = dlh_seq_change(as.seq, as.dev, &want, &plan, &ext);
 	if (err) {
 		reply_err(c, req, err, ext.msg);
 		goto out_seq;
 	}
 	msg = reply_new(req, DLHAL_CMD_PLAN, 0);
-	reply_answer(c, req, msg, msg ? put_dev_name(msg, dev) || put_plan(msg, seq, dev, &plan, ext.msg) : 0);
+	reply_answer(c, req, msg,
+		     msg ? put_dev_name(msg, as.dev) || dlh__plan_put(msg, &plan, ext.msg, plan_as, &as) : 0);
 	nlmsg_free(msg);
 out_seq:
-	dlh_seq_free(seq);
+	dlh_seq_free(as.seq);
 }
 
 /*
@@ -590,8 +449,6 @@ out_seq:
  */
 static void cmd_info(struct client *c, const struct nlmsghdr *req, struct nlattr **tb)
 {
-	static const int kinds[] = {DEVLINK_ATTR_INFO_VERSION_FIXED, DEVLINK_ATTR_INFO_VERSION_RUNNING,
-				    DEVLINK_ATTR_INFO_VERSION_STORED};
 	struct dlh_extack ext = {0};
 	struct dlh_dev_info *info;
 	struct nl_msg *msg = NULL;
@@ -606,18 +463,7 @@ static void cmd_info(struct client *c, const struct nlmsghdr *req, struct nlattr
 		goto out;
 	}
 	msg = info ? reply_new(req, DEVLINK_CMD_INFO_GET, 0) : NULL;
-	err = !msg || put_dev_name(msg, dev) ||
-	      (info->driver[0] && nla_put_string(msg, DEVLINK_ATTR_INFO_DRIVER_NAME, info->driver)) ||
-	      (info->serial[0] && nla_put_string(msg, DEVLINK_ATTR_INFO_SERIAL_NUMBER, info->serial)) ||
-	      (info->board_serial[0] && nla_put_string(msg, DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER, info->board_serial));
-	for (size_t i = 0; !err && i < info->nversions; i++) {
-		struct nlattr *nest = nla_nest_start(msg, kinds[info->versions[i].kind]);
-
-		err = !nest || nla_put_string(msg, DEVLINK_ATTR_INFO_VERSION_NAME, info->versions[i].name) ||
-		      nla_put_string(msg, DEVLINK_ATTR_INFO_VERSION_VALUE, info->versions[i].value);
-		if (!err)
-			nla_nest_end(msg, nest);
-	}
+	err = !msg || put_dev_name(msg, dev) || dlh__info_put(msg, info);
 	reply_answer(c, req, msg, err);
 out:
 	nlmsg_free(msg);
@@ -627,6 +473,8 @@ out:
 static void handle_one(struct client *c, const struct nlmsghdr *req)
 {
 	struct nlattr *tb[DLH__SLOTS];
+	struct dlh_change_req want;
+	const char *why;
 	struct genlmsghdr *g = nlmsg_data(req);
 	struct dlh_port *port;
 	struct dlh_extack ext;
@@ -686,26 +534,17 @@ static void handle_one(struct client *c, const struct nlmsghdr *req)
 	}
 	if (!may_write(c, req) || find_port(c, req, tb, &port))
 		return;
+	err = dlh__change_get(cmd, tb, &want, &why);
+	if (err) {
+		reply_err(c, req, err, why);
+		return;
+	}
 	memset(&ext, 0, sizeof(ext));
 	t0 = metrics_now();
-	if (cmd == DEVLINK_CMD_PORT_SET) {
-		if (!tb[A_TYPE]) {
-			reply_err(c, req, -EINVAL, "Port type is required");
-			return;
-		}
-		err = dlh_port_type_set(port, (enum dlh_port_type)nla_get_u16(tb[A_TYPE]), &ext);
-		metrics_op(METRICS_OP_TYPE, METRICS_SOURCE_CLIENT, err, metrics_now() - t0);
-	} else if (cmd == DEVLINK_CMD_PORT_SPLIT) {
-		if (!tb[A_COUNT]) {
-			reply_err(c, req, -EINVAL, "Split count is required");
-			return;
-		}
-		err = dlh_port_split(port, nla_get_u32(tb[A_COUNT]), &ext);
-		metrics_op(METRICS_OP_SPLIT, METRICS_SOURCE_CLIENT, err, metrics_now() - t0);
-	} else {
-		err = dlh_port_unsplit(port, &ext);
-		metrics_op(METRICS_OP_UNSPLIT, METRICS_SOURCE_CLIENT, err, metrics_now() - t0);
-	}
+	err = want.kind == DLH_CHANGE_SPLIT	? dlh_port_split(port, want.count, &ext)
+	      : want.kind == DLH_CHANGE_UNSPLIT ? dlh_port_unsplit(port, &ext)
+						: dlh_port_type_set(port, want.type, &ext);
+	metrics_op((enum metrics_op)want.kind, METRICS_SOURCE_CLIENT, err, metrics_now() - t0);
 	reply_change(c, req, err, &ext);
 }
 
