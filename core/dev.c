@@ -92,6 +92,36 @@ DLH_EXPORT int dlh_sdk_dev_driver_set(struct dlh_dev *dev, const char *name, str
 	return 0;
 }
 
+DLH_EXPORT int dlh_sdk_dev_linux_set(struct dlh_dev *dev, const char *release, struct dlh_extack *ext)
+{
+	size_t n = release ? strlen(release) : 0;
+
+	if (release && (!n || n >= sizeof(dev->linux_release)))
+		return dlh__extack_set(ext, -EINVAL, dev->handle, "Linux release must be 1 to %zu characters",
+				       sizeof(dev->linux_release) - 1);
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)release[i] <= ' ' || (unsigned char)release[i] >= 0x7f)
+			return dlh__extack_set(ext, -EINVAL, dev->handle,
+					       "Linux release has a blank or an unprintable character");
+	memcpy(dev->linux_release, release ? release : "", n + 1);
+	return 0;
+}
+
+DLH_EXPORT const char *dlh_sdk_dev_linux(const struct dlh_dev *dev)
+{
+	return dev->linux_release[0] ? dev->linux_release : NULL;
+}
+
+DLH_EXPORT unsigned int dlh_sdk_linux_version(const char *release)
+{
+	unsigned int major = 0, minor = 0;
+	int n = 0;
+
+	if (!release || sscanf(release, "%3u.%3u%n", &major, &minor, &n) != 2 || !n || !major || minor > 255)
+		return 0;
+	return major * 65536 + minor * 256;
+}
+
 DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev)
 {
 	dlh__fill_dev(dev);

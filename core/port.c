@@ -635,8 +635,10 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
  * What Linux 6.1's devlink core refuses before a driver's port_split runs,
  * in its words; a driver that names the counts its hardware takes
  * (split_counts) has other counts refused first, in its own words, as
- * Linux 4.6 drivers checked the count before anything else. A relay leaves
- * this to the core it relays to.
+ * Linux 4.6 drivers checked the count before anything else, unless its
+ * device stands for one that a newer Linux's driver runs
+ * (dlh_sdk_dev_linux_set()): that Linux's core checks. A relay leaves this
+ * to the core it relays to.
  */
 static int split_check(const struct dlh_port *port, unsigned int count, bool relayed, struct dlh_extack *ext)
 {
@@ -646,7 +648,8 @@ static int split_check(const struct dlh_port *port, unsigned int count, bool rel
 		return dlh__extack_set(ext, -EINVAL, port->handle, "Invalid split count");
 	if (DLH__RELAY(drv) && relayed)
 		return 0;
-	if (drv->split_counts && !DLH__RELAY(drv) && (count >= 32 || !(drv->split_counts & (1u << count))))
+	if (drv->split_counts && !DLH__RELAY(drv) && !port->dev->linux_release[0] &&
+	    (count >= 32 || !(drv->split_counts & (1u << count))))
 		return dlh__extack_set(ext, -EINVAL, port->handle, "%s",
 				       drv->split_count_msg ? drv->split_count_msg : "Invalid split count");
 	if (!port->attrs.splittable)

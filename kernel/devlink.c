@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -79,6 +80,7 @@ struct kdl {
 	struct seen *seen;     /* devices (index UINT32_MAX) and ports a resync's dumps reported */
 	size_t nseen, seencap; /* (a device's ports are seen right after it) */
 	unsigned long resyncs;
+	char release[DLH_LINUX_RELEASE_MAX]; /* the running kernel's (uname), whose drivers run its devices */
 };
 
 struct seen {
@@ -158,8 +160,13 @@ static struct dlh_dev *dev_of(struct kdl *k, struct nlattr **tb, bool create)
 		return k->last;
 	snprintf(handle, sizeof(handle), "%s/%s", bus, name);
 	dev = dlh_dev_find(dlh_sdk_bus_ctx(k->bus), handle);
-	if (!dev && create && dlh_sdk_bus_dev_add(k->bus, handle, &dev, NULL))
-		return NULL;
+	if (!dev && create) {
+		if (dlh_sdk_bus_dev_add(k->bus, handle, &dev, NULL))
+			return NULL;
+		/* its driver is this kernel's: where vendors' rules differ by release, they follow it */
+		if (k->release[0])
+			dlh_sdk_dev_linux_set(dev, k->release, NULL);
+	}
 	k->last = dev;
 	if (dev && k->resyncing)
 		seen_add(k, dev, UINT32_MAX);
@@ -898,12 +905,15 @@ static int kernel_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 {
 	struct kdl *k = dlh_sdk_bus_priv(bus);
 	struct kdl_family fam;
+	struct utsname uts;
 	int err;
 
 	k->bus = bus;
 	err = scope_parse(k, dlh_sdk_bus_config(bus), ext);
 	if (err)
 		return err;
+	if (!uname(&uts))
+		snprintf(k->release, sizeof(k->release), "%s", uts.release);
 	err = kdl_netlink_open(&k->conn, &fam, ext);
 	if (err)
 		return err;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Spectrum split/unsplit against an independent model of seeds 004-006,
- * with the emulated ASIC's lane map checked after every operation.
+ * and of Linux 6.1's mlxsw (the firmware names a split's local ports,
+ * PMTDB) for a device that stands for one it runs, with the emulated ASIC's
+ * lane map checked after every operation.
  */
 #include "helpers.h"
 
@@ -29,6 +31,7 @@ struct ref {
 	int to_module[NLP];
 	int at_probe[NLP];
 	long seq;
+	bool linux61; /* as Linux 6.1's devlink core and mlxsw decide */
 };
 
 static void ref_name(struct ref *r, char *out)
@@ -72,12 +75,69 @@ static void ref_init(struct ref *r)
 	}
 }
 
+/*
+ * Linux 6.1: the local ports PMTDB gives for @module split into @count (the
+ * emulated firmware's answers: the module's port and the next, or its
+ * cluster), the number of them; 0 if the board has no port of that module.
+ */
+static int ref_pmtdb(const struct ref *r, int module, unsigned count, int *lps)
+{
+	int lp = 0;
+
+	for (int i = 1; i < NLP && !lp; i++)
+		if (r->at_probe[i] && r->to_module[i] == module)
+			lp = i;
+	if (!lp)
+		return 0;
+	if (count == 4)
+		lp -= (lp - 1) % 4;
+	for (unsigned i = 0; i < count; i++)
+		lps[i] = lp + (int)i;
+	return (int)count;
+}
+
+static const char *ref_split61(struct ref *r, int lp, unsigned count)
+{
+	int lps[4], module = r->p[lp].module, width = 4 / (int)(count ? count : 1);
+
+	if (count < 2)
+		return "Invalid split count";
+	if (r->p[lp].width != 4)
+		return "Port cannot be split further";
+	if ((count & (count - 1)) || count > 4)
+		return "Invalid split count";
+	if (!ref_pmtdb(r, module, count, lps))
+		return "Unsupported split configuration";
+	for (unsigned i = 0; i < count; i++)
+		r->exists[lps[i]] = 0;
+	for (unsigned i = 0; i < count; i++)
+		ref_add(r, lps[i], module, width, (int)i * width, 1, (int)i);
+	return NULL;
+}
+
+static const char *ref_unsplit61(struct ref *r, int lp)
+{
+	int lps[4], n;
+
+	if (!r->p[lp].split)
+		return "Port was not split";
+	n = ref_pmtdb(r, r->p[lp].module, 4 / (unsigned)r->p[lp].width, lps);
+	for (int i = 0; i < n; i++)
+		r->exists[lps[i]] = 0;
+	for (int i = 0; i < n; i++)
+		if (r->at_probe[lps[i]])
+			ref_add(r, lps[i], r->to_module[lps[i]], 4, 0, 0, 0);
+	return NULL;
+}
+
 static const char *ref_split(struct ref *r, int lp, unsigned count)
 {
 	int base, module, width;
 
 	if (!r->exists[lp])
 		return "does not exist";
+	if (r->linux61)
+		return ref_split61(r, lp, count);
 	if (count != 2 && count != 4)
 		return "Port can only be split into 2 or 4 ports";
 	if (r->p[lp].width != 4)
@@ -106,6 +166,8 @@ static const char *ref_unsplit(struct ref *r, int lp)
 
 	if (!r->exists[lp])
 		return "does not exist";
+	if (r->linux61)
+		return ref_unsplit61(r, lp);
 	if (!r->p[lp].split)
 		return "Port wasn't split";
 	count = r->p[lp].width == 1 ? 4 : 2;
@@ -424,6 +486,85 @@ Test(spectrum, random_sequences_follow_the_seed_logic)
 		}
 		dlh_ctx_free(ctx);
 	}
+}
+
+/* A Spectrum that stands for one Linux 6.1's mlxsw_spectrum runs (dlhald --kernel-bridge publishes it so). */
+static struct dlh_ctx *ctx_linux61(struct ref *r)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_extack ext;
+
+	cr_assert_eq(dlh_sdk_dev_linux_set(dlh_dev_find(ctx, DEV), "6.1.0-28-amd64", &ext), 0, "%s", ext.msg);
+	ref_init(r);
+	r->linux61 = true;
+	return ctx;
+}
+
+Test(spectrum, as_linux_6_1_a_split_takes_the_ports_the_firmware_names)
+{
+	struct ref r;
+	struct dlh_ctx *ctx = ctx_linux61(&r);
+
+	split(ctx, &r, 3, 2);
+	/* the seeds refuse this (port 4 of the cluster is in use); 6.1 takes ports 1 to 4 from both modules */
+	split(ctx, &r, 1, 4);
+	{
+		uint32_t module, lane;
+
+		cr_assert(dlh_port_module(port(ctx, 4), &module, &lane));
+		cr_expect_eq(module, 16, "port 4 is now lane 3 of port 1's module");
+		cr_expect_eq(lane, 3);
+	}
+	unsplit(ctx, &r, 2);
+	cr_expect_str_eq(dlh_port_netdev(port(ctx, 1)), "eth0");
+	cr_expect_eq(dlh_port_lanes(port(ctx, 3)), 4, "module 0's port is back, whole");
+	cr_expect_eq(unsplit(ctx, &r, 5), -EINVAL, "Port was not split");
+	cr_expect_eq(split(ctx, &r, 1, 3), -EINVAL, "6.1's core: Invalid split count");
+	cr_expect_eq(split(ctx, &r, 1, 8), -EINVAL, "more than its 4 lanes");
+	dlh_ctx_free(ctx);
+}
+
+Test(spectrum, as_linux_6_1_random_sequences_follow_its_mlxsw)
+{
+	unsigned seed = 6100;
+
+	for (int run = 0; run < 4; run++) {
+		struct ref r;
+		struct dlh_ctx *ctx = ctx_linux61(&r);
+
+		for (int i = 0; i < 300; i++) {
+			unsigned lp;
+
+			do
+				lp = 1 + (unsigned)rand_r(&seed) % 64;
+			while (!r.exists[lp]);
+			if (rand_r(&seed) % 2)
+				split(ctx, &r, lp, (unsigned[]){2, 4, 2, 4, 3, 8}[rand_r(&seed) % 6]);
+			else
+				unsplit(ctx, &r, lp);
+		}
+		dlh_ctx_free(ctx);
+	}
+}
+
+/* The firmware's answer to PMTDB is asked after PMLP; when it fails, nothing changes. */
+Test(spectrum, as_linux_6_1_a_failed_split_query_changes_nothing)
+{
+	struct ref r;
+	struct dlh_ctx *ctx = ctx_linux61(&r);
+	struct dlh_dev *dev = dlh_dev_find(ctx, DEV);
+	struct dlh_extack ext;
+
+	cr_assert_eq(dlh_dev_sim_set(dev, NULL, "fail_nth", "2", &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_port_split(port(ctx, 1), 2, &ext), -EIO);
+	cr_expect_str_eq(ext.msg, "Failed to query split info");
+	check(ctx, &r);
+	split(ctx, &r, 1, 2);
+	cr_assert_eq(dlh_dev_sim_set(dev, NULL, "fail_nth", "2", &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_port_unsplit(port(ctx, 2), &ext), -EIO);
+	cr_expect_str_eq(ext.msg, "Failed to query split info");
+	check(ctx, &r);
+	dlh_ctx_free(ctx);
 }
 
 Test(spectrum, events_of_a_split)

@@ -273,6 +273,81 @@ Test(rules, what_the_kernel_does_is_held_to_the_plan)
 	dlh_ctx_free(ctx);
 }
 
+/*
+ * The rules follow the Linux that runs the device: its 6.1 mlxsw takes the
+ * local ports the firmware names for a split (PMTDB) and takes down whatever
+ * holds them, where the seeds' (4.6) refuse; and says "Port was not split".
+ */
+Test(rules, spectrum_rules_follow_the_linux_that_runs_the_device)
+{
+	static const struct {
+		const char *release;
+		int err;
+		const char *msg;
+		const char *unsplit_msg;
+	} cases[] = {
+	    {NULL, -EINVAL, "Invalid split configuration", "Port wasn't split"},
+	    {"4.19.0-27-amd64", -EINVAL, "Invalid split configuration", "Port wasn't split"},
+	    {"6.1.0-28-amd64", 0, "", "Port was not split"},
+	    {"6.12.9+bpo-amd64", 0, "", "Port was not split"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct dlh_ctx *ctx;
+		struct dlh_dev *dev = fk_dev(&ctx, "mlxsw_spectrum MT_2860111033 sn2700");
+		struct dlh_extack ext;
+		struct dlh_plan plan;
+
+		cr_assert_eq(dlh_sdk_dev_linux_set(dev, cases[i].release, &ext), 0, "%s", ext.msg);
+		cr_assert_eq(dlh_port_split(dlh_port_find(dev, 3), 2, &ext), 0, "%s", ext.msg);
+		cr_assert_eq(dlh_port_split_plan(dlh_port_find(dev, 1), 4, &plan, &ext), cases[i].err, "%s: %s",
+			     cases[i].release, ext.msg);
+		cr_expect_str_eq(ext.msg, cases[i].msg, "%s", cases[i].release);
+		if (!cases[i].err) {
+			cr_expect_not(plan.partial);
+			cr_expect_eq(plan.ngone, 3, "ports 1, 3 and 4 go");
+			cr_expect_eq(plan.ncome, 4);
+			for (unsigned int k = 0; k < plan.ncome; k++) {
+				cr_expect_eq(plan.come[k].index, 1 + k);
+				cr_expect_eq(plan.come[k].lanes, 1);
+				cr_expect_eq(plan.come[k].split_subport, k);
+			}
+		}
+		cr_expect_eq(dlh_port_unsplit_plan(dlh_port_find(dev, 5), &plan, &ext), -EINVAL);
+		cr_expect_str_eq(ext.msg, cases[i].unsplit_msg, "%s", cases[i].release);
+		dlh_ctx_free(ctx);
+	}
+}
+
+/* A Linux release is checked where it is given, and read as a version to compare. */
+Test(rules, a_linux_release_is_checked_and_read)
+{
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev = fk_dev(&ctx, "mlxsw_spectrum MT_2860111033 sn2700");
+	struct dlh_extack ext;
+	char longer[DLH_LINUX_RELEASE_MAX + 1];
+
+	memset(longer, '6', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	cr_expect_eq(dlh_sdk_dev_linux_set(dev, "", &ext), -EINVAL);
+	cr_expect_eq(dlh_sdk_dev_linux_set(dev, "6.1 x", &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Linux release has a blank or an unprintable character");
+	cr_expect_eq(dlh_sdk_dev_linux_set(dev, longer, &ext), -EINVAL);
+	cr_expect_null(dlh_sdk_dev_linux(dev), "a refused release leaves none");
+	cr_expect_eq(dlh_sdk_dev_linux_set(dev, "6.12.9+bpo-amd64", &ext), 0);
+	cr_expect_str_eq(dlh_sdk_dev_linux(dev), "6.12.9+bpo-amd64");
+	cr_expect_eq(dlh_sdk_dev_linux_set(dev, NULL, &ext), 0);
+	cr_expect_null(dlh_sdk_dev_linux(dev));
+	cr_expect_eq(dlh_sdk_linux_version("6.1.0-28-amd64"), 0x060100);
+	cr_expect_eq(dlh_sdk_linux_version("6.12.9+bpo-amd64"), 0x060c00);
+	cr_expect_eq(dlh_sdk_linux_version("4.6"), 0x040600);
+	cr_expect_eq(dlh_sdk_linux_version("6"), 0);
+	cr_expect_eq(dlh_sdk_linux_version("x.1"), 0);
+	cr_expect_eq(dlh_sdk_linux_version("6.300.0"), 0);
+	cr_expect_eq(dlh_sdk_linux_version(NULL), 0);
+	dlh_ctx_free(ctx);
+}
+
 /* A profile of one's own, NAME in a new folder put on $DLHAL_PROFILE_PATH (@dir a mkdtemp template). */
 static void profile_path_set(char *dir, char *path, size_t len, const char *name, const char *json)
 {

@@ -23,6 +23,7 @@ struct mlxsw_emu {
 	struct emu_port port[MLXSW_PORT_MAX_PORTS];
 	uint8_t lane_owner[MLXSW_MODULE_MAX][MLXSW_PORT_MODULE_MAX_WIDTH]; /* local port, 0 = free */
 	struct mlxsw_reg_mgir mgir;
+	uint8_t module_port[MLXSW_MODULE_MAX]; /* the port-module database: a module's unsplit port, 0 = none */
 	unsigned long accesses;
 	unsigned long fail_nth;
 };
@@ -81,6 +82,35 @@ int mlxsw_emu_board_map(struct mlxsw_emu *emu, uint8_t local_port, uint8_t modul
 	return pmlp_apply(emu, &p);
 }
 
+int mlxsw_emu_wire(struct mlxsw_emu *emu, uint8_t local_port, uint8_t module)
+{
+	if (!port_ok(local_port) || module >= MLXSW_MODULE_MAX)
+		return -EINVAL;
+	emu->module_port[module] = local_port;
+	return 0;
+}
+
+/*
+ * PMTDB as this emulation's firmware answers it (a real SN2700's answers are
+ * not published): a module's split into 2 takes its port and the next, into
+ * 4 the four local ports of its port's cluster; anything else, or a module
+ * without a port, is not a split the board takes.
+ */
+static void pmtdb_answer(const struct mlxsw_emu *emu, struct mlxsw_reg_pmtdb *q)
+{
+	uint8_t lp = q->module < MLXSW_MODULE_MAX ? emu->module_port[q->module] : 0;
+	uint8_t first = q->num_ports == 4 ? (uint8_t)((lp - 1) / 4 * 4 + 1) : lp;
+
+	memset(q->port_num, 0, sizeof(q->port_num));
+	q->status = 1;
+	if (!lp || (q->num_ports != 1 && q->num_ports != 2 && q->num_ports != 4) ||
+	    q->ports_width * q->num_ports != MLXSW_PORT_MODULE_MAX_WIDTH || first + q->num_ports > MLXSW_PORT_MAX_PORTS)
+		return;
+	for (uint8_t i = 0; i < q->num_ports; i++)
+		q->port_num[i] = (uint8_t)(first + i);
+	q->status = MLXSW_REG_PMTDB_STATUS_SUCCESS;
+}
+
 int mlxsw_emu_map(struct mlxsw_emu *emu, uint8_t local_port, uint8_t module, uint8_t width, uint8_t lane)
 {
 	struct mlxsw_reg_pmlp p = {.local_port = local_port, .width = width};
@@ -114,6 +144,10 @@ static int emu_query(void *priv, enum mlxsw_reg_id id, void *payload)
 		*(struct mlxsw_reg_mgir *)payload = emu->mgir;
 		return 0;
 	}
+	if (id == MLXSW_REG_PMTDB) {
+		pmtdb_answer(emu, payload);
+		return 0;
+	}
 	lp = *(uint8_t *)payload; /* every other register starts with local_port */
 	if (!port_ok(lp))
 		return -EINVAL;
@@ -128,6 +162,7 @@ static int emu_query(void *priv, enum mlxsw_reg_id id, void *payload)
 		((struct mlxsw_reg_ptys *)payload)->speed_admin = emu->port[lp].speed_admin;
 		return 0;
 	case MLXSW_REG_MGIR:
+	case MLXSW_REG_PMTDB:
 		break;
 	}
 	return -EINVAL;
@@ -142,7 +177,7 @@ static int emu_write(void *priv, enum mlxsw_reg_id id, const void *payload)
 
 	if (err)
 		return err;
-	if (id == MLXSW_REG_MGIR) /* read-only */
+	if (id == MLXSW_REG_MGIR || id == MLXSW_REG_PMTDB) /* read-only */
 		return -EINVAL;
 	lp = *(const uint8_t *)payload;
 	if (!port_ok(lp))
@@ -166,6 +201,7 @@ static int emu_write(void *priv, enum mlxsw_reg_id id, const void *payload)
 		ep->speed_admin = ((const struct mlxsw_reg_ptys *)payload)->speed_admin;
 		return 0;
 	case MLXSW_REG_MGIR:
+	case MLXSW_REG_PMTDB:
 		break;
 	}
 	return -EINVAL;

@@ -17,10 +17,11 @@
 #define MLXSW_MODULE_MAX	       64
 
 enum mlxsw_reg_id {
-	MLXSW_REG_PMLP, /* Port Module Lane map: which module lanes a local port uses */
-	MLXSW_REG_PSPA, /* Port Switch Partition: enabled (swid 0) or disabled */
-	MLXSW_REG_PTYS, /* Port Type and Speed: admin speed cap */
-	MLXSW_REG_MGIR, /* Management General Information: hardware revision, PSID, firmware version */
+	MLXSW_REG_PMLP,	 /* Port Module Lane map: which module lanes a local port uses */
+	MLXSW_REG_PSPA,	 /* Port Switch Partition: enabled (swid 0) or disabled */
+	MLXSW_REG_PTYS,	 /* Port Type and Speed: admin speed cap */
+	MLXSW_REG_MGIR,	 /* Management General Information: hardware revision, PSID, firmware version */
+	MLXSW_REG_PMTDB, /* Port Module To local DataBase: the local ports a module's split takes */
 };
 
 #define MLXSW_REG_MGIR_FW_INFO_PSID_SIZE 16
@@ -38,6 +39,20 @@ struct mlxsw_reg_pmlp {
 	uint8_t module[MLXSW_PORT_MODULE_MAX_WIDTH];
 	uint8_t lane[MLXSW_PORT_MODULE_MAX_WIDTH];
 };
+
+/*
+ * Which local ports a module split into @num_ports ports of @ports_width
+ * lanes may use (what the firmware allows, not what is mapped: PMLP says
+ * that); read-only. Linux's mlxsw asks it from 5.17 on, as 6.1 and 6.12 do.
+ */
+struct mlxsw_reg_pmtdb {
+	uint8_t module;	     /* index */
+	uint8_t ports_width; /* index */
+	uint8_t num_ports;   /* index */
+	uint8_t status;	     /* MLXSW_REG_PMTDB_STATUS_SUCCESS, or the split is not one the board takes */
+	uint8_t port_num[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
+};
+#define MLXSW_REG_PMTDB_STATUS_SUCCESS 0
 
 struct mlxsw_reg_pspa {
 	uint8_t local_port;

@@ -121,28 +121,97 @@ static bool view_port(const struct ports_view *v, unsigned int local_port, struc
 	return true;
 }
 
+enum mlxsw_linux mlxsw_linux_of(const struct dlh_dev *dev)
+{
+	return dlh_sdk_linux_version(dlh_sdk_dev_linux(dev)) >= 0x060100 ? MLXSW_LINUX_PMTDB : MLXSW_LINUX_SEEDS;
+}
+
+/*
+ * PMTDB as the profile's wiring gives it: a module's split into 2 takes its
+ * port and the next local port, into 4 its port's cluster. What a real
+ * SN2700's firmware answers is not published; this is what the seeds' own
+ * layout implies, and what the emulated firmware answers (emu.c).
+ */
+void mlxsw_pmtdb_of(const struct mlxsw_facts *f, uint8_t module, unsigned int count, struct mlxsw_pmtdb *db)
+{
+	unsigned int lp = 0, first;
+
+	memset(db, 0, sizeof(*db));
+	for (unsigned int i = 1; i < MLXSW_PORT_MAX_PORTS && !lp; i++)
+		if (f->port_at_probe[i] && f->port_to_module[i] == module)
+			lp = i;
+	if (!lp || (count != 1 && count != 2 && count != 4))
+		return;
+	first = count == 4 ? mlxsw_cluster_base_port((uint8_t)lp) : lp;
+	if (first + count > MLXSW_PORT_MAX_PORTS)
+		return;
+	for (unsigned int i = 0; i < count; i++)
+		db->port[i] = (uint8_t)(first + i);
+	db->ok = true;
+}
+
+/* The ports of @lps (@n of them) that the view has: what a split or an unsplit takes down. */
+static int collect_at(const struct ports_view *v, const uint8_t *lps, unsigned int n, struct port_spec *old)
+{
+	int nold = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (view_port(v, lps[i], &old[nold]))
+			nold++;
+	return nold;
+}
+
 static int collect_old(const struct ports_view *v, uint8_t base, unsigned int count, struct port_spec *old)
 {
-	int n = 0;
+	uint8_t lps[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
 
 	for (unsigned int i = 0; i < count; i++)
-		if (view_port(v, base + i, &old[n]))
-			n++;
-	return n;
+		lps[i] = (uint8_t)(base + i);
+	return collect_at(v, lps, count, old);
+}
+
+static void split_ports(const struct ports_view *v, const uint8_t *lps, unsigned int count, uint8_t module,
+			struct port_spec *new)
+{
+	uint8_t width = (uint8_t)(MLXSW_PORT_MODULE_MAX_WIDTH / count);
+
+	for (unsigned int i = 0; i < count; i++) {
+		new[i] = (struct port_spec){
+		    .local_port = lps[i],
+		    .split = true,
+		    .module = module,
+		    .width = width,
+		    .lane = (uint8_t)(i * width),
+		    .subport = (uint8_t)i,
+		};
+		memcpy(new[i].netdev, v->facts->netdev_pattern, sizeof(new[i].netdev));
+	}
 }
 
 /*
  * What a split or an unsplit does, decided once for the op and its plan: the
  * op reads the port's module and width from the ASIC (PMLP, as the seed
  * does), the plan from the port as the view has it, and both give them to
- * these, which check the seed's rules and list the ports to go and come.
+ * these, which check the rules and list the ports to go and come. Linux 4.6
+ * (the seeds) finds the local ports in the cluster and refuses a split
+ * whose ports another split holds; from 6.1 mlxsw asks the firmware
+ * (PMTDB) and takes down whatever port holds them (mlxsw_sp_port_split()).
  */
 int mlxsw_split_decide(const struct ports_view *v, uint8_t local_port, unsigned int count, uint8_t module,
-		       uint8_t cur_width, struct port_spec *old, int *nold, struct port_spec *new,
-		       struct dlh_extack *ext)
+		       uint8_t cur_width, const struct mlxsw_pmtdb *db, struct port_spec *old, int *nold,
+		       struct port_spec *new, struct dlh_extack *ext)
 {
-	uint8_t base_port, width;
+	uint8_t base_port, lps[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
 
+	if (v->linux == MLXSW_LINUX_PMTDB) {
+		if (cur_width != MLXSW_PORT_MODULE_MAX_WIDTH)
+			return dlh_sdk_extack(ext, -EINVAL, "Port is already split");
+		if (!db || !db->ok)
+			return dlh_sdk_extack(ext, -EINVAL, "Unsupported split configuration");
+		*nold = collect_at(v, db->port, count, old);
+		split_ports(v, db->port, count, module, new);
+		return 0;
+	}
 	if (cur_width != MLXSW_PORT_MODULE_MAX_WIDTH)
 		return dlh_sdk_extack(ext, -EINVAL, "Port cannot be split further");
 
@@ -157,20 +226,10 @@ int mlxsw_split_decide(const struct ports_view *v, uint8_t local_port, unsigned 
 		    view_port(v, base_port + 3u, NULL))
 			return dlh_sdk_extack(ext, -EINVAL, "Invalid split configuration");
 	}
-
-	width = (uint8_t)(MLXSW_PORT_MODULE_MAX_WIDTH / count);
 	*nold = collect_old(v, base_port, count, old);
-	for (unsigned int i = 0; i < count; i++) {
-		new[i] = (struct port_spec){
-		    .local_port = (uint8_t)(base_port + i),
-		    .split = true,
-		    .module = module,
-		    .width = width,
-		    .lane = (uint8_t)(i * width),
-		    .subport = (uint8_t)i,
-		};
-		memcpy(new[i].netdev, v->facts->netdev_pattern, sizeof(new[i].netdev));
-	}
+	for (unsigned int i = 0; i < count; i++)
+		lps[i] = (uint8_t)(base_port + i);
+	split_ports(v, lps, count, module, new);
 	return 0;
 }
 
@@ -180,40 +239,57 @@ int mlxsw_split_port_of(const struct ports_view *v, struct dlh_port *port, unsig
 	uint32_t index = dlh_port_index(port);
 
 	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !view_port(v, index, NULL))
-		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
+		return v->linux == MLXSW_LINUX_PMTDB
+			   ? dlh_sdk_extack(ext, -EINVAL, "Port number does not exist")
+			   : dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
 	*local_port = (uint8_t)index;
-	if (count != 2 && count != 4)
+	/* from 6.1 devlink's core checks the count against the lanes, and PMTDB the rest */
+	if (v->linux == MLXSW_LINUX_SEEDS && count != 2 && count != 4)
 		return dlh_sdk_extack(ext, -EINVAL, "Port can only be split into 2 or 4 ports");
 	return 0;
 }
 
-void mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width, struct port_spec *old,
-			  int *nold, struct port_spec *new, int *nnew)
+/* A module's unsplit port where the board has one at @lp: what an unsplit re-creates. */
+static bool unsplit_port(const struct ports_view *v, uint8_t lp, struct port_spec *ps)
 {
 	const struct mlxsw_facts *facts = v->facts;
+
+	if (!facts->port_at_probe[lp])
+		return false;
+	*ps = (struct port_spec){
+	    .local_port = lp,
+	    .module = facts->port_to_module[lp],
+	    .width = MLXSW_PORT_MODULE_MAX_WIDTH,
+	};
+	memcpy(ps->netdev, facts->netdev_pattern, sizeof(ps->netdev));
+	return true;
+}
+
+void mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width,
+			  const struct mlxsw_pmtdb *db, struct port_spec *old, int *nold, struct port_spec *new,
+			  int *nnew)
+{
 	unsigned int count = cur_width == 1 ? 4 : 2;
 	uint8_t base_port = mlxsw_cluster_base_port(local_port);
 
+	*nnew = 0;
+	if (v->linux == MLXSW_LINUX_PMTDB) {
+		/* the ports PMTDB names go; those of them the board had come back (mlxsw_sp_port_unsplit_create()) */
+		*nold = db && db->ok ? collect_at(v, db->port, count, old) : 0;
+		for (unsigned int i = 0; i < count && db && db->ok; i++)
+			if (unsplit_port(v, db->port[i], &new[*nnew]))
+				(*nnew)++;
+		return;
+	}
 	/* Determine which ports to remove. */
 	if (count == 2 && local_port >= base_port + 2)
 		base_port = (uint8_t)(base_port + 2);
 
 	*nold = collect_old(v, base_port, count, old);
-	*nnew = 0;
-	for (unsigned int i = 0; i < count / 2; i++) {
-		uint8_t lp = (uint8_t)(base_port + i * 2);
-
-		/* The seed re-creates every even port; only re-create those the board had. */
-		if (!facts->port_at_probe[lp])
-			continue;
-		new[*nnew] = (struct port_spec){
-		    .local_port = lp,
-		    .module = facts->port_to_module[lp],
-		    .width = MLXSW_PORT_MODULE_MAX_WIDTH,
-		};
-		memcpy(new[*nnew].netdev, facts->netdev_pattern, sizeof(new[*nnew].netdev));
-		(*nnew)++;
-	}
+	/* The seed re-creates every even port; only re-create those the board had. */
+	for (unsigned int i = 0; i < count / 2; i++)
+		if (unsplit_port(v, (uint8_t)(base_port + i * 2), &new[*nnew]))
+			(*nnew)++;
 }
 
 int mlxsw_unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uint8_t *local_port, struct port_spec *ps,
@@ -222,10 +298,13 @@ int mlxsw_unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uin
 	uint32_t index = dlh_port_index(port);
 
 	if (index < 1 || index >= MLXSW_PORT_MAX_PORTS || !view_port(v, index, ps))
-		return dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
+		return v->linux == MLXSW_LINUX_PMTDB
+			   ? dlh_sdk_extack(ext, -EINVAL, "Port number does not exist")
+			   : dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
 	*local_port = (uint8_t)index;
 	if (!ps->split)
-		return dlh_sdk_extack(ext, -EINVAL, "Port wasn't split");
+		return dlh_sdk_extack(ext, -EINVAL,
+				      v->linux == MLXSW_LINUX_PMTDB ? "Port was not split" : "Port wasn't split");
 	return 0;
 }
 
@@ -252,27 +331,34 @@ static int mlxsw_port_split_plan(struct dlh_port *port, unsigned int count, stru
 				 struct dlh_extack *ext)
 {
 	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX], ps;
-	const struct ports_view v = {.facts = dlh_sdk_dev_facts(dlh_port_dev(port)), .plan = plan};
+	const struct ports_view v = {
+	    .facts = dlh_sdk_dev_facts(dlh_port_dev(port)), .linux = mlxsw_linux_of(dlh_port_dev(port)), .plan = plan};
+	struct mlxsw_pmtdb db;
 	uint8_t local_port;
 	int nold, err;
 
 	err = mlxsw_split_port_of(&v, port, count, &local_port, ext);
-	if (!err && view_port(&v, local_port, &ps))
-		err = mlxsw_split_decide(&v, local_port, count, ps.module, ps.width, old, &nold, new, ext);
+	if (!err && view_port(&v, local_port, &ps)) {
+		mlxsw_pmtdb_of(v.facts, ps.module, count, &db);
+		err = mlxsw_split_decide(&v, local_port, count, ps.module, ps.width, &db, old, &nold, new, ext);
+	}
 	return err ? err : plan_fill(v.facts, plan, old, nold, new, (int)count, ext);
 }
 
 static int mlxsw_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
 {
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2], ps;
-	const struct ports_view v = {.facts = dlh_sdk_dev_facts(dlh_port_dev(port)), .plan = plan};
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX], ps;
+	const struct ports_view v = {
+	    .facts = dlh_sdk_dev_facts(dlh_port_dev(port)), .linux = mlxsw_linux_of(dlh_port_dev(port)), .plan = plan};
+	struct mlxsw_pmtdb db;
 	uint8_t local_port;
 	int nold, nnew, err;
 
 	err = mlxsw_unsplit_port_of(&v, port, &local_port, &ps, ext);
 	if (err)
 		return err;
-	mlxsw_unsplit_decide(&v, local_port, ps.width, old, &nold, new, &nnew);
+	mlxsw_pmtdb_of(v.facts, ps.module, MLXSW_PORT_MODULE_MAX_WIDTH / (ps.width ? ps.width : 1), &db);
+	mlxsw_unsplit_decide(&v, local_port, ps.width, &db, old, &nold, new, &nnew);
 	return plan_fill(v.facts, plan, old, nold, new, nnew, ext);
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Spectrum's rules (seeds 002-006), apart from the emulated ASIC: what a
- * split or an unsplit does, decided from the ports as a view has them and
- * from the board's wiring (the facts). The driver's ops decide with them on
+ * Spectrum's rules (seeds 002-006, and Linux 6.1's where it differs), apart
+ * from the emulated ASIC: what a split or an unsplit does, decided from the
+ * ports as a view has them and from the board's wiring (the facts). The driver's ops decide with them on
  * the ASIC's ports; plans decide with them on a plan's ports, of the
  * driver's own device or of a kernel device that Linux's mlxsw_spectrum runs.
  */
@@ -45,12 +45,28 @@ struct mlxsw_facts {
 };
 
 /*
+ * Which Linux's mlxsw_spectrum the rules decide as (mlxsw_linux_of()): where
+ * a split's local ports come from, and the words of a refusal.
+ */
+enum mlxsw_linux {
+	MLXSW_LINUX_SEEDS, /* Linux 4.6's (seeds 002-006): the cluster decides; the emulated device's own */
+	MLXSW_LINUX_PMTDB, /* Linux 6.1 and 6.12: the firmware names the local ports (PMTDB) */
+};
+
+/* What PMTDB answers for a module split into a count: its local ports, or not a split the board takes. */
+struct mlxsw_pmtdb {
+	bool ok;
+	uint8_t port[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
+};
+
+/*
  * The ports a decision is made on: an op's are the driver's own (@own); a
  * plan's are those the plan finds (dlh_sdk_plan_port()), which in a sequence
  * of planned changes are the ports the changes before leave.
  */
 struct ports_view {
 	const struct mlxsw_facts *facts;
+	enum mlxsw_linux linux;
 	const struct dlh_sdk_plan *plan; /* NULL: @own's */
 	bool (*own)(const void *arg, unsigned int local_port, struct port_spec *ps);
 	const void *arg;
@@ -59,16 +75,22 @@ struct ports_view {
 extern const struct dlh_sdk_rules mlxsw_rules;
 
 uint8_t mlxsw_cluster_base_port(uint8_t local_port);
+/* The Linux whose mlxsw_spectrum runs @dev, or which it stands for (dlh_sdk_dev_linux()); the seeds' if none. */
+enum mlxsw_linux mlxsw_linux_of(const struct dlh_dev *dev);
+/* What PMTDB answers for @module split into @count, as the board's profile knows its wiring (a plan's). */
+void mlxsw_pmtdb_of(const struct mlxsw_facts *facts, uint8_t module, unsigned int count, struct mlxsw_pmtdb *db);
 void mlxsw_port_attrs_of(const struct mlxsw_facts *facts, const struct port_spec *ps, struct dlh_sdk_port_attrs *attrs);
 int mlxsw_facts_parse(struct mlxsw_facts *facts, json_t *hw, struct dlh_extack *ext);
 int mlxsw_split_port_of(const struct ports_view *v, struct dlh_port *port, unsigned int count, uint8_t *local_port,
 			struct dlh_extack *ext);
+/* @db: PMTDB's answer where v->linux asks it (an op reads the ASIC's, a plan mlxsw_pmtdb_of()); else NULL. */
 int mlxsw_split_decide(const struct ports_view *v, uint8_t local_port, unsigned int count, uint8_t module,
-		       uint8_t cur_width, struct port_spec *old, int *nold, struct port_spec *new,
-		       struct dlh_extack *ext);
+		       uint8_t cur_width, const struct mlxsw_pmtdb *db, struct port_spec *old, int *nold,
+		       struct port_spec *new, struct dlh_extack *ext);
 int mlxsw_unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uint8_t *local_port, struct port_spec *ps,
 			  struct dlh_extack *ext);
-void mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width, struct port_spec *old,
-			  int *nold, struct port_spec *new, int *nnew);
+void mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width,
+			  const struct mlxsw_pmtdb *db, struct port_spec *old, int *nold, struct port_spec *new,
+			  int *nnew);
 
 #endif

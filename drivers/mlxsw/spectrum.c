@@ -2,7 +2,10 @@
 /*
  * Spectrum port split/unsplit, after the mlxsw patches of Linux 4.6
  * (seeds 002-006): local ports 1..64 in clusters of 4, a port's lanes on one
- * module, 100G (4-lane) ports split into 2x2 or 4x1 lanes.
+ * module, 100G (4-lane) ports split into 2x2 or 4x1 lanes. Published in the
+ * kernel's devlink as Linux 6.1's mlxsw_spectrum (dlhald --kernel-bridge),
+ * it splits as that driver does: the local ports are the firmware's answer
+ * to PMTDB (docs/vendors.md).
  *
  * Where the seed leaves ports half-done on a failure (a failed removal step
  * is ignored, a failed re-creation on unsplit loses the port), this driver
@@ -258,11 +261,34 @@ static bool own_port(const void *arg, unsigned int local_port, struct port_spec 
 	return true;
 }
 
+/* What the firmware answers PMTDB for @module split into @count (Linux 6.1's mlxsw_sp_port_split()). */
+static int pmtdb_get(struct mlxsw_sp *sp, uint8_t module, unsigned int count, struct mlxsw_pmtdb *db,
+		     struct dlh_extack *ext)
+{
+	struct mlxsw_reg_pmtdb q = {.module = module,
+				    .ports_width = (uint8_t)(MLXSW_PORT_MODULE_MAX_WIDTH / count),
+				    .num_ports = (uint8_t)count};
+	int err = mlxsw_reg_query(&sp->bus, MLXSW_REG_PMTDB, &q);
+
+	if (err)
+		return dlh_sdk_extack(ext, err, "Failed to query split info");
+	db->ok = q.status == MLXSW_REG_PMTDB_STATUS_SUCCESS;
+	memcpy(db->port, q.port_num, sizeof(db->port));
+	return 0;
+}
+
+/* The driver's own ports, as the Linux the device stands for decides on them (the seeds' unless bridged). */
+static struct ports_view own_view(struct mlxsw_sp *sp)
+{
+	return (struct ports_view){.facts = sp->facts, .linux = mlxsw_linux_of(sp->dev), .own = own_port, .arg = sp};
+}
+
 static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
 {
 	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
 	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
-	const struct ports_view v = {.facts = sp->facts, .own = own_port, .arg = sp};
+	const struct ports_view v = own_view(sp);
+	struct mlxsw_pmtdb db = {0};
 	uint8_t local_port, module, cur_width;
 	int nold, err;
 
@@ -272,7 +298,13 @@ static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct
 	err = module_info_get(sp, local_port, &module, &cur_width);
 	if (err)
 		return dlh_sdk_extack(ext, err, "Failed to get port's width");
-	err = mlxsw_split_decide(&v, local_port, count, module, cur_width, old, &nold, new, ext);
+	/* 6.1 asks the firmware only for a port that is not split already */
+	if (v.linux == MLXSW_LINUX_PMTDB && cur_width == MLXSW_PORT_MODULE_MAX_WIDTH) {
+		err = pmtdb_get(sp, module, count, &db, ext);
+		if (err)
+			return err;
+	}
+	err = mlxsw_split_decide(&v, local_port, count, module, cur_width, &db, old, &nold, new, ext);
 	if (err)
 		return err;
 	err = ports_replace(sp, old, nold, new, (int)count, ext);
@@ -284,8 +316,9 @@ static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct
 static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 {
 	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX / 2], ps;
-	const struct ports_view v = {.facts = sp->facts, .own = own_port, .arg = sp};
+	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX], ps;
+	const struct ports_view v = own_view(sp);
+	struct mlxsw_pmtdb db = {0};
 	uint8_t local_port, module, cur_width;
 	int nold, nnew, err;
 
@@ -295,7 +328,12 @@ static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	err = module_info_get(sp, local_port, &module, &cur_width);
 	if (err)
 		return dlh_sdk_extack(ext, err, "Failed to get port's width");
-	mlxsw_unsplit_decide(&v, local_port, cur_width, old, &nold, new, &nnew);
+	if (v.linux == MLXSW_LINUX_PMTDB) {
+		err = pmtdb_get(sp, module, MLXSW_PORT_MODULE_MAX_WIDTH / (cur_width ? cur_width : 1), &db, ext);
+		if (err)
+			return err;
+	}
+	mlxsw_unsplit_decide(&v, local_port, cur_width, &db, old, &nold, new, &nnew);
 	err = ports_replace(sp, old, nold, new, nnew, ext);
 	if (err)
 		dlh_sdk_log(sp->dev, DLH_LOG_ERR, "Failed to reinstantiate port");
@@ -407,9 +445,14 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 	err = mlxsw_facts_parse(sp->facts, root, ext);
 	if (err)
 		goto out;
-	for (unsigned int i = 0; i < sp->facts->nwires && !json_object_get(root, "state"); i++) {
+	for (unsigned int i = 0; i < sp->facts->nwires; i++) {
 		const struct mlxsw_wire *w = &sp->facts->wires[i];
 
+		/* the firmware's port-module database holds the wiring whatever a saved state maps */
+		if (w->width == MLXSW_PORT_MODULE_MAX_WIDTH)
+			mlxsw_emu_wire(sp->emu, w->local_port, w->module);
+		if (json_object_get(root, "state"))
+			continue;
 		if (mlxsw_emu_board_map(sp->emu, w->local_port, w->module, w->width)) {
 			err = dlh_sdk_extack(
 			    ext, -EINVAL, "field \"hw.ports[%u]\": local port %u or lanes of module %u already mapped",

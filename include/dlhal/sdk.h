@@ -550,6 +550,35 @@ DLH_EXPORT int dlh_sdk_dev_card_set(struct dlh_dev *dev, const char *card, struc
  */
 DLH_EXPORT int dlh_sdk_dev_driver_set(struct dlh_dev *dev, const char *name, struct dlh_extack *ext);
 
+/** Longest Linux release string dlh_sdk_dev_linux_set() takes, with its NUL (uname's). */
+#define DLH_LINUX_RELEASE_MAX 65
+
+/**
+ * @brief Say which Linux's driver runs the device, or which it stands for:
+ *        the kernel backend gives each kernel device the running kernel's
+ *        release; a host that publishes a driver's device in the kernel's
+ *        devlink as the Linux driver its profile names (dlhald
+ *        --kernel-bridge) gives it that kernel's. Where that Linux driver
+ *        decides otherwise than the driver's own rules, the rules follow it
+ *        (dlh_sdk_dev_linux()).
+ * @param release a uname release ("6.1.0-28-amd64"), 1 to
+ *        DLH_LINUX_RELEASE_MAX - 1 printable characters, copied; NULL: none.
+ * @return 0; -EINVAL for an empty, long or unprintable release (named in @p ext).
+ */
+DLH_EXPORT int dlh_sdk_dev_linux_set(struct dlh_dev *dev, const char *release, struct dlh_extack *ext);
+
+/**
+ * @brief The Linux release set by dlh_sdk_dev_linux_set(), or NULL: the
+ *        device follows its driver's own rules.
+ */
+DLH_EXPORT const char *dlh_sdk_dev_linux(const struct dlh_dev *dev);
+
+/**
+ * @brief A Linux release as a number to compare: major * 65536 + minor *
+ *        256 ("6.1.0-28-amd64": 0x060100); 0 for NULL or what is no release.
+ */
+DLH_EXPORT unsigned int dlh_sdk_linux_version(const char *release);
+
 /**
  * @brief In dev_info_get: the name of the driver that runs the device
  *        ("mlxsw_spectrum"; a relay: the driver on the other side).

@@ -695,8 +695,11 @@ if [ $r != 0 ] && grep -q "Operation not permitted" $T/bs && ! devlink port show
 else
 	nok "unprivileged split" "rc=$r $(cat $T/bs)"
 fi
+# (the firmware's answer to the split's query fails: as Linux 6.1's mlxsw, which the bridged Spectrum
+# follows, the split is refused in its words and nothing changes)
+bdl sim set pci/0000:03:00.0 fail_nth 2
 devlink port split dlhal/0000:03:00.0/3 count 4 > $T/bs 2>&1; r=$?
-if [ $r != 0 ] && grep -q "Invalid split configuration" $T/bs && devlink port show dlhal/0000:03:00.0/3 > /dev/null; then
+if [ $r != 0 ] && grep -q "Failed to query split info" $T/bs && devlink port show dlhal/0000:03:00.0/3 > /dev/null; then
 	ok "Spectrum's own refusal reaches devlink: $(head -n 1 $T/bs)"
 else
 	nok "driver refusal through dlhald" "rc=$r $(cat $T/bs)"

@@ -35,7 +35,7 @@ if [ $r1 = 0 ] && [ "$(cat $T/r1)" = "split $D/3 into 2: would be done
 del $D/3: type eth netdev eth1
 new $D/3: type eth split_group 1
 new $D/4: type eth split_group 1" ] && [ $r2 = 1 ] && grep -q "Invalid split count" $T/r2 &&
-	[ $r3 = 1 ] && grep -q "Port wasn't split" $T/r3 &&
+	[ $r3 = 1 ] && grep -q "Port was not split" $T/r3 &&
 	grep -q "lanes 4 speed 100000 module 16 lane 0 split_counts 2,4$" $T/r4 &&
 	grep -qx "  plans exact: mlxsw rules, profile sn2700" $T/r5; then
 	ok "dl --kernel on a recognised Spectrum: exact dry runs, refusals in its words, modules and split counts"
@@ -85,6 +85,26 @@ if command -v python3 > /dev/null; then
 	else
 		nok "Ansible check mode on a recognised Spectrum" "$(head -c 600 $T/ra.out)"
 	fi
+fi
+
+# The rules follow the running kernel's mlxsw (6.1 and 6.12 alike), as the bridged Spectrum does: a
+# split takes the local ports the firmware names (PMTDB) and takes down whatever holds them, where the
+# seeds' Linux 4.6 refused ("Invalid split configuration"). Planned exactly, then done as planned.
+devlink port split $D/3 count 2 > /dev/null 2>&1
+dl --kernel port split $D/1 4 --dry-run > $T/rp 2>&1; r1=$?
+dl --kernel port split $D/1 4 > $T/rp2 2>&1; r2=$?
+devlink port show > $T/rp3
+dl --kernel port unsplit $D/4 > $T/rp4 2>&1; r4=$?
+# (sorted: Linux 6.1 lists ports as registered, and ports 1 and 3 are registered anew)
+devlink port show | grep "^$D/" | sort > $T/rafter
+sort $T/rbefore > $T/rbefore.sorted
+if [ $r1 = 0 ] && head -n 1 $T/rp | grep -qx "split $D/1 into 4: would be done" &&
+	[ "$(grep -c "^del $D/[134]:" $T/rp)" = 3 ] && [ "$(grep -c "^new $D/[1-4]: type eth split_group 17" $T/rp)" = 4 ] &&
+	[ $r2 = 0 ] && [ "$(grep -c "^$D/[1-4]: .* port 17 split_group 17 splittable false lanes 1" $T/rp3)" = 4 ] &&
+	[ $r4 = 0 ] && cmp -s $T/rbefore.sorted $T/rafter; then
+	ok "a recognised Spectrum follows Linux's mlxsw: port 1 by 4 over port 3's split planned exactly and done so, then undone"
+else
+	nok "Spectrum rules of the running kernel" "$r1 $(cat $T/rp) / $r2 $(cat $T/rp2) / $(grep "^$D/[1-5]:" $T/rp3) / $r4 $(cat $T/rp4; diff $T/rbefore.sorted $T/rafter | head -n 4)"
 fi
 
 # Plans against outcomes: random changes, made by dl and by devlink in turn; each dry run (a

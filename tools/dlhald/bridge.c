@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -414,7 +415,13 @@ static int info_msg(struct bridge *b, struct dlh_dev *d, const char *name)
 		snprintf(m.versions[m.nversions].value, sizeof(m.versions[0].value), "%s", v->value);
 		m.nversions++;
 	}
-	return write(b->fd, &m, sizeof(m)) == sizeof(m) ? 0 : -errno;
+	if (write(b->fd, &m, sizeof(m)) != sizeof(m))
+		return -errno;
+	/* Published as that Linux driver: where it decides otherwise than the device's driver, the device now
+	 * follows the running kernel's (an emulated Spectrum as Linux 6.1's mlxsw_spectrum, docs/vendors.md). */
+	if (info.driver[0] && b->release[0])
+		dlh_sdk_dev_linux_set(d, b->release, NULL);
+	return 0;
 }
 
 /* A device of dlhald's own drivers (not the kernel's, which is there already) gets an instance. */
@@ -512,10 +519,13 @@ static void on_sync(struct ev_loop *loop, ev_prepare *w, int revents)
 
 int bridge_open(struct bridge *b, struct server *srv, const char *path, char *why, size_t whylen)
 {
+	struct utsname uts;
 	size_t ndevs = 0;
 
 	memset(b, 0, sizeof(*b));
 	b->srv = srv;
+	if (!uname(&uts))
+		snprintf(b->release, sizeof(b->release), "%s", uts.release);
 	b->fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (b->fd < 0) {
 		snprintf(why, whylen, "%s: %s%s", path, strerror(errno),

@@ -5,6 +5,7 @@
 
 #include <dlhal/bridge.h>
 #include <dlhal/dlhal.h>
+#include <dlhal/sdk.h>
 #include <ev.h>
 #include <netlink/msg.h>
 #include <stdbool.h>
@@ -87,8 +88,9 @@ struct bridge {
 	ev_prepare sync;
 	struct bridge_dev *devs;
 	size_t ndevs;
-	struct dlh_sub *sub; /* devices that come and go */
-	bool added;	     /* a device came that has no instance yet */
+	struct dlh_sub *sub;		     /* devices that come and go */
+	bool added;			     /* a device came that has no instance yet */
+	char release[DLH_LINUX_RELEASE_MAX]; /* the running kernel's: a device published as its driver follows it */
 	/* The last op the kernel asked for, to undo it if the kernel cannot take its ports. */
 	struct {
 		uint32_t seq, type, index, count;
