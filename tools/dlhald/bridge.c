@@ -443,6 +443,7 @@ static int bdev_add(struct bridge *b, struct dlh_dev *d)
 	err = info_msg(b, d, bd->name);
 	if (err)
 		dlhald_log(LOG_ERR, "kernel bridge: the info of dlhal/%s: %s", bd->name, strerror(-err));
+	bd->as_linux = dlh_sdk_dev_linux(d) != NULL;
 	return 0;
 }
 
@@ -470,6 +471,8 @@ static void on_dev_event(const struct dlh_event *ev, void *arg)
 		for (size_t i = 0; i < b->ndevs; i++) {
 			if (!b->devs[i].dev && !strcmp(b->devs[i].name, dlh_dev_name(ev->dev))) {
 				b->devs[i].dev = ev->dev;
+				if (b->devs[i].as_linux)
+					dlh_sdk_dev_linux_set(ev->dev, b->release, NULL);
 				return;
 			}
 		}

@@ -73,6 +73,7 @@ struct bridge_dev {
 	struct dlh_dev *dev; /* NULL once the device went (a reset): its instance goes at the next sync */
 	char name[DLH_DEV_NAME_MAX];
 	bool published;
+	bool as_linux; /* published as the Linux driver its profile names: it follows the running kernel's */
 	struct dlhal_bridge_port *mirror; /* what the kernel holds */
 	size_t n;
 	struct { /* the refusal logged last: not again until another */
