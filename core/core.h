@@ -204,6 +204,8 @@ struct dlh_dev {
 	char *card;			  /* the card it is one device of (faceplate.c); NULL when none */
 	char driver[DLH_DRIVER_NAME_MAX]; /* a relay's: the driver on the other side; "" for its own */
 	char linux_release[DLH_LINUX_RELEASE_MAX]; /* the Linux whose driver runs it, or stands for it; "" */
+	uint64_t reloads; /* the kernel's count of them, when has_reloads */
+	bool has_reloads;
 	bool driver_asked;		  /* dev_driver_get was called (once is enough) */
 	/* The vendor rules its plans rest on (rules.c): its driver's, or those a kernel device was recognised by. */
 	const struct dlh_sdk_rules *rules;

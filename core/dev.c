@@ -122,6 +122,20 @@ DLH_EXPORT unsigned int dlh_sdk_linux_version(const char *release)
 	return major * 65536 + minor * 256;
 }
 
+DLH_EXPORT void dlh_sdk_dev_reloads_set(struct dlh_dev *dev, uint64_t count)
+{
+	dev->reloads = count;
+	dev->has_reloads = true;
+}
+
+DLH_EXPORT int dlh_dev_reloads(const struct dlh_dev *dev, uint64_t *count)
+{
+	if (!dev->has_reloads)
+		return -ENODATA;
+	*count = dev->reloads;
+	return 0;
+}
+
 DLH_EXPORT size_t dlh_dev_port_count(const struct dlh_dev *dev)
 {
 	dlh__fill_dev(dev);

@@ -40,6 +40,7 @@ enum {
 	C_FORM = DLH__SLOT(DLHAL_ATTR_CAGE_FORM),
 	C_LABEL = DLH__SLOT(DLHAL_ATTR_CAGE_LABEL),
 	C_MODULE = DLH__SLOT(DLHAL_ATTR_CAGE_MODULE),
+	S_VALUE = DLH__SLOT(DEVLINK_ATTR_RELOAD_STATS_VALUE),
 	V_NAME = DLH__SLOT(DEVLINK_ATTR_INFO_VERSION_NAME),
 	V_VALUE = DLH__SLOT(DEVLINK_ATTR_INFO_VERSION_VALUE),
 };
@@ -240,6 +241,54 @@ void dlh__fw_options_get(const struct nlmsghdr *nlh, struct dlh_fw_option *opts,
 		f->active = tb[O_ACTIVE] && nla_get_u8(tb[O_ACTIVE]);
 		f->pending = tb[O_PENDING] && nla_get_u8(tb[O_PENDING]);
 	}
+}
+
+/*
+ * DEV_STATS { RELOAD_STATS | REMOTE_RELOAD_STATS { ACTION_INFO { ACTION,
+ * ACTION_STATS { STATS_ENTRY { LIMIT, VALUE } ... } } ... } }, as Linux
+ * 5.11 on puts them (devlink_reload_stats_put()); an entry that is not
+ * well formed is not counted.
+ */
+static void reload_stats_sum(const struct nlattr *nest, int depth, uint64_t *sum)
+{
+	static const int types[] = {DEVLINK_ATTR_RELOAD_ACTION_INFO, DEVLINK_ATTR_RELOAD_ACTION_STATS,
+				    DEVLINK_ATTR_RELOAD_STATS_ENTRY};
+	const struct nlattr *a;
+	int rem;
+
+	nla_for_each_nested(a, (struct nlattr *)nest, rem)
+	{
+		struct nlattr *tb[DLH__SLOTS];
+
+		if (nla_type(a) != types[depth])
+			continue;
+		if (depth < 2)
+			reload_stats_sum(a, depth + 1, sum);
+		else if (!nest_parse(a, tb) && tb[S_VALUE])
+			*sum += nla_get_u32(tb[S_VALUE]);
+	}
+}
+
+bool dlh__reloads_get(const struct nlmsghdr *nlh, uint64_t *count)
+{
+	const struct nlattr *a, *s;
+	bool found = false;
+	int rem, srem;
+
+	*count = 0;
+	for_each_genl_attr(a, nlh, rem)
+	{
+		if (nla_type(a) != DEVLINK_ATTR_DEV_STATS)
+			continue;
+		nla_for_each_nested(s, (struct nlattr *)a, srem)
+		{
+			if (nla_type(s) != DEVLINK_ATTR_RELOAD_STATS && nla_type(s) != DEVLINK_ATTR_REMOTE_RELOAD_STATS)
+				continue;
+			found = true;
+			reload_stats_sum(s, 0, count);
+		}
+	}
+	return found;
 }
 
 int dlh__cages_put(struct nl_msg *msg, const struct dlh_cage *c, size_t n)

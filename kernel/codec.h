@@ -53,6 +53,13 @@ int dlh__fw_options_put(struct nl_msg *msg, const struct dlh_fw_option *opts, si
 /* Those of @nlh, at most @max; a malformed one is skipped. */
 void dlh__fw_options_get(const struct nlmsghdr *nlh, struct dlh_fw_option *opts, size_t max, size_t *n);
 
+/*
+ * The kernel's count of a device's reloads (dlh_dev_reloads()): the values
+ * of the reload statistics nested in DEVLINK_ATTR_DEV_STATS, local and
+ * remote, summed. false when the message has none (dlhald sends none).
+ */
+bool dlh__reloads_get(const struct nlmsghdr *nlh, uint64_t *count);
+
 /* A device's faceplate, in a device message. */
 int dlh__cages_put(struct nl_msg *msg, const struct dlh_cage *cages, size_t n);
 /* Those of @nlh, at most @max; -EPROTO if one is malformed or there are more (the whole is dropped). */

@@ -393,9 +393,12 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 	switch (cmd) {
 	case DEVLINK_CMD_NEW: {
 		struct dlh_pending p;
+		uint64_t reloads;
 
 		dev = dev_of(k, tb, true);
 		dlh__pending_get(tb, &p);
+		if (dev && !k->conn.t->daemon && dlh__reloads_get(nlh, &reloads))
+			dlh_sdk_dev_reloads_set(dev, reloads);
 		if (dev && k->conn.t->daemon) {
 			fw_options_of(k, dev, nlh);
 			cages_of(dev, nlh);

@@ -31,7 +31,7 @@
 	X(DEVLINK_ATTR_PORT_NETDEV_NAME, STR, DLH_NETDEV_NAME_MAX, "netdev name", RQ | RP)              \
 	X(DEVLINK_ATTR_PORT_TYPE, U16, 0, "port type", RQ | RP)                                         \
 	X(DEVLINK_ATTR_PORT_SPLIT_COUNT, U32, 0, "split count", RQ)                                     \
-	X(DEVLINK_ATTR_RELOAD_ACTION, U8, 0, "reload action", RQ)                                       \
+	X(DEVLINK_ATTR_RELOAD_ACTION, U8, 0, "reload action", RQ | RP)                                  \
 	X(DEVLINK_ATTR_RELOAD_LIMITS, BF32, 0, "reload limits", RQ)                                     \
 	X(DEVLINK_ATTR_PORT_DESIRED_TYPE, U16, 0, "desired type", RP)                                   \
 	X(DEVLINK_ATTR_PORT_IBDEV_NAME, STR, DLH_IBDEV_NAME_MAX, "ibdev name", RP)                      \
@@ -42,6 +42,8 @@
 	X(DEVLINK_ATTR_PORT_LANES, U32, 0, "lanes", RP)                                                 \
 	X(DEVLINK_ATTR_PORT_SPLITTABLE, U8, 0, "splittable", RP)                                        \
 	X(DEVLINK_ATTR_RELOAD_ACTIONS_PERFORMED, BF32, 0, "reload actions performed", RP)               \
+	X(DEVLINK_ATTR_RELOAD_STATS_LIMIT, U8, 0, "reload statistic's limit", RP)                       \
+	X(DEVLINK_ATTR_RELOAD_STATS_VALUE, U32, 0, "reload statistic", RP)                              \
 	X(DEVLINK_ATTR_INFO_DRIVER_NAME, STR, DLH_DRIVER_NAME_MAX, "driver name", RP)                   \
 	X(DEVLINK_ATTR_INFO_SERIAL_NUMBER, STR, DLH_VERSION_VALUE_MAX, "serial number", RP)             \
 	X(DEVLINK_ATTR_INFO_BOARD_SERIAL_NUMBER, STR, DLH_VERSION_VALUE_MAX, "board serial number", RP) \

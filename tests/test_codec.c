@@ -252,3 +252,45 @@ Test(codec, changes_planned_before_round_trip_and_are_bounded)
 	cr_assert_str_eq(why, "Malformed attribute changes planned before: unknown change");
 	nlmsg_free(msg);
 }
+
+/* A reload statistic as Linux 5.11 on nests it: ACTION_INFO { ACTION, ACTION_STATS { ENTRY { LIMIT, VALUE } } }. */
+static void reload_stat_put(struct nl_msg *msg, uint8_t action, uint32_t value, bool value_u16)
+{
+	struct nlattr *info = nla_nest_start(msg, DEVLINK_ATTR_RELOAD_ACTION_INFO), *stats, *entry;
+
+	nla_put_u8(msg, DEVLINK_ATTR_RELOAD_ACTION, action);
+	stats = nla_nest_start(msg, DEVLINK_ATTR_RELOAD_ACTION_STATS);
+	entry = nla_nest_start(msg, DEVLINK_ATTR_RELOAD_STATS_ENTRY);
+	nla_put_u8(msg, DEVLINK_ATTR_RELOAD_STATS_LIMIT, 0);
+	if (value_u16)
+		nla_put_u16(msg, DEVLINK_ATTR_RELOAD_STATS_VALUE, (uint16_t)value);
+	else
+		nla_put_u32(msg, DEVLINK_ATTR_RELOAD_STATS_VALUE, value);
+	nla_nest_end(msg, entry);
+	nla_nest_end(msg, stats);
+	nla_nest_end(msg, info);
+}
+
+Test(codec, a_devices_reloads_are_the_kernels_statistics_summed)
+{
+	struct nl_msg *msg = msg_new(DEVLINK_CMD_NEW);
+	struct nlattr *dev_stats, *local, *remote;
+	uint64_t n = 99;
+
+	cr_assert_eq(dlh__dev_put(msg, "pci", "0000:16:00.0"), 0);
+	cr_expect_not(dlh__reloads_get(nlmsg_hdr(msg), &n), "a device message without statistics");
+	nla_put_u8(msg, DEVLINK_ATTR_RELOAD_FAILED, 0);
+	dev_stats = nla_nest_start(msg, DEVLINK_ATTR_DEV_STATS);
+	local = nla_nest_start(msg, DEVLINK_ATTR_RELOAD_STATS);
+	reload_stat_put(msg, DEVLINK_RELOAD_ACTION_DRIVER_REINIT, 2, false);
+	reload_stat_put(msg, DEVLINK_RELOAD_ACTION_FW_ACTIVATE, 3, false);
+	reload_stat_put(msg, DEVLINK_RELOAD_ACTION_FW_ACTIVATE, 1000, true); /* malformed: not counted */
+	nla_nest_end(msg, local);
+	remote = nla_nest_start(msg, DEVLINK_ATTR_REMOTE_RELOAD_STATS);
+	reload_stat_put(msg, DEVLINK_RELOAD_ACTION_FW_ACTIVATE, 4, false);
+	nla_nest_end(msg, remote);
+	nla_nest_end(msg, dev_stats);
+	cr_assert(dlh__reloads_get(nlmsg_hdr(msg), &n));
+	cr_expect_eq(n, 9, "2 + 3 here, 4 remote");
+	nlmsg_free(msg);
+}

@@ -1192,7 +1192,13 @@ Test(daemon, sigkill_and_restart_restore_the_hardware)
 		    {"{\"version\": 4, \"devices\": {}, \"desired\": {}, \"kernel\": {}}", "expected {\"version\": 3"},
 		    {"{\"version\": 3, \"devices\": {}, \"desired\": {}, \"kernel\": {\"boot\": \"b\", \"learnt\": "
 		     "{\"pci/0000:16:00.0\": []}}}",
-		     "\"kernel\": {\"boot\": \"ID\", \"learnt\": {DEV: {...}}}}"},
+		     "\"kernel\": {\"boot\": \"ID\", \"learnt\": {DEV: {...}}, \"reloads\": {DEV: N}}}"},
+		    {"{\"version\": 3, \"devices\": {}, \"desired\": {}, \"kernel\": {\"boot\": \"b\", \"learnt\": "
+		     "{}, \"reloads\": {\"pci/0000:16:00.0\": -1}}}",
+		     "\"reloads\": {DEV: N}}} (\"reloads\" optional"},
+		    {"{\"version\": 3, \"devices\": {}, \"desired\": {}, \"kernel\": {\"boot\": \"b\", \"learnt\": "
+		     "{}, \"reloads\": {}, \"x\": 1}}",
+		     "\"reloads\": {DEV: N}}} (\"reloads\" optional"},
 		    {"{\"version\": 2, \"devices\": {}, \"desired\": {\"pci/0000:09:00.0\": {}}}",
 		     "field \"desired.pci/0000:09:00.0\": no emulated device has this handle"},
 		    {"{\"version\": 2, \"devices\": {}, \"desired\": {\"pci/0000:01:00.0\": {\"9\": \"auto\"}}}",

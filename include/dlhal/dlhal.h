@@ -520,6 +520,20 @@ DLH_EXPORT const char *dlh_dev_rules(const struct dlh_dev *dev, bool *exact);
 DLH_EXPORT int dlh_dev_learnt_get(struct dlh_dev *dev, char *buf, size_t len, struct dlh_extack *ext);
 
 /**
+ * @brief How many reloads the kernel counts of a kernel device: devlink's
+ *        reload statistics (every action and limit, done through this
+ *        instance or remotely), summed, since the instance was registered.
+ *        A count that differs from one read earlier says the device was
+ *        reset in between (dlhald drops what rules learnt before a reset it
+ *        did not see); an equal count says no reload happened, not that no
+ *        other reset did.
+ * @param[out] count the sum.
+ * @return 0; -ENODATA when the kernel reports no statistics for it (a driver
+ *         without reload, Linux before 5.11, a device that is not the kernel's).
+ */
+DLH_EXPORT int dlh_dev_reloads(const struct dlh_dev *dev, uint64_t *count);
+
+/**
  * @brief Take back what dlh_dev_learnt_get() gave on this device before a
  *        restart. Only the caller knows that the device was not reset since
  *        (what was pending is then gone): dlhald keeps it for one boot.

@@ -580,6 +580,12 @@ DLH_EXPORT const char *dlh_sdk_dev_linux(const struct dlh_dev *dev);
 DLH_EXPORT unsigned int dlh_sdk_linux_version(const char *release);
 
 /**
+ * @brief A relay says how many reloads the kernel counts of the device
+ *        (dlh_dev_reloads()), as each device message reports them.
+ */
+DLH_EXPORT void dlh_sdk_dev_reloads_set(struct dlh_dev *dev, uint64_t count);
+
+/**
  * @brief In dev_info_get: the name of the driver that runs the device
  *        ("mlxsw_spectrum"; a relay: the driver on the other side).
  * @return 0; -EINVAL for an empty, long, unprintable or blank-holding name.

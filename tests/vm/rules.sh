@@ -377,6 +377,27 @@ else
 fi
 devlink dev reload $E action fw_activate > /dev/null 2>&1 # the 4 pending: done
 i=0; until [ "$(eports | grep -c ': type eth')" = 4 ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+# A reset while dlhald is not running: the kernel counts the card's reloads, so what was learnt before
+# it (the 8 pending) is dropped at the next start and said, not taken back as still pending.
+rm -f $T/kd.state
+kd
+dl -s $T/kd.sock port split $E/0 8 > $T/k8 2>&1; k8=$?
+kill -TERM $kdp; wait $kdp
+tr -d ' \n' < $T/kd.state | grep -q "\"reloads\":{\"$E\":[0-9]"; k9=$?
+devlink dev reload $E action fw_activate > /dev/null 2>&1
+i=0; until [ "$(eports | grep -c ': type eth')" = 8 ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
+kd
+dl -s $T/kd.sock -d dev show $E > $T/k10 2>&1
+kill -TERM $kdp; wait $kdp
+if [ $k8 = 0 ] && [ $k9 = 0 ] && grep -q "what was learnt of $E is dropped: it was reset while dlhald was not running" $T/kd.log &&
+	grep -q "^$E:" $T/k10 && ! grep -q "pending split" $T/k10; then
+	ok "dlhald --kernel --state: a reset while it was down is seen by the kernel's reload count, and what was learnt dropped"
+else
+	nok "reset while dlhald was down" "$k8 $(cat $T/k8) / $k9 $(cat $T/kd.state) / $(cat $T/k10 $T/kd.log)"
+fi
+devlink port split $E/0 count 4 > /dev/null 2>&1 # back to 4 PFs, as the checks below found it
+devlink dev reload $E action fw_activate > /dev/null 2>&1
+i=0; until [ "$(eports | grep -c ': type eth')" = 4 ]; do i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1; done
 # A running dlhald --kernel learns from its clients' splits, and iproute2 splits behind its back. Its
 # plans are right except the first after such a split, which may miss: the miss is logged, and the
 # rules learn again from that answer, so the next plan is right. A reset starts from nothing known.

@@ -27,16 +27,18 @@
 #include <syslog.h>
 #include <unistd.h>
 
-/* {"boot": "ID", "learnt": {DEV: {...}}} */
+/* {"boot": "ID", "learnt": {DEV: {...}}, "reloads": {DEV: N}}, "reloads" optional (before 0.1.0's issue 30) */
 static bool learnt_valid(json_t *kernel)
 {
-	json_t *learnt = json_object_get(kernel, "learnt"), *v;
+	json_t *learnt = json_object_get(kernel, "learnt"), *reloads = json_object_get(kernel, "reloads"), *v;
 	const char *handle;
 
-	if (!json_is_object(kernel) || json_object_size(kernel) != 2 ||
-	    !json_is_string(json_object_get(kernel, "boot")) || !json_is_object(learnt))
+	if (!json_is_object(kernel) || json_object_size(kernel) != 2u + !!reloads ||
+	    !json_is_string(json_object_get(kernel, "boot")) || !json_is_object(learnt) ||
+	    (reloads && !json_is_object(reloads)))
 		return false;
 	json_object_foreach(learnt, handle, v) if (!json_is_object(v)) return false;
+	json_object_foreach(reloads, handle, v) if (!json_is_integer(v) || json_integer_value(v) < 0) return false;
 	return true;
 }
 
@@ -62,8 +64,8 @@ int state_parse(const char *text, size_t len, const char *path, char **devices, 
 	    (version == 3 && !learnt_valid(json_object_get(root, "kernel")))) {
 		snprintf(why, whylen,
 			 "%s: expected {\"version\": 3, \"devices\": {...}, \"desired\": {...}, \"kernel\": "
-			 "{\"boot\": \"ID\", \"learnt\": {DEV: {...}}}} (or version 2 without \"kernel\", 1 "
-			 "without \"desired\") and nothing else",
+			 "{\"boot\": \"ID\", \"learnt\": {DEV: {...}}, \"reloads\": {DEV: N}}} (\"reloads\" "
+			 "optional; version 2 without \"kernel\", 1 without \"desired\") and nothing else",
 			 path);
 		json_decref(root);
 		return -EINVAL;
@@ -295,12 +297,19 @@ void state_kernel_restore(struct dlh_ctx *ctx, const char *saved, const char *pa
 	{
 		struct dlh_dev *dev = dlh_dev_find(ctx, handle);
 		char *text = json_dumps(v, JSON_COMPACT);
+		json_t *then = json_object_get(json_object_get(kernel, "reloads"), handle);
 		struct dlh_extack ext;
+		uint64_t now;
 
-		/* The kernel is the truth: a device gone, or what no longer fits, is said and dropped. */
+		/* The kernel is the truth: a device gone, reset since, or what no longer fits, is said and dropped. */
 		if (!dev)
 			dlhald_log(LOG_WARNING, "%s: what was learnt of %s is dropped: the kernel has no such device",
 				   path, handle);
+		else if (then && !dlh_dev_reloads(dev, &now) && now != (uint64_t)json_integer_value(then))
+			dlhald_log(LOG_WARNING,
+				   "%s: what was learnt of %s is dropped: it was reset while dlhald was not running "
+				   "(the kernel counts %llu reloads of it, %lld when it was learnt)",
+				   path, handle, (unsigned long long)now, (long long)json_integer_value(then));
 		else if (!text || dlh_dev_learnt_set(dev, text, &ext))
 			dlhald_log(LOG_WARNING, "%s: what was learnt of %s is dropped: %s", path, handle,
 				   text ? dlh_extack_str(&ext, buf, sizeof(buf)) : "out of memory");
@@ -311,10 +320,16 @@ void state_kernel_restore(struct dlh_ctx *ctx, const char *saved, const char *pa
 	json_decref(root);
 }
 
-/* What @dev's rules learnt, into @learnt by its handle; a device not recognised, or learning nothing, has none. */
-static int learnt_save(struct dlh_dev *dev, json_t *learnt, char *buf, size_t len, struct dlh_extack *ext)
+/*
+ * What @dev's rules learnt, into @learnt by its handle, with the kernel's
+ * count of its reloads then, into @reloads (a reset while dlhald is not
+ * running is seen by it); a device not recognised, or learning nothing, has none.
+ */
+static int learnt_save(struct dlh_dev *dev, json_t *learnt, json_t *reloads, char *buf, size_t len,
+		       struct dlh_extack *ext)
 {
 	json_t *v;
+	uint64_t n;
 	int err = dlh_dev_learnt_get(dev, buf, len, ext);
 
 	if (err == -EOPNOTSUPP || (!err && !buf[0]))
@@ -326,6 +341,9 @@ static int learnt_save(struct dlh_dev *dev, json_t *learnt, char *buf, size_t le
 		json_decref(v);
 		return dlh_extack_set(ext, -EIO, NULL, "what its rules learnt is no JSON object");
 	}
+	if (!dlh_dev_reloads(dev, &n) && n <= (uint64_t)INT64_MAX &&
+	    json_object_set_new(reloads, dlh_dev_handle(dev), json_integer((json_int_t)n)))
+		return dlh_extack_set(ext, -ENOMEM, NULL, "out of memory");
 	return 0;
 }
 
@@ -353,10 +371,12 @@ static int desired_save(struct dlh_dev *dev, json_t *desired)
 
 int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 {
-	json_t *root = json_pack("{s:i, s:o, s:o, s:{s:s, s:o}}", "version", 3, "devices", json_object(), "desired",
-				 json_object(), "kernel", "boot", boot_id(), "learnt", json_object());
+	json_t *root =
+	    json_pack("{s:i, s:o, s:o, s:{s:s, s:o, s:o}}", "version", 3, "devices", json_object(), "desired",
+		      json_object(), "kernel", "boot", boot_id(), "learnt", json_object(), "reloads", json_object());
 	json_t *devs = json_object_get(root, "devices"), *desired = json_object_get(root, "desired");
 	json_t *learnt = json_object_get(json_object_get(root, "kernel"), "learnt");
+	json_t *reloads = json_object_get(json_object_get(root, "kernel"), "reloads");
 	char tmp[4096], dir[4096], *buf = malloc(DLHALD_STATE_MAX);
 	int fd, err = 0;
 
@@ -377,7 +397,7 @@ int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 		 * but what their rules learnt; an emulated one whose state cannot
 		 * be had fails the write rather than vanish from the file. */
 		if (e == -EOPNOTSUPP) {
-			e = learnt_save(dev, learnt, buf, DLHALD_STATE_MAX, &ext);
+			e = learnt_save(dev, learnt, reloads, buf, DLHALD_STATE_MAX, &ext);
 			if (!e)
 				continue;
 		}
