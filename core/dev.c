@@ -77,34 +77,30 @@ DLH_EXPORT const char *dlh_dev_backend(const struct dlh_dev *dev)
 	return dev->drv->name;
 }
 
+/* A word a relay or host gives the device (@what: "Driver name"), into @dst of @size; NULL clears it. */
+static int word_set(struct dlh_dev *dev, char *dst, size_t size, const char *word, const char *what,
+		    struct dlh_extack *ext)
+{
+	size_t n = word ? strlen(word) : 0;
+
+	if (word && (!n || n >= size))
+		return dlh__extack_set(ext, -EINVAL, dev->handle, "%s must be 1 to %zu characters", what, size - 1);
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)word[i] <= ' ' || (unsigned char)word[i] >= 0x7f)
+			return dlh__extack_set(ext, -EINVAL, dev->handle, "%s has a blank or an unprintable character",
+					       what);
+	memcpy(dst, word ? word : "", n + 1);
+	return 0;
+}
+
 DLH_EXPORT int dlh_sdk_dev_driver_set(struct dlh_dev *dev, const char *name, struct dlh_extack *ext)
 {
-	size_t n = name ? strlen(name) : 0;
-
-	if (name && (!n || n >= sizeof(dev->driver)))
-		return dlh__extack_set(ext, -EINVAL, dev->handle, "Driver name must be 1 to %zu characters",
-				       sizeof(dev->driver) - 1);
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)name[i] <= ' ' || (unsigned char)name[i] >= 0x7f)
-			return dlh__extack_set(ext, -EINVAL, dev->handle,
-					       "Driver name has a blank or an unprintable character");
-	memcpy(dev->driver, name ? name : "", n + 1);
-	return 0;
+	return word_set(dev, dev->driver, sizeof(dev->driver), name, "Driver name", ext);
 }
 
 DLH_EXPORT int dlh_sdk_dev_linux_set(struct dlh_dev *dev, const char *release, struct dlh_extack *ext)
 {
-	size_t n = release ? strlen(release) : 0;
-
-	if (release && (!n || n >= sizeof(dev->linux_release)))
-		return dlh__extack_set(ext, -EINVAL, dev->handle, "Linux release must be 1 to %zu characters",
-				       sizeof(dev->linux_release) - 1);
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)release[i] <= ' ' || (unsigned char)release[i] >= 0x7f)
-			return dlh__extack_set(ext, -EINVAL, dev->handle,
-					       "Linux release has a blank or an unprintable character");
-	memcpy(dev->linux_release, release ? release : "", n + 1);
-	return 0;
+	return word_set(dev, dev->linux_release, sizeof(dev->linux_release), release, "Linux release", ext);
 }
 
 DLH_EXPORT const char *dlh_sdk_dev_linux(const struct dlh_dev *dev)

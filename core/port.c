@@ -904,3 +904,16 @@ DLH_EXPORT int dlh_port_type_set_plan(struct dlh_port *port, enum dlh_port_type 
 {
 	return dlh__port_plan(port, &(struct dlh_change_req){DLH_CHANGE_TYPE, port->index, 0, type}, plan, NULL, ext);
 }
+
+DLH_EXPORT int dlh_port_change(struct dlh_port *port, const struct dlh_change_req *req, struct dlh_extack *ext)
+{
+	switch (req->kind) {
+	case DLH_CHANGE_SPLIT:
+		return dlh_port_split(port, req->count, ext);
+	case DLH_CHANGE_UNSPLIT:
+		return dlh_port_unsplit(port, ext);
+	case DLH_CHANGE_TYPE:
+		return dlh_port_type_set(port, req->type, ext);
+	}
+	return dlh__extack_set(ext, -EINVAL, port->handle, "Unknown change %d", (int)req->kind);
+}

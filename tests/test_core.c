@@ -166,6 +166,35 @@ Test(validation, bad_type_is_refused_before_the_driver)
 	dlh_ctx_free(ctx);
 }
 
+/* A change as data (dlhald's protocol) is the call it names, with that call's checks and words. */
+Test(validation, a_change_as_data_is_the_call_it_names)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700,cx3-vpi");
+	struct dlh_dev *sw = dlh_dev_find(ctx, "pci/0000:03:00.0"), *hca = dlh_dev_find(ctx, "pci/0000:01:00.0");
+	struct dlh_extack ext;
+
+	cr_assert_eq(
+	    dlh_port_change(dlh_port_find(sw, 1), &(struct dlh_change_req){.kind = DLH_CHANGE_SPLIT, .count = 2}, &ext),
+	    0, "%s", ext.msg);
+	cr_expect_not_null(dlh_port_find(sw, 2), "split by 2");
+	cr_expect_eq(
+	    dlh_port_change(dlh_port_find(sw, 1), &(struct dlh_change_req){.kind = DLH_CHANGE_SPLIT, .count = 2}, &ext),
+	    -EINVAL);
+	cr_expect_str_eq(ext.msg, "Port cannot be split further");
+	cr_assert_eq(dlh_port_change(dlh_port_find(sw, 2), &(struct dlh_change_req){.kind = DLH_CHANGE_UNSPLIT}, &ext),
+		     0, "%s", ext.msg);
+	cr_expect_null(dlh_port_find(sw, 2), "unsplit");
+	cr_assert_eq(dlh_port_change(dlh_port_find(hca, 1),
+				     &(struct dlh_change_req){.kind = DLH_CHANGE_TYPE, .type = DLH_PORT_TYPE_IB}, &ext),
+		     0, "%s", ext.msg);
+	cr_expect_eq(dlh_port_type(dlh_port_find(hca, 1)), DLH_PORT_TYPE_IB);
+	cr_expect_eq(dlh_port_change(dlh_port_find(hca, 1), &(struct dlh_change_req){.kind = (enum dlh_change)7}, &ext),
+		     -EINVAL);
+	cr_expect_str_eq(ext.msg, "Unknown change 7");
+	cr_expect_str_eq(ext.obj, "pci/0000:01:00.0/1");
+	dlh_ctx_free(ctx);
+}
+
 Test(validation, desired_type_again_is_a_noop_without_the_driver)
 {
 	struct dlh_ctx *ctx = fake_ctx(1, 0, NULL, &(struct dlh_extack){0});

@@ -1062,6 +1062,14 @@ struct dlh_change_req {
 };
 
 /**
+ * @brief Make on @p port the change @p req asks for (its index is not read):
+ *        dlh_port_split(), dlh_port_unsplit() or dlh_port_type_set(), for a
+ *        front end that receives changes as data (dlhald's protocol).
+ * @return as that call; -EINVAL for an unknown kind (named in @p ext).
+ */
+DLH_EXPORT int dlh_port_change(struct dlh_port *port, const struct dlh_change_req *req, struct dlh_extack *ext);
+
+/**
  * @brief A new, empty sequence on @p ctx.
  * @param[out] seq the sequence; free with dlh_seq_free().
  * @return 0; -ENOMEM.

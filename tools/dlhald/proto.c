@@ -541,9 +541,7 @@ static void handle_one(struct client *c, const struct nlmsghdr *req)
 	}
 	memset(&ext, 0, sizeof(ext));
 	t0 = metrics_now();
-	err = want.kind == DLH_CHANGE_SPLIT	? dlh_port_split(port, want.count, &ext)
-	      : want.kind == DLH_CHANGE_UNSPLIT ? dlh_port_unsplit(port, &ext)
-						: dlh_port_type_set(port, want.type, &ext);
+	err = dlh_port_change(port, &want, &ext);
 	metrics_op((enum metrics_op)want.kind, METRICS_SOURCE_CLIENT, err, metrics_now() - t0);
 	reply_change(c, req, err, &ext);
 }
