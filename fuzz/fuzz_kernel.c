@@ -3,12 +3,15 @@
  * The kernel backend's reply scanners that run outside the dump parser
  * (fuzz_client covers that one): the generic-netlink controller's family
  * reply (id, "config" group, nested groups and commands), its policy reply
- * (whether the port dump has a policy of its own) and the scan of a port dump
- * read for one netdev name. The input is a buffer of netlink messages as a
+ * (whether the port dump has a policy of its own), the scan of a port dump
+ * read for one netdev name, and a device message's reload statistics
+ * (dlh__reloads_get(), which only the kernel sends). The input is a buffer of netlink messages as a
  * read from the kernel would return it; every byte of it is hostile.
  */
+#include "codec.h"
 #include "kernel.h"
 
+#include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,7 +32,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rem = (int)size;
 	for (struct nlmsghdr *h = (struct nlmsghdr *)buf; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem)) {
 		dlh__family_parse(h, &family, &group, ops);
+		uint64_t reloads;
+
 		dumps += dlh__policy_has_dump(h, 3);
+		/* as on_msg() does: only a message with its generic-netlink header is read */
+		if (h->nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN)
+			dlh__reloads_get(h, &reloads);
 	}
 	found = dlh__netdev_scan(buf, (int)size, "eth0", &end);
 	/* What the scan hands back lies inside the buffer, whole. */

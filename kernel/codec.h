@@ -5,8 +5,10 @@
  * it with and the decoder the other end reads it back with, next to each
  * other so that they cannot drift. Decoders read attributes a parse by the
  * family's table (policy.h) has checked; nested ones are parsed here the
- * same way. Who sends what, and what a reply means, stays with each end
- * (tools/dlhald/proto.c serves, devlink.c asks).
+ * same way; a message's decoder takes one at least its generic-netlink
+ * header long (the caller checks it, as on_msg() does). Who sends what,
+ * and what a reply means, stays with each end (tools/dlhald/proto.c
+ * serves, devlink.c asks).
  */
 #ifndef DLHAL_CODEC_H
 #define DLHAL_CODEC_H
