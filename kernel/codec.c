@@ -4,6 +4,7 @@
 
 #include <dlhal/protocol.h>
 #include <errno.h>
+#include <stddef.h>
 #include <linux/devlink.h>
 #include <netlink/genl/genl.h>
 #include <stdio.h>
@@ -174,7 +175,8 @@ int dlh__port_msg_get(struct nlattr *const tb[DLH__SLOTS], struct dlh__port_msg 
 	struct dlh_sdk_port_attrs *a = &m->attrs;
 	uint32_t v = DEVLINK_PORT_TYPE_NOTSET;
 
-	memset(m, 0, sizeof(*m));
+	/* all but what is pending, which dlh__pending_get() clears (every port of a dump comes here) */
+	memset(m, 0, offsetof(struct dlh__port_msg, pending));
 	if (!get_u32(tb[A_INDEX], &m->index))
 		return -EPROTO;
 	m->bus = tb[A_BUS] && tb[A_DEV] ? dlh__attr_str(tb[A_BUS]) : NULL;

@@ -39,7 +39,7 @@ struct dlh__port_msg {
 	const char *netdev, *ibdev; /* NULL: none */
 	struct dlh_sdk_port_attrs attrs;
 	bool has_number; /* attrs.number is said */
-	struct dlh_pending pending;
+	struct dlh_pending pending; /* last: dlh__port_msg_get() clears what comes before it */
 };
 
 /* A model port as its message says it. */
