@@ -342,6 +342,44 @@ static bool in_scope(const struct kdl *k, const char *bus, const char *dev)
 	return pci_function(dev) && !strncmp(dev, k->scope_dev, k->scope_slot);
 }
 
+/*
+ * What a dlhald's device message says beyond devlink's names: its faceplate,
+ * firmware options, card, the driver on its side, and what is pending.
+ */
+static void daemon_dev_said(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr *nlh, struct nlattr **tb)
+{
+	struct dlh_pending p;
+
+	fw_options_of(k, dev, nlh);
+	cages_of(dev, nlh);
+	/* a malformed name is no card: the device drawn on its own */
+	if (dlh_sdk_dev_card_set(dev, dlh__attr_str(tb[A_CARD]), NULL))
+		dlh_sdk_dev_card_set(dev, NULL, NULL);
+	/* the driver on the daemon's side; a malformed name: the relay's own */
+	if (dlh_sdk_dev_driver_set(dev, dlh__attr_str(tb[A_DRIVER]), NULL))
+		dlh_sdk_dev_driver_set(dev, NULL, NULL);
+	dlh__pending_get(tb, &p);
+	dlh_sdk_dev_pending_set(dev, &p);
+}
+
+/*
+ * What the kernel's device message says beyond its names: how many reloads
+ * it counts. It reports nothing pending: a device it announces (registered,
+ * or reloaded: a notification) has nothing pending that a vendor's rules said
+ * it had; a dump's reply leaves what they said.
+ */
+static void kernel_dev_said(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr *nlh, struct nlattr **tb)
+{
+	uint64_t reloads;
+
+	(void)k;
+	(void)tb;
+	if (dlh__reloads_get(nlh, &reloads))
+		dlh_sdk_dev_reloads_set(dev, reloads);
+	if (!nlh->nlmsg_seq)
+		dlh_sdk_dev_pending_set(dev, &(struct dlh_pending){.type = DLH_PORT_TYPE_NOTSET});
+}
+
 /* Devices and ports, from a dump or a notification. */
 
 static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
@@ -391,31 +429,11 @@ static void on_msg(struct kdl *k, struct nlmsghdr *nlh)
 		return;
 	}
 	switch (cmd) {
-	case DEVLINK_CMD_NEW: {
-		struct dlh_pending p;
-		uint64_t reloads;
-
+	case DEVLINK_CMD_NEW:
 		dev = dev_of(k, tb, true);
-		dlh__pending_get(tb, &p);
-		if (dev && !k->conn.t->daemon && dlh__reloads_get(nlh, &reloads))
-			dlh_sdk_dev_reloads_set(dev, reloads);
-		if (dev && k->conn.t->daemon) {
-			fw_options_of(k, dev, nlh);
-			cages_of(dev, nlh);
-			/* a malformed name is no card: the device drawn on its own */
-			if (dlh_sdk_dev_card_set(dev, dlh__attr_str(tb[A_CARD]), NULL))
-				dlh_sdk_dev_card_set(dev, NULL, NULL);
-			/* the driver on the daemon's side; a malformed name: the relay's own */
-			if (dlh_sdk_dev_driver_set(dev, dlh__attr_str(tb[A_DRIVER]), NULL))
-				dlh_sdk_dev_driver_set(dev, NULL, NULL);
-		}
-		/* The kernel reports nothing pending: a device it announces (registered, or reloaded: a
-		 * notification) has nothing pending that a vendor's rules said it had; a dump's reply
-		 * leaves what they said. */
-		if (dev && (k->conn.t->daemon || !nlh->nlmsg_seq))
-			dlh_sdk_dev_pending_set(dev, &p);
+		if (dev)
+			(k->conn.t->daemon ? daemon_dev_said : kernel_dev_said)(k, dev, nlh, tb);
 		break;
-	}
 	case DEVLINK_CMD_DEL:
 		dev = dev_of(k, tb, false);
 		if (dev) {
