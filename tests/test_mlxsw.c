@@ -6,6 +6,7 @@
  * lane map checked after every operation.
  */
 #include "helpers.h"
+#include "rules.h"
 
 #include <criterion/criterion.h>
 #include <dlhal/sdk.h>
@@ -633,4 +634,27 @@ Test(spectrum, dev_info_is_linux_mlxsw_from_mgir)
 	cr_expect_str_eq(info->driver, "");
 	free(info);
 	dlh_ctx_free(ctx);
+}
+
+static bool no_port(const void *arg, unsigned int local_port, struct port_spec *ps)
+{
+	(void)arg;
+	(void)local_port;
+	(void)ps;
+	return false;
+}
+
+/* Linux 6.1 takes PMTDB's answer to an unsplit unchecked; a board that has no answer is refused, never "done". */
+Test(spectrum, as_linux_6_1_an_unsplit_without_an_answer_is_refused)
+{
+	struct mlxsw_facts facts = {.netdev_pattern = "eth%d"};
+	const struct ports_view v = {.facts = &facts, .linux = MLXSW_LINUX_PMTDB, .own = no_port};
+	struct port_spec old[4], new[4];
+	struct mlxsw_pmtdb db = {.ok = false};
+	struct dlh_extack ext = {0};
+	int nold = -1, nnew = -1;
+
+	cr_expect_eq(mlxsw_unsplit_decide(&v, 1, 2, &db, old, &nold, new, &nnew, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Unsupported split configuration");
+	cr_expect_eq(mlxsw_unsplit_decide(&v, 1, 2, NULL, old, &nold, new, &nnew, &ext), -EINVAL);
 }

@@ -265,21 +265,25 @@ static bool unsplit_port(const struct ports_view *v, uint8_t lp, struct port_spe
 	return true;
 }
 
-void mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width,
-			  const struct mlxsw_pmtdb *db, struct port_spec *old, int *nold, struct port_spec *new,
-			  int *nnew)
+int mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width,
+			 const struct mlxsw_pmtdb *db, struct port_spec *old, int *nold, struct port_spec *new,
+			 int *nnew, struct dlh_extack *ext)
 {
 	unsigned int count = cur_width == 1 ? 4 : 2;
 	uint8_t base_port = mlxsw_cluster_base_port(local_port);
 
 	*nnew = 0;
 	if (v->linux == MLXSW_LINUX_PMTDB) {
+		/* Linux does not check PMTDB's status here (the split it undoes was one the firmware took);
+		 * an unsplit that would take nothing down is refused, not reported done */
+		if (!db || !db->ok)
+			return dlh_sdk_extack(ext, -EINVAL, "Unsupported split configuration");
 		/* the ports PMTDB names go; those of them the board had come back (mlxsw_sp_port_unsplit_create()) */
-		*nold = db && db->ok ? collect_at(v, db->port, count, old) : 0;
-		for (unsigned int i = 0; i < count && db && db->ok; i++)
+		*nold = collect_at(v, db->port, count, old);
+		for (unsigned int i = 0; i < count; i++)
 			if (unsplit_port(v, db->port[i], &new[*nnew]))
 				(*nnew)++;
-		return;
+		return 0;
 	}
 	/* Determine which ports to remove. */
 	if (count == 2 && local_port >= base_port + 2)
@@ -290,6 +294,7 @@ void mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_
 	for (unsigned int i = 0; i < count / 2; i++)
 		if (unsplit_port(v, (uint8_t)(base_port + i * 2), &new[*nnew]))
 			(*nnew)++;
+	return 0;
 }
 
 int mlxsw_unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uint8_t *local_port, struct port_spec *ps,
@@ -358,7 +363,9 @@ static int mlxsw_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *p
 	if (err)
 		return err;
 	mlxsw_pmtdb_of(v.facts, ps.module, MLXSW_PORT_MODULE_MAX_WIDTH / (ps.width ? ps.width : 1), &db);
-	mlxsw_unsplit_decide(&v, local_port, ps.width, &db, old, &nold, new, &nnew);
+	err = mlxsw_unsplit_decide(&v, local_port, ps.width, &db, old, &nold, new, &nnew, ext);
+	if (err)
+		return err;
 	return plan_fill(v.facts, plan, old, nold, new, nnew, ext);
 }
 

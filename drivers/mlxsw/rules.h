@@ -89,8 +89,9 @@ int mlxsw_split_decide(const struct ports_view *v, uint8_t local_port, unsigned 
 		       struct port_spec *new, struct dlh_extack *ext);
 int mlxsw_unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uint8_t *local_port, struct port_spec *ps,
 			  struct dlh_extack *ext);
-void mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width,
-			  const struct mlxsw_pmtdb *db, struct port_spec *old, int *nold, struct port_spec *new,
-			  int *nnew);
+/* 0, or (from 6.1) -EINVAL when PMTDB gave no answer: nothing would be taken down. */
+int mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width,
+			 const struct mlxsw_pmtdb *db, struct port_spec *old, int *nold, struct port_spec *new,
+			 int *nnew, struct dlh_extack *ext);
 
 #endif

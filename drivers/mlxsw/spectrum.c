@@ -333,7 +333,9 @@ static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 		if (err)
 			return err;
 	}
-	mlxsw_unsplit_decide(&v, local_port, cur_width, &db, old, &nold, new, &nnew);
+	err = mlxsw_unsplit_decide(&v, local_port, cur_width, &db, old, &nold, new, &nnew, ext);
+	if (err)
+		return err;
 	err = ports_replace(sp, old, nold, new, nnew, ext);
 	if (err)
 		dlh_sdk_log(sp->dev, DLH_LOG_ERR, "Failed to reinstantiate port");

@@ -27,7 +27,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
-/* {"boot": "ID", "learnt": {DEV: {...}}, "reloads": {DEV: N}}, "reloads" optional (before 0.1.0's issue 30) */
+/* {"boot": "ID", "learnt": {DEV: {...}}, "reloads": {DEV: N}}, "reloads" optional: files written before it have none */
 static bool learnt_valid(json_t *kernel)
 {
 	json_t *learnt = json_object_get(kernel, "learnt"), *reloads = json_object_get(kernel, "reloads"), *v;
