@@ -369,6 +369,7 @@ DLH_EXPORT size_t dlh_ctx_io_fds(const struct dlh_ctx *ctx, int *fds, size_t max
 
 DLH_EXPORT void dlh_ctx_io_ready(struct dlh_ctx *ctx, int fd)
 {
+	dlh__gone_reap(ctx); /* the caller's loop turns: what was removed before is let go (dlhal.h) */
 	for (struct dlh__list *b = ctx->buses.next; b != &ctx->buses; b = b->next) {
 		struct dlh_sdk_bus *bus = dlh__container_of(b, struct dlh_sdk_bus, node);
 

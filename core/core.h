@@ -183,6 +183,9 @@ struct dlh_ctx {
 	void *log_arg;
 	struct dlh__op op;
 	unsigned long plan_misses; /* rules.c: kernel changes that did otherwise than planned */
+	/* Removed while the caller may hold them (dlhal.h, "Lifetime"): out of the model, freed by dlh__gone_reap(). */
+	struct dlh__list gone_ports;
+	struct dlh__list gone_devs;
 };
 
 struct dlh_dev {
@@ -206,6 +209,7 @@ struct dlh_dev {
 	char linux_release[DLH_LINUX_RELEASE_MAX]; /* the Linux whose driver runs it, or stands for it; "" */
 	uint64_t reloads; /* the kernel's count of them, when has_reloads */
 	bool has_reloads;
+	bool gone;			  /* removed: out of the model, awaiting dlh__gone_reap() */
 	bool driver_asked;		  /* dev_driver_get was called (once is enough) */
 	/* The vendor rules its plans rest on (rules.c): its driver's, or those a kernel device was recognised by. */
 	const struct dlh_sdk_rules *rules;
@@ -232,6 +236,7 @@ enum dlh__port_life {
 	DLH__PORT_QUARANTINED,
 	DLH__PORT_WALKED,  /* a streamed port on the stack (walk.c) */
 	DLH__PORT_PHANTOM, /* a port of a sequence's view, as planned changes leave it (seq.c) */
+	DLH__PORT_GONE,	   /* removed outside a local op: in ctx->gone_ports until dlh__gone_reap() */
 };
 
 struct dlh_port {
@@ -306,6 +311,10 @@ int dlh__dev_add(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_d
 int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv, struct dlh_sdk_bus *bus,
 		    struct dlh_dev **out, struct dlh_extack *ext);
 void dlh__dev_remove(struct dlh_dev *dev);
+/* 0, or -ENODEV naming a removed device in @ext (its memory is kept until the caller lets the loop run). */
+int dlh__dev_live(const struct dlh_dev *dev, struct dlh_extack *ext);
+/* Frees what was removed since the last reap, unless something runs that may still hold it. */
+void dlh__gone_reap(struct dlh_ctx *ctx);
 
 /* port.c */
 struct dlh_port *dlh__port_find(const struct dlh_dev *dev, uint32_t index);
@@ -316,7 +325,9 @@ int dlh__port_link(struct dlh_port *port);
 int dlh__port_netdev_link(struct dlh_port *port);
 
 /* op.c: around every driver op, one at a time per context, its result checked. */
-int dlh__op_begin(struct dlh_dev *dev, const char *op, const char *handle, struct dlh_extack *ext);
+/* Refuses a removed @dev or @port (may be NULL) with -ENODEV; frees what was removed before (dlh__gone_reap()). */
+int dlh__op_begin(struct dlh_dev *dev, struct dlh_port *port, const char *op, const char *handle,
+		  struct dlh_extack *ext);
 int dlh__op_begin_reset(struct dlh_dev *dev, const char *op, const char *handle, struct dlh_extack *ext);
 /* Sets *@slot to a copy of @p (NULL or all zero: nothing pending); true if it changed. Checks the driver's
  * values: a type outside the table or an unterminated message is taken as nothing and as "", logged by the caller. */

@@ -21,6 +21,8 @@ DLH_EXPORT int dlh_ctx_new(struct dlh_ctx **out, struct dlh_extack *ext)
 	dlh__list_init(&ctx->subs);
 	dlh__list_init(&ctx->drivers);
 	dlh__list_init(&ctx->timers);
+	dlh__list_init(&ctx->gone_ports);
+	dlh__list_init(&ctx->gone_devs);
 	*out = ctx;
 	return 0;
 }
@@ -33,6 +35,10 @@ DLH_EXPORT void dlh_ctx_free(struct dlh_ctx *ctx)
 	while (!dlh__list_empty(&ctx->devs))
 		dlh__dev_remove(dlh__container_of(ctx->devs.prev, struct dlh_dev, node));
 	dlh__buses_detach(ctx);
+	/* nothing runs any more that could hold what was removed (a context freed from a callback too) */
+	ctx->filling = ctx->delivering = 0;
+	ctx->op.name = NULL;
+	dlh__gone_reap(ctx);
 	while (!dlh__list_empty(&ctx->subs)) {
 		struct dlh_sub *s = dlh__container_of(ctx->subs.next, struct dlh_sub, node);
 

@@ -33,6 +33,8 @@ DLH_EXPORT struct dlh_dev *dlh_dev_first(const struct dlh_ctx *ctx)
 
 DLH_EXPORT struct dlh_dev *dlh_dev_next(const struct dlh_dev *dev)
 {
+	if (dev->gone)
+		return NULL;
 	return dev->node.next == &dev->ctx->devs ? NULL : dlh__container_of(dev->node.next, struct dlh_dev, node);
 }
 
@@ -58,7 +60,7 @@ DLH_EXPORT const char *dlh_dev_driver(const struct dlh_dev *dev)
 	int err;
 
 	/* asked once, never from inside a fill or an op (the relay's socket is busy then) */
-	if (!d->driver[0] && !d->driver_asked && get && !d->ctx->filling && !d->ctx->op.name) {
+	if (!d->driver[0] && !d->gone && !d->driver_asked && get && !d->ctx->filling && !d->ctx->op.name) {
 		char buf[DLH_DRIVER_NAME_MAX] = "";
 		struct dlh_extack ext;
 
@@ -213,18 +215,48 @@ DLH_EXPORT int dlh_dev_lookup(const struct dlh_ctx *ctx, const char *what, struc
 	return 0;
 }
 
-static void dev_free(struct dlh_dev *dev)
+/* Out of the model: no list, table, timer or bus reaches it; its fields stay readable until reaped. */
+static void dev_unlink(struct dlh_dev *dev)
 {
 	dlh__timers_free_dev(dev);
 	dlh__port_free_all(dev);
 	dlh__htab_fini(&dev->port_by_index);
 	dlh__htab_remove(&dev->ctx->dev_by_handle, &dev->hnode);
 	dlh__list_del(&dev->node);
+	dev->sdk_bus = NULL; /* the bus may go before the reap: nothing fills a removed device */
+}
+
+static void dev_free(struct dlh_dev *dev)
+{
 	free(dev->pending);
 	free(dev->cages);
 	free(dev->card);
 	dlh__dev_rules_free(dev);
 	free(dev);
+}
+
+int dlh__dev_live(const struct dlh_dev *dev, struct dlh_extack *ext)
+{
+	return dev->gone ? dlh__extack_set(ext, -ENODEV, dev->handle, "Device was removed") : 0;
+}
+
+/*
+ * What was removed stays readable while a call may hold it (dlhal.h,
+ * "Lifetime"); this frees it once nothing runs that could: not inside a
+ * fill, an op, a plan or an event's delivery, which the outer call reaps.
+ */
+void dlh__gone_reap(struct dlh_ctx *ctx)
+{
+	if (ctx->filling || ctx->op.name || ctx->delivering)
+		return;
+	while (!dlh__list_empty(&ctx->gone_ports))
+		dlh__port_free(dlh__container_of(ctx->gone_ports.next, struct dlh_port, node));
+	while (!dlh__list_empty(&ctx->gone_devs)) {
+		struct dlh_dev *dev = dlh__container_of(ctx->gone_devs.next, struct dlh_dev, node);
+
+		dlh__list_del(&dev->node);
+		dev_free(dev);
+	}
 }
 
 int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sdk_driver *drv, struct dlh_sdk_bus *bus,
@@ -305,7 +337,9 @@ err_probe:
 	/* The driver should have unregistered its ports; catch any it left. */
 	dlh__port_free_all(dev);
 	dlh__event_emit(ctx, DLH_EVENT_DEV_DEL, dev, NULL);
-	dev_free(dev);
+	dev_unlink(dev);
+	dev->gone = true;
+	dlh__list_add_tail(&ctx->gone_devs, &dev->node);
 	return err;
 }
 
@@ -328,11 +362,15 @@ DLH_EXPORT void dlh_sdk_dev_remove(struct dlh_dev *dev)
 		return;
 	}
 	/* a relay's op on it is still running (the notifications its answer brought removed it) */
+	if (dev->gone)
+		return;
 	if (dev->ctx->op.name && dev->ctx->op.dev == dev)
 		dev->ctx->op.dev = NULL;
 	dlh__port_free_all(dev);
 	dlh__event_emit(dev->ctx, DLH_EVENT_DEV_DEL, dev, NULL);
-	dev_free(dev);
+	dev_unlink(dev);
+	dev->gone = true;
+	dlh__list_add_tail(&dev->ctx->gone_devs, &dev->node);
 }
 
 DLH_EXPORT struct dlh_sdk_bus *dlh_sdk_dev_bus(const struct dlh_dev *dev)
@@ -344,6 +382,8 @@ void dlh__dev_remove(struct dlh_dev *dev)
 {
 	void (*remove)(struct dlh_dev *) = DLH__OP(dev->drv, remove);
 
+	if (dev->gone)
+		return;
 	if (remove)
 		remove(dev);
 	/* Ports the driver left go first, so subscribers never see a port outlive its device. */
@@ -353,6 +393,10 @@ void dlh__dev_remove(struct dlh_dev *dev)
 static int sim_check(struct dlh_dev *dev, struct dlh_port *port, const char *key, struct dlh_extack *ext)
 {
 	dlh__extack_clear(ext);
+	if (dev->gone)
+		return dlh__dev_live(dev, ext);
+	if (port && port->life != DLH__PORT_LIVE)
+		return dlh__extack_set(ext, -ENODEV, port->handle, "Port was removed");
 	if (port && port->dev != dev)
 		return dlh__extack_set(ext, -EINVAL, port->handle, "Port is not on device %s", dev->handle);
 	if (!key || !key[0])

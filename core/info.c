@@ -79,6 +79,8 @@ DLH_EXPORT int dlh_dev_info_get(struct dlh_dev *dev, struct dlh_dev_info *info, 
 
 	dlh__extack_clear(ext);
 	memset(info, 0, sizeof(*info));
+	if (dev->gone)
+		return dlh__dev_live(dev, ext);
 	/* a relay asks its peer: not while an op or a fill holds its socket */
 	if (dev->ctx->op.name || dev->ctx->filling)
 		return dlh__extack_set(ext, -EBUSY, dev->handle, "Device info cannot be read inside an operation");

@@ -55,17 +55,39 @@ static bool snap_matches(const struct dlh__snap *s)
 	       attrs_equal(&p->attrs, &s->attrs) && !strcmp(p->netdev, s->netdev) && !strcmp(p->ibdev, s->ibdev);
 }
 
-int dlh__op_begin(struct dlh_dev *dev, const char *name, const char *handle, struct dlh_extack *ext)
+/*
+ * A change starts: the objects it acts on must still be in the model (a plan
+ * made just before it may have read a removal), and what was removed before
+ * it is freed now (dlhal.h, "Lifetime": a change is where a caller lets go).
+ */
+static int begin_live(struct dlh_dev *dev, const struct dlh_port *port, const char *name, const char *handle,
+		      struct dlh_extack *ext)
+{
+	struct dlh_ctx *ctx = dev->ctx;
+
+	if (ctx->op.name) {
+		dlh__log(ctx, DLH_LOG_ERR, dev, "driver %s: %s on %s while %s runs: refused (nested operation)",
+			 dev->drv->name, name, handle, ctx->op.name);
+		return dlh__extack_set(ext, -EBUSY, handle, "Another operation is in progress");
+	}
+	if (dev->gone)
+		return dlh__extack_set(ext, -ENODEV, handle, "Device was removed");
+	if (port && port->life != DLH__PORT_LIVE)
+		return dlh__extack_set(ext, -ENODEV, handle, "Port was removed");
+	dlh__gone_reap(ctx);
+	return 0;
+}
+
+int dlh__op_begin(struct dlh_dev *dev, struct dlh_port *port, const char *name, const char *handle,
+		  struct dlh_extack *ext)
 {
 	struct dlh_ctx *ctx = dev->ctx;
 	struct dlh__op *op = &ctx->op;
 	size_t n = 0;
+	int err = begin_live(dev, port, name, handle, ext);
 
-	if (op->name) {
-		dlh__log(ctx, DLH_LOG_ERR, dev, "driver %s: %s on %s while %s runs: refused (nested operation)",
-			 dev->drv->name, name, handle, op->name);
-		return dlh__extack_set(ext, -EBUSY, handle, "Another operation is in progress");
-	}
+	if (err)
+		return err;
 	op->dev = dev;
 	op->relay = DLH__RELAY(dev->drv);
 	op->local = !op->relay;
@@ -100,12 +122,10 @@ int dlh__op_begin_reset(struct dlh_dev *dev, const char *name, const char *handl
 {
 	struct dlh_ctx *ctx = dev->ctx;
 	struct dlh__op *op = &ctx->op;
+	int err = begin_live(dev, NULL, name, handle, ext);
 
-	if (op->name) {
-		dlh__log(ctx, DLH_LOG_ERR, dev, "driver %s: %s on %s while %s runs: refused (nested operation)",
-			 dev->drv->name, name, handle, op->name);
-		return dlh__extack_set(ext, -EBUSY, handle, "Another operation is in progress");
-	}
+	if (err)
+		return err;
 	op->dev = NULL;
 	op->local = 0;
 	op->relay = DLH__RELAY(dev->drv);
@@ -151,8 +171,8 @@ void dlh__op_bury(struct dlh_port *port)
 		dlh__list_add_tail(&op->graveyard, &port->node);
 		return;
 	}
-	free(port->pending);
-	free(port);
+	port->life = DLH__PORT_GONE;
+	dlh__list_add_tail(&port->dev->ctx->gone_ports, &port->node);
 }
 
 struct dlh_port *dlh__op_revive(struct dlh_dev *dev, uint32_t index)
@@ -274,8 +294,14 @@ static void op_clear(struct dlh__op *op)
 	free(op->snap);
 	op->snap = NULL;
 	op->nsnap = op->nevents = 0;
-	while (!dlh__list_empty(&op->graveyard))
-		dlh__port_free(dlh__container_of(op->graveyard.next, struct dlh_port, node));
+	/* removed for good: readable until the caller's next change or loop turn, as any removed port */
+	while (!dlh__list_empty(&op->graveyard)) {
+		struct dlh_port *p = dlh__container_of(op->graveyard.next, struct dlh_port, node);
+
+		dlh__list_del(&p->node);
+		p->life = DLH__PORT_GONE;
+		dlh__list_add_tail(&p->dev->ctx->gone_ports, &p->node);
+	}
 }
 
 int dlh__op_end(struct dlh_ctx *ctx, const struct dlh_sdk_driver *drv, const char *handle, int err,

@@ -89,6 +89,8 @@ DLH_EXPORT struct dlh_port *dlh_port_next_all(const struct dlh_port *port)
 {
 	struct dlh_port *next = dlh_port_next(port);
 
+	if (port->dev->gone)
+		return NULL;
 	return next ? next : first_from(port->dev->ctx, port->dev->node.next);
 }
 
@@ -615,7 +617,7 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 	memcpy(handle, port->handle, strlen(port->handle) + 1);
 	memcpy(devhandle, dev->handle, strlen(dev->handle) + 1);
 	x = dlh__rules_expect(port, &(struct dlh_change_req){DLH_CHANGE_TYPE, port->index, 0, type});
-	err = dlh__op_begin(dev, "port_type_set", handle, ext);
+	err = dlh__op_begin(dev, port, "port_type_set", handle, ext);
 	if (!err)
 		err = dlh__op_end(ctx, drv, handle, op(port, type, ext), ext);
 	dlh__rules_check(x, err, ext);
@@ -681,7 +683,7 @@ DLH_EXPORT int dlh_port_split(struct dlh_port *port, unsigned int count, struct 
 		return err;
 	memcpy(handle, port->handle, strlen(port->handle) + 1);
 	x = dlh__rules_expect(port, &(struct dlh_change_req){DLH_CHANGE_SPLIT, port->index, count, 0});
-	err = dlh__op_begin(dev, "port_split", handle, ext);
+	err = dlh__op_begin(dev, port, "port_split", handle, ext);
 	if (!err)
 		err = dlh__op_end(ctx, drv, handle, op(port, count, ext), ext);
 	dlh__rules_check(x, err, ext);
@@ -706,7 +708,7 @@ DLH_EXPORT int dlh_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port unsplitting is not supported");
 	memcpy(handle, port->handle, strlen(port->handle) + 1);
 	x = dlh__rules_expect(port, &(struct dlh_change_req){DLH_CHANGE_UNSPLIT, port->index, 0, 0});
-	err = dlh__op_begin(dev, "port_unsplit", handle, ext);
+	err = dlh__op_begin(dev, port, "port_unsplit", handle, ext);
 	if (!err)
 		err = dlh__op_end(ctx, drv, handle, op(port, ext), ext);
 	dlh__rules_check(x, err, ext);
@@ -850,6 +852,8 @@ int dlh__port_plan(struct dlh_port *port, const struct dlh_change_req *req, stru
 		err = port_live(port, ext);
 		if (err)
 			return err;
+	} else if (port->dev->gone) {
+		return dlh__dev_live(port->dev, ext);
 	}
 	if (port->view && port->view->unknown) {
 		plan->partial = true;

@@ -53,6 +53,9 @@ DLH_EXPORT int dlh_dev_reload(struct dlh_dev *dev, enum dlh_reload_action action
 	dlh__extack_clear(ext);
 	if (performed)
 		*performed = 0;
+	err = dlh__dev_live(dev, ext);
+	if (err)
+		return err;
 	if (action != DLH_RELOAD_ACTION_DRIVER_REINIT && action != DLH_RELOAD_ACTION_FW_ACTIVATE)
 		return dlh__extack_set(ext, -EINVAL, dev->handle, "Unknown reload action %d", (int)action);
 	if (limit != DLH_RELOAD_LIMIT_UNSPEC && limit != DLH_RELOAD_LIMIT_NO_RESET)
@@ -100,6 +103,8 @@ static int sim_reset_fn(struct dlh_dev *dev, void *arg)
 DLH_EXPORT int dlh_dev_sim_reset(struct dlh_dev *dev, struct dlh_extack *ext)
 {
 	dlh__extack_clear(ext);
+	if (dev->gone)
+		return dlh__dev_live(dev, ext);
 	if (!DLH__OP(dev->drv, sim_reset))
 		return dlh__extack_set(ext, -EOPNOTSUPP, dev->handle, "Device has no emulated power cycle");
 	return reset_run(dev, "sim_reset", sim_reset_fn, ext, ext);
@@ -115,6 +120,8 @@ DLH_EXPORT int dlh_dev_fw_options(struct dlh_dev *dev, struct dlh_fw_option *opt
 
 	dlh__extack_clear(ext);
 	*n = 0;
+	if (dev->gone)
+		return dlh__dev_live(dev, ext);
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, dev->handle, "Device has no firmware options");
 	if (max)

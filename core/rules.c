@@ -207,7 +207,8 @@ int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv,
 
 DLH_EXPORT const char *dlh_dev_rules(const struct dlh_dev *dev, bool *exact)
 {
-	dlh__dev_rules((struct dlh_dev *)dev);
+	if (!dev->gone)
+		dlh__dev_rules((struct dlh_dev *)dev);
 	if (exact)
 		*exact = dev->rules != NULL;
 	return dev->basis;
@@ -228,6 +229,8 @@ static int rules_refused(struct dlh_dev *dev, int err, const char *fallback, str
  */
 static int learning_rules(struct dlh_dev *dev, bool recognise, struct dlh_extack *ext)
 {
+	if (dev->gone)
+		return dlh__dev_live(dev, ext);
 	if (recognise)
 		dlh__dev_rules(dev);
 	if (!dev->rules && !recognise)

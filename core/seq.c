@@ -88,7 +88,7 @@ static struct dlh__view *view_get(struct dlh_seq *seq, struct dlh_dev *dev)
 {
 	struct dlh__view *v = view_find(seq, dev), **nv;
 
-	if (v)
+	if (v || dev->gone)
 		return v;
 	nv = realloc(seq->views, (seq->nviews + 1) * sizeof(*nv));
 	if (!nv)
@@ -290,6 +290,8 @@ DLH_EXPORT int dlh_seq_change(struct dlh_seq *seq, struct dlh_dev *dev, const st
 	dlh__extack_clear(ext);
 	if (!seq || !dev || !req)
 		return dlh__extack_set(ext, -EINVAL, NULL, "No sequence, device or change");
+	if (dev->gone)
+		return dlh__dev_live(dev, ext);
 	if (req->kind != DLH_CHANGE_SPLIT && req->kind != DLH_CHANGE_UNSPLIT && req->kind != DLH_CHANGE_TYPE)
 		return dlh__extack_set(ext, -EINVAL, dev->handle, "Unknown change %u", (unsigned int)req->kind);
 	/* after a change planned partially, nothing is known of the device: so is this one */

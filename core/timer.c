@@ -85,6 +85,8 @@ DLH_EXPORT void dlh_ctx_clock_advance(struct dlh_ctx *ctx, uint64_t ms)
 {
 	uint64_t end = ctx->now + ms;
 
+	dlh__gone_reap(ctx); /* the caller's loop turns: what was removed before is let go (dlhal.h) */
+
 	/* Run due timers in order, each seeing the clock at its own due time,
 	 * so a 3 s period advanced by 10 s fires at 3, 6 and 9. */
 	while (!dlh__list_empty(&ctx->timers)) {

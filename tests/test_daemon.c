@@ -988,7 +988,9 @@ Test(daemon, a_client_that_never_reads_is_dropped_not_waited_for)
 		if (send(fd, &d, d.n.nlmsg_len, MSG_NOSIGNAL) == (ssize_t)d.n.nlmsg_len)
 			sent++;
 	}
-	cr_expect_gt(sent, 1000, "the daemon kept reading requests");
+	/* More than the socket holds unread (about 270 small records): the daemon read them. How many
+	 * more depends on how soon its queue passed 4 MiB, which is timing (under load: about 850). */
+	cr_expect_gt(sent, 400, "the daemon kept reading requests (%zu sent)", sent);
 	for (int i = 0; i < 20; i++) {
 		dl(&r, "port split eth0 2");
 		cr_expect_eq(r.status, 0, "round %d: %s", i, r.err);

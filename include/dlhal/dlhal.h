@@ -9,10 +9,27 @@
  * negative errno, with a human-readable message in a ::dlh_extack passed
  * last.
  *
- * Lifetimes: a struct dlh_dev or struct dlh_port pointer stays valid until the object
- * is removed (a DLH_EVENT_DEV_DEL or DLH_EVENT_PORT_DEL event is
- * delivered for it first). An operation such as dlh_port_split() removes
- * ports, so callers should look ports up again after one.
+ * Lifetime. A device or port may be removed during any call that reads
+ * from a backend, not only a change: a lookup, a listing, a fill, a plan, a
+ * sequence, firmware options, device info may read the removal of a device
+ * (a hot-unplug, a reset, another client's change) that the kernel or a
+ * dlhald reported meanwhile. The rule a caller keeps:
+ *
+ * - A removed object leaves the model at once (a DLH_EVENT_DEV_DEL or
+ *   DLH_EVENT_PORT_DEL event is delivered for it first): lookups and
+ *   listings no longer find it, dlh_dev_next() and dlh_port_next() of it are
+ *   NULL, and every operation or plan on it answers -ENODEV ("Device was
+ *   removed", "Port was removed"). Its accessors (handle, names, type,
+ *   dlh_port_dev()) still answer as it was.
+ * - Its memory is freed only when the caller next lets go: at the start of
+ *   the next change (dlh_port_split(), dlh_port_unsplit(),
+ *   dlh_port_type_set(), dlh_port_change(), dlh_dev_reload(),
+ *   dlh_dev_sim_reset()), the next dlh_ctx_io_ready() or
+ *   dlh_ctx_clock_advance(), or dlh_ctx_free(). So a pointer held across
+ *   reads is always safe to read; one held across a change or a turn of the
+ *   loop is looked up again (by handle) first. A change replaces ports
+ *   (a split removes the port it was given, or reuses it), so the same
+ *   holds for what it was asked of.
  *
  * A context is not thread-safe: use it from one thread at a time.
  *
@@ -380,7 +397,12 @@ DLH_EXPORT int dlh_ctx_backends_attach(struct dlh_ctx *ctx, const struct dlh_bac
  */
 DLH_EXPORT size_t dlh_ctx_io_fds(const struct dlh_ctx *ctx, int *fds, size_t max);
 
-/** @brief Tell the context that @p fd is readable: the driver watching it runs. */
+/**
+ * @brief Tell the context that @p fd is readable: the driver watching it runs.
+ *
+ * First frees what was removed before this call (see "Lifetime" above); what
+ * this call's reading removes stays readable until the next such point.
+ */
 DLH_EXPORT void dlh_ctx_io_ready(struct dlh_ctx *ctx, int fd);
 
 /** @brief Names of the built-in profiles, NULL-terminated. Static storage. */
@@ -395,7 +417,11 @@ DLH_EXPORT const char *const *dlh_sim_profiles(void);
  */
 DLH_EXPORT int64_t dlh_ctx_timeout(const struct dlh_ctx *ctx);
 
-/** @brief Advance the context clock by @p ms and run the timers that fall due, in order. */
+/**
+ * @brief Advance the context clock by @p ms and run the timers that fall due, in order.
+ *
+ * First frees what was removed before this call, as dlh_ctx_io_ready() does.
+ */
 DLH_EXPORT void dlh_ctx_clock_advance(struct dlh_ctx *ctx, uint64_t ms);
 
 /** @brief Log levels for dlh_ctx_log_set(). */
@@ -592,7 +618,7 @@ struct dlh_dev_info {
  *        Linux's devlink core answers from 6.2 on; a kernel device whose
  *        driver reports none has the driver bound to it in sysfs, if any.
  * @param[out] info filled in.
- * @return 0; -EBUSY inside an op; -ENODEV if the device went meanwhile; a
+ * @return 0; -EBUSY inside an op; -ENODEV if the device was removed; a
  *         relay's errors (-EIO: the kernel or dlhald cannot be reached).
  */
 DLH_EXPORT int dlh_dev_info_get(struct dlh_dev *dev, struct dlh_dev_info *info, struct dlh_extack *ext);
@@ -772,7 +798,8 @@ struct dlh_fw_option {
  * @brief The device's firmware options, as Linux's ice prints them to dynamic debug.
  * @param[out] opts up to @p max options.
  * @param[out] n how many the device has (may exceed @p max).
- * @return 0; -EOPNOTSUPP for a device without options; the driver's errors.
+ * @return 0; -EOPNOTSUPP for a device without options; -ENODEV for a removed
+ *         device; the driver's errors.
  */
 DLH_EXPORT int dlh_dev_fw_options(struct dlh_dev *dev, struct dlh_fw_option *opts, size_t max, size_t *n,
 				  struct dlh_extack *ext);
