@@ -66,6 +66,8 @@ uint64_t dlh__hash_u64(uint64_t v);
 int dlh__htab_insert(struct dlh__htab *t, struct dlh__hnode *n, uint64_t hash);
 void dlh__htab_remove(struct dlh__htab *t, struct dlh__hnode *n);
 struct dlh__hnode *dlh__htab_find(const struct dlh__htab *t, uint64_t hash, dlh__hmatch_fn match, const void *key);
+/* The next match at or after @from in its chain (a table may hold equal keys): dlh__htab_find_next(n->next, ...). */
+struct dlh__hnode *dlh__htab_find_next(struct dlh__hnode *from, uint64_t hash, dlh__hmatch_fn match, const void *key);
 void dlh__htab_fini(struct dlh__htab *t);
 
 struct dlh__driver_ent {

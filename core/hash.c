@@ -85,7 +85,12 @@ struct dlh__hnode *dlh__htab_find(const struct dlh__htab *t, uint64_t hash, dlh_
 {
 	if (!t->nbuckets)
 		return NULL;
-	for (struct dlh__hnode *e = t->buckets[hash & (t->nbuckets - 1)]; e; e = e->next)
+	return dlh__htab_find_next(t->buckets[hash & (t->nbuckets - 1)], hash, match, key);
+}
+
+struct dlh__hnode *dlh__htab_find_next(struct dlh__hnode *from, uint64_t hash, dlh__hmatch_fn match, const void *key)
+{
+	for (struct dlh__hnode *e = from; e; e = e->next)
 		if (e->hash == hash && match(e, key))
 			return e;
 	return NULL;

@@ -27,23 +27,37 @@ int dlh__netdev_name_pick(const struct dlh_ctx *ctx, const char *pattern, dlh__n
 			  char *buf, size_t len, struct dlh_extack *ext)
 {
 	const char *pct = strchr(pattern, '%');
-	char name[DLH_NETDEV_NAME_MAX + 8];
+	char name[DLH_NETDEV_NAME_MAX + 16];
+	size_t pre, post;
 
 	if (!pct || pct[1] != 'd' || strchr(pct + 2, '%') || strlen(pattern) >= DLH_NETDEV_NAME_MAX)
 		return dlh__extack_set(ext, -EINVAL, NULL, "Invalid netdev name pattern \"%s\"",
 				       DLH__QUOTE(pattern, strlen(pattern)));
+	pre = (size_t)(pct - pattern);
+	post = strlen(pct + 2);
+	/* Digits never make a name invalid: the pattern is checked once, with the first number. */
+	memcpy(name, pattern, pre);
+	name[pre] = '0';
+	memcpy(name + pre + 1, pct + 2, post + 1);
+	if (!dlh__netdev_name_valid(name) && pre + 1 + post < DLH_NETDEV_NAME_MAX)
+		return dlh__extack_set(ext, -EINVAL, NULL, "Invalid netdev name pattern \"%s\"", pattern);
 	for (int i = 0; i < NAME_ALLOC_MAX; i++) {
-		int n = snprintf(name, sizeof(name), "%.*s%d%s", (int)(pct - pattern), pattern, i, pct + 2);
+		char digits[8];
+		size_t nd = 0, n;
 
+		for (int v = i; nd == 0 || v; v /= 10)
+			digits[nd++] = (char)('0' + v % 10);
+		n = pre + nd + post;
 		if (n >= DLH_NETDEV_NAME_MAX)
 			break;
-		if (!dlh__netdev_name_valid(name))
-			return dlh__extack_set(ext, -EINVAL, NULL, "Invalid netdev name pattern \"%s\"", pattern);
+		for (size_t k = 0; k < nd; k++)
+			name[pre + k] = digits[nd - 1 - k];
+		memcpy(name + pre + nd, pct + 2, post + 1);
 		if (taken(ctx, name, arg))
 			continue;
-		if ((size_t)n >= len)
+		if (n >= len)
 			return dlh__extack_set(ext, -ENOSPC, NULL, "No room for netdev name \"%s\"", name);
-		memcpy(buf, name, (size_t)n + 1);
+		memcpy(buf, name, n + 1);
 		return 0;
 	}
 	return dlh__extack_set(ext, -ENFILE, NULL, "No free netdev name for pattern \"%s\"", pattern);

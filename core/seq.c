@@ -16,7 +16,14 @@ struct dlh_seq {
 	struct dlh_ctx *ctx;
 	struct dlh__view **views;
 	size_t nviews;
+	/* every phantom's netdev name (its netdev_node): a name is looked up once, not by a walk of every view */
+	struct dlh__htab names;
 };
+
+static int name_match(const struct dlh__hnode *n, const void *key)
+{
+	return !strcmp(dlh__container_of(n, struct dlh_port, netdev_node)->netdev, key);
+}
 
 DLH_EXPORT int dlh_seq_new(struct dlh_ctx *ctx, struct dlh_seq **seq)
 {
@@ -29,8 +36,20 @@ DLH_EXPORT int dlh_seq_new(struct dlh_ctx *ctx, struct dlh_seq **seq)
 
 static void phantom_free(struct dlh_port *p)
 {
+	if (p->netdev[0])
+		dlh__htab_remove(&p->view->seq->names, &p->netdev_node);
 	dlh__list_del(&p->node);
 	free(p);
+}
+
+/* A phantom's names, its netdev in the sequence's table. */
+static int phantom_names_set(struct dlh_port *p, const char *netdev, const char *ibdev)
+{
+	memcpy(p->netdev, netdev, sizeof(p->netdev));
+	memcpy(p->ibdev, ibdev, sizeof(p->ibdev));
+	if (!p->netdev[0])
+		return 0;
+	return dlh__htab_insert(&p->view->seq->names, &p->netdev_node, dlh__hash_str(p->netdev));
 }
 
 DLH_EXPORT void dlh_seq_free(struct dlh_seq *seq)
@@ -45,6 +64,7 @@ DLH_EXPORT void dlh_seq_free(struct dlh_seq *seq)
 		free(v->steps);
 		free(v);
 	}
+	dlh__htab_fini(&seq->names);
 	free(seq->views);
 	free(seq);
 }
@@ -66,11 +86,13 @@ static struct dlh_port *phantom_new(struct dlh__view *v, uint32_t index, const s
 	p->handle = (char *)p->priv + dev->drv->port_priv_size;
 	dlh__port_handle_format(p->handle, dev->handle, index);
 	dlh__list_init(&p->node);
-	for (struct dlh__list *n = v->ports.next; n != &v->ports; n = n->next)
-		if (dlh__container_of(n, struct dlh_port, node)->index > index) {
-			at = n;
-			break;
-		}
+	/* a view is made in index order: the end is the place, unless a higher index is there already */
+	if (!dlh__list_empty(&v->ports) && dlh__container_of(v->ports.prev, struct dlh_port, node)->index > index)
+		for (struct dlh__list *n = v->ports.next; n != &v->ports; n = n->next)
+			if (dlh__container_of(n, struct dlh_port, node)->index > index) {
+				at = n;
+				break;
+			}
 	dlh__list_add_tail(at, &p->node); /* before @at */
 	return p;
 }
@@ -107,8 +129,8 @@ static struct dlh__view *view_get(struct dlh_seq *seq, struct dlh_dev *dev)
 			goto err_phantom;
 		ph->type = p->type;
 		ph->desired_type = p->desired_type;
-		memcpy(ph->netdev, p->netdev, sizeof(ph->netdev));
-		memcpy(ph->ibdev, p->ibdev, sizeof(ph->ibdev));
+		if (phantom_names_set(ph, p->netdev, p->ibdev))
+			goto err_phantom;
 	}
 	seq->views[seq->nviews++] = v;
 	return v;
@@ -169,18 +191,15 @@ bool dlh__seq_name_taken(const struct dlh_seq *seq, const char *name, const stru
 	/* a port of the model on a device the sequence has not touched keeps its name */
 	if (holder && !view_find(seq, holder->dev))
 		return true;
-	for (size_t i = 0; i < seq->nviews; i++) {
-		const struct dlh__view *v = seq->views[i];
+	uint64_t hash = dlh__hash_str(name);
+	struct dlh__hnode *n = dlh__htab_find(&seq->names, hash, name_match, name);
 
-		for (const struct dlh__list *n = v->ports.next; n != &v->ports; n = n->next) {
-			const struct dlh_port *p = dlh__container_of(n, struct dlh_port, node);
+	/* a phantom holds it, unless the plan being filled takes that phantom away */
+	for (; n; n = dlh__htab_find_next(n->next, hash, name_match, name)) {
+		const struct dlh_port *p = dlh__container_of(n, struct dlh_port, netdev_node);
 
-			if (strcmp(p->netdev, name))
-				continue;
-			if (except && except->view == v && plan_gone_has(except->out, p->index))
-				continue;
+		if (!(except && except->view == p->view && plan_gone_has(except->out, p->index)))
 			return true;
-		}
 	}
 	return false;
 }
@@ -243,8 +262,10 @@ static int view_take(struct dlh__view *v, const struct dlh_change_req *req, cons
 		}
 		p->type = c->type;
 		p->desired_type = desired[i];
-		memcpy(p->netdev, c->netdev, sizeof(p->netdev));
-		memcpy(p->ibdev, c->ibdev, sizeof(p->ibdev));
+		if (phantom_names_set(p, c->netdev, c->ibdev)) {
+			v->unknown = true;
+			return dlh__extack_set(ext, -ENOMEM, v->dev->handle, "Out of memory");
+		}
 	}
 	return 0;
 }
