@@ -188,6 +188,8 @@ struct dlh_ctx {
 	/* Removed while the caller may hold them (dlhal.h, "Lifetime"): out of the model, freed by dlh__gone_reap(). */
 	struct dlh__list gone_ports;
 	struct dlh__list gone_devs;
+	/* The first handle two backends both served (dev.c): the second is refused, and a front end with both says so. */
+	char clash[DLH_EXTACK_MSG_MAX];
 };
 
 struct dlh_dev {

@@ -273,7 +273,19 @@ int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sd
 		goto err_parse;
 	snprintf(dev->handle, sizeof(dev->handle), "%s/%s", dev->bus, dev->name);
 	if (dlh__dev_find(ctx, dev->handle)) {
+		const struct dlh_sdk_driver *other = dlh__dev_find(ctx, dev->handle)->drv;
+
 		err = dlh__extack_set(ext, -EEXIST, dev->handle, "Device already exists");
+		/* Another backend's (a dlhald's and an emulated one's): neither may hide the other's. */
+		if (other != drv) {
+			if (!ctx->clash[0])
+				snprintf(ctx->clash, sizeof(ctx->clash),
+					 "Device %s is served by two backends, %s and %s: use one of them", dev->handle,
+					 other->name, drv->name);
+			dlh__log(ctx, DLH_LOG_ERR, NULL, "%s: served by %s already: %s's is not mirrored",
+				 dev->handle, other->name, drv->name);
+			err = dlh__extack_set(ext, -EEXIST, dev->handle, "Device is served by %s already", other->name);
+		}
 		goto err_parse;
 	}
 	dev->ctx = ctx;

@@ -160,6 +160,10 @@ static struct dlh_dev *dev_of(struct kdl *k, struct nlattr **tb, bool create)
 		return k->last;
 	snprintf(handle, sizeof(handle), "%s/%s", bus, name);
 	dev = dlh_dev_find(dlh_sdk_bus_ctx(k->bus), handle);
+	/* Another backend's device of the same handle (an emulated one): never this bus's to change. Adding
+	 * it is refused, and core says the handle is served twice. */
+	if (dev && dlh_sdk_dev_bus(dev) != k->bus)
+		dev = NULL;
 	if (!dev && create) {
 		if (dlh_sdk_bus_dev_add(k->bus, handle, &dev, NULL))
 			return NULL;
@@ -216,9 +220,14 @@ static void port_apply(struct kdl *k, struct nlattr **tb)
 	case DLH_PORT_TYPE_ETH:
 		if (m.netdev && dlh_sdk_port_type_eth(port, m.netdev, NULL) == -EEXIST) {
 			/* A rename whose other half is still in the socket: the
-			 * stale holder gets its own notification next. */
-			dlh_sdk_port_type_clear(dlh_port_find_netdev(dlh_sdk_bus_ctx(k->bus), m.netdev));
-			dlh_sdk_port_type_eth(port, m.netdev, NULL);
+			 * stale holder gets its own notification next. Another
+			 * backend's port of that name stays as it is. */
+			struct dlh_port *holder = dlh_port_find_netdev(dlh_sdk_bus_ctx(k->bus), m.netdev);
+
+			if (holder && dlh_sdk_dev_bus(dlh_port_dev(holder)) == k->bus) {
+				dlh_sdk_port_type_clear(holder);
+				dlh_sdk_port_type_eth(port, m.netdev, NULL);
+			}
 		} else if (!m.netdev) {
 			dlh_sdk_port_type_eth(port, NULL, NULL);
 		}

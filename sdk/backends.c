@@ -35,6 +35,28 @@ static int sim_one(struct dlh_ctx *ctx, const char *name, struct dlh_backends_fa
 	return err ? fail(failed, DLH_BACKEND_SIM, true, name, err) : 0;
 }
 
+/*
+ * A device handle two backends serve (a dlhald's switch and an emulated one
+ * of the same address) would be one backend's, the other's hidden: a change
+ * reported done could go to the one the user did not mean. With more than
+ * one backend the devices are read now, and such a handle refuses the lot.
+ */
+static int clash_check(struct dlh_ctx *ctx, const struct dlh_backends *b, struct dlh_backends_failure *failed,
+		       struct dlh_extack *ext)
+{
+	int relays = 0;
+
+	for (struct dlh__list *it = ctx->buses.next; it != &ctx->buses; it = it->next)
+		relays += DLH__RELAY(dlh__container_of(it, struct dlh_sdk_bus, node)->drv);
+	if (relays + ((b->sim || b->sims) ? 1 : 0) < 2)
+		return 0;
+	dlh_dev_first(ctx);
+	if (!ctx->clash[0])
+		return 0;
+	return fail(failed, (b->sim || b->sims) ? DLH_BACKEND_SIM : DLH_BACKEND_KERNEL, true, NULL,
+		    dlh__extack_set(ext, -EEXIST, NULL, "%s", ctx->clash));
+}
+
 DLH_EXPORT int dlh_ctx_backends_attach(struct dlh_ctx *ctx, const struct dlh_backends *b,
 				       struct dlh_backends_failure *failed, struct dlh_extack *ext)
 {
@@ -65,7 +87,7 @@ DLH_EXPORT int dlh_ctx_backends_attach(struct dlh_ctx *ctx, const struct dlh_bac
 			return err;
 	}
 	if (!b->sim)
-		return 0;
+		return clash_check(ctx, b, failed, ext);
 	if (strlen(b->sim) >= sizeof(list))
 		return fail(failed, DLH_BACKEND_SIM, true, NULL,
 			    dlh__extack_set(ext, -EINVAL, NULL, "Profile list is longer than %zu characters",
@@ -76,5 +98,5 @@ DLH_EXPORT int dlh_ctx_backends_attach(struct dlh_ctx *ctx, const struct dlh_bac
 		if (err)
 			return err;
 	}
-	return 0;
+	return clash_check(ctx, b, failed, ext);
 }

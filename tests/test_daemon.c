@@ -2068,3 +2068,31 @@ Test(daemon, dev_info_is_relayed_as_in_the_daemons_process)
 	run_free(&there);
 	daemon_stop();
 }
+
+/* A handle two backends serve is refused before anything runs, and the daemon's device is not changed. */
+Test(daemon, a_handle_served_by_the_daemon_and_the_emulator_is_refused)
+{
+	struct run_result r;
+
+	daemon_sim = "sn2700";
+	daemon_start(NULL);
+	dl(&r, "--sim sn2700 port split eth0 2");
+	cr_expect_eq(r.status, 2, "%s", r.err);
+	cr_expect_not_null(strstr(r.err, "dl: Device " SW " is served by two backends, mlxsw and daemon: use one of them."),
+			   "%s", r.err);
+	run_free(&r);
+	dl(&r, "--sim sn2700 -d dev show");
+	cr_expect_eq(r.status, 2, "a listing too: %s", r.out);
+	run_free(&r);
+	/* nothing reached the daemon's switch */
+	dl(&r, "port show eth0");
+	cr_expect_str_eq(r.out, SW "/1: type eth netdev eth0\n", "%s", r.err);
+	run_free(&r);
+	/* other handles go together */
+	dl(&r, "--sim cx3-vpi dev show");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "pci/0000:01:00.0\n" SW "\n");
+	run_free(&r);
+	daemon_stop();
+	daemon_sim = NULL;
+}

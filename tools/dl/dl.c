@@ -277,6 +277,11 @@ static int ctx_make(struct dl *dl, struct dlh_ctx **out)
 		*out = dl->ctx;
 		return 0;
 	}
+	/* two backends serve one device handle: the options the user gave do not go together */
+	if (err == -EEXIST && !failed.profile[0]) {
+		fprintf(stderr, "dl: %s.\n", ext.msg);
+		return DL_EUSAGE;
+	}
 	switch (failed.backend) {
 	case DLH_BACKEND_DAEMON:
 		fprintf(stderr, "dl: %s.\n", ext.msg);

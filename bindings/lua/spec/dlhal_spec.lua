@@ -470,6 +470,14 @@ describe("dlhal", function()
       c:close()
     end)
 
+    it("refuses a device handle that the daemon and the emulator both serve", function()
+      assert.same({ nil, "Device " .. SW .. " is served by two backends, mlxsw and daemon: use one of them", "EEXIST" },
+        { dlhal.open { socket = sock, sim = "sn2700" } })
+      local c <close> = assert(dlhal.open { socket = sock, sim = "e810-cqda2" })
+      assert.is_not_nil(c:dev(SW))
+      assert.is_not_nil(c:dev("pci/0000:16:00.0"))
+    end)
+
     it("answers for ports once the daemon is gone", function()
       local c = assert(dlhal.open { socket = sock })
       local p = c:port("eth0")
