@@ -855,6 +855,14 @@ int dlh__port_plan(struct dlh_port *port, const struct dlh_change_req *req, stru
 	} else if (port->dev->gone) {
 		return dlh__dev_live(port->dev, ext);
 	}
+	/* a dry run is refused to whom the change would be (the kernel's CAP_NET_ADMIN) */
+	if (DLH__OP(drv, dev_change_allowed)) {
+		err = DLH__OP(drv, dev_change_allowed)(port->dev, ext);
+		if (err) {
+			dlh__extack_obj(ext, port->handle);
+			return err < 0 ? err : -EPERM;
+		}
+	}
 	if (port->view && port->view->unknown) {
 		plan->partial = true;
 		return 0;

@@ -562,6 +562,65 @@ DLH_EXPORT void dlh_desired_entry_describe(const struct dlh_desired *d, size_t i
 			 e->type ? dlh_port_type_name(e->type) : "", at);
 }
 
+/* A staged change (the split an E810 stores for its next reset) of entry @e's port to another count than its. */
+static bool staged_undoes(struct dlh_seq *seq, struct dlh_dev *dev, unsigned int number,
+			  const struct dlh_desired_entry *e, const struct dlh_change_req *req)
+{
+	unsigned int count = req->kind == DLH_CHANGE_SPLIT ? req->count : 1;
+
+	if (!e->split || req->kind == DLH_CHANGE_TYPE)
+		return false;
+	for (struct dlh_port *p = dlh_seq_port_first(seq, dev); p; p = dlh_seq_port_next(p))
+		if (dlh_port_index(p) == req->index)
+			return dlh_port_number(p) == number && count != e->split;
+	return false;
+}
+
+/*
+ * What a daemon that keeps @d owns: the split and type of each port an entry
+ * names. A change that would leave an entry unmet that it meets before it is
+ * what the daemon would undo at once, so it is refused first, naming the
+ * entry: the way to change such a port is to edit the file.
+ */
+DLH_EXPORT int dlh_desired_seq_change(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_seq *seq,
+				      struct dlh_dev *dev, const struct dlh_change_req *req, struct dlh_plan *plan,
+				      struct dlh_extack *ext)
+{
+	bool *met = NULL;
+	size_t n = d ? d->n : 0;
+	int err;
+
+	if (n && !(met = calloc(n, sizeof(*met))))
+		return dlh_extack_set(ext, -ENOMEM, NULL, "Out of memory");
+	for (size_t i = 0; i < n; i++) {
+		unsigned int number;
+
+		met[i] = entry_dev(&d->e[i], ctx, &number) == dev && dlh_seq_known(seq, dev) &&
+			 entry_met(seq, dev, number, &d->e[i]);
+	}
+	err = dlh_seq_change(seq, dev, req, plan, ext);
+	for (size_t i = 0; !err && !plan->partial && i < n; i++) {
+		const struct dlh_desired_entry *e = &d->e[i];
+		char what[DLH_DESIRED_ORIGIN_MAX + 600];
+		unsigned int number;
+
+		if (!met[i] || !dlh_seq_known(seq, dev))
+			continue;
+		/* a netdev entry names the port it named before the change */
+		number = e->netdev[0] ? dlh_port_number(dlh_port_find_netdev(ctx, e->netdev)) : e->number;
+		if (plan->staged ? !staged_undoes(seq, dev, number, e, req) : entry_met(seq, dev, number, e))
+			continue;
+		dlh_desired_entry_describe(d, i, what, sizeof(what));
+		memset(plan, 0, sizeof(*plan));
+		err = dlh_extack_set(ext, -EBUSY, dlh_dev_handle(dev),
+				     "Would undo %s, which dlhald keeps (--desired %s): change the file and reload "
+				     "dlhald (SIGHUP)",
+				     what, d->path);
+	}
+	free(met);
+	return err;
+}
+
 /* Sets the ports of @number to @type each (NOTSET: to what @was says), looked up again after each. */
 static int types_set(struct dlh_dev *dev, unsigned int number, enum dlh_port_type type,
 		     const struct dlh_desired_step_was *was, size_t nwas, struct dlh_extack *ext)

@@ -26,7 +26,9 @@
 #include <netlink/netlink.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 
 #ifndef SOL_NETLINK
@@ -1402,6 +1404,25 @@ const struct dlh_sdk_driver daemon_driver = {
     .bus_priv_size = sizeof(struct kdl),
 };
 
+/*
+ * devlink's changes are GENL_ADMIN_PERM: the kernel answers -EPERM to a
+ * process without CAP_NET_ADMIN. Its dry runs (planned here, by rules the
+ * kernel never sees) are refused alike, so that none promises a change the
+ * kernel would refuse.
+ */
+static int kernel_dev_change_allowed(struct dlh_dev *dev, struct dlh_extack *ext)
+{
+	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	(void)dev;
+	if (syscall(SYS_capget, &h, d))
+		return 0; /* cannot tell: the kernel decides when the change is sent */
+	if (d[CAP_TO_INDEX(CAP_NET_ADMIN)].effective & CAP_TO_MASK(CAP_NET_ADMIN))
+		return 0;
+	return dlh_sdk_extack(ext, -EPERM, "Changes to the kernel's devlink need CAP_NET_ADMIN (root)");
+}
+
 static const struct dlh_sdk_ops kernel_ops = {
     .port_type_set = kernel_port_type_set,
     .port_split = kernel_port_split,
@@ -1415,6 +1436,7 @@ static const struct dlh_sdk_ops kernel_ops = {
     .dev_driver_get = kernel_dev_driver_get,
     .bus_fill_dev = kernel_bus_fill_dev,
     .dev_info_get = kernel_dev_info_get,
+    .dev_change_allowed = kernel_dev_change_allowed,
 };
 
 const struct dlh_sdk_driver kernel_driver = {

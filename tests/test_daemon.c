@@ -678,8 +678,9 @@ Test(daemon, a_dry_run_asks_the_daemons_driver)
 	cr_expect_eq(raw_on(fd, &q, q.n.nlmsg_len, text, sizeof(text)), -EINVAL);
 	cr_expect_str_eq(text, "Malformed attribute changes planned before: unknown change");
 	close(fd);
+	/* a dry run is refused to whom the change would be (issue 42: it promised what they may not do) */
 	run_as_nobody(&r, "port split eth2 2 --dry-run", false);
-	cr_expect_eq(r.status, 0, "anyone may plan: %s", r.err);
+	cr_expect_eq(r.status, 1, "only who may change may plan: %s", r.err);
 	run_free(&r);
 	unlink(path);
 	daemon_stop();
@@ -2095,4 +2096,104 @@ Test(daemon, a_handle_served_by_the_daemon_and_the_emulator_is_refused)
 	run_free(&r);
 	daemon_stop();
 	daemon_sim = NULL;
+}
+
+/* --desired owns the ports its file names: a change it would undo is refused first, dry runs and apply too. */
+Test(daemon, a_change_the_desired_file_would_undo_is_refused_naming_the_file)
+{
+	char path[64], other[64], want[256], *before;
+	const char *more[] = {"--desired", path, NULL};
+	struct run_result r;
+
+	snprintf(path, sizeof(path), "/tmp/dlhald-owns-%d.conf", (int)getpid());
+	snprintf(other, sizeof(other), "/tmp/dlhald-owns-%d-apply.conf", (int)getpid());
+	text_write(path, "[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n");
+	daemon_start_with(NULL, more);
+	dl(&r, "port show " SW "/2");
+	cr_assert_str_eq(r.out, SW "/2: type eth netdev eth32 split_group 16\n", "split at start: %s", r.err);
+	run_free(&r);
+	snprintf(want, sizeof(want),
+		 ": Would undo " SW " port 17: split into 2 (%s:5), which dlhald keeps (--desired %s): "
+		 "change the file and reload dlhald (SIGHUP).\n",
+		 path, path);
+	for (int dry = 0; dry < 2; dry++) {
+		dl(&r, "port unsplit eth0%s", dry ? " --dry-run" : "");
+		cr_expect_eq(r.status, 1, "%s", r.out);
+		cr_expect_not_null(strstr(r.err, want), "%s", r.err);
+		run_free(&r);
+		/* a split by 4 of the same port too */
+		dl(&r, "port split eth32 2%s", dry ? " --dry-run" : "");
+		cr_expect_eq(r.status, 1, "%s", r.out);
+		run_free(&r);
+	}
+	usleep(100000); /* the daemon undid nothing: there was nothing to undo */
+	dl(&r, "port show " SW "/2");
+	cr_expect_str_eq(r.out, SW "/2: type eth netdev eth32 split_group 16\n");
+	run_free(&r);
+	/* another port is the client's */
+	dl(&r, "port split eth4 2");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	dl(&r, "port unsplit eth4");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	/* a file that would undo it is refused before its first step runs */
+	dl(&r, "port show");
+	before = r.out;
+	r.out = NULL;
+	run_free(&r);
+	text_write(other, "[Match]\nDevice=" SW "\nNumber=2\n[Port]\nSplit=2\n"
+			  "[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=1\n");
+	dl(&r, "apply %s", other);
+	cr_expect_neq(r.status, 0, "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "which dlhald keeps") ? r.out : strstr(r.err, "which dlhald keeps"),
+			   "out: %s err: %s", r.out, r.err);
+	run_free(&r);
+	dl(&r, "port show");
+	cr_expect_str_eq(r.out, before, "port 2's split did not run");
+	run_free(&r);
+	free(before);
+	/* a file that agrees runs */
+	text_write(other, "[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n");
+	dl(&r, "apply %s", other);
+	cr_expect_eq(r.status, 0, "%s %s", r.out, r.err);
+	run_free(&r);
+	daemon_stop();
+	unlink(path);
+	unlink(other);
+}
+
+/* A dry run promises nothing the caller may not do: as the change, EPERM. */
+Test(daemon, a_dry_run_is_refused_to_whom_the_change_would_be)
+{
+	struct run_result r;
+	char conf[64];
+
+	if (getuid() != 0)
+		cr_skip_test("needs root to switch to uid 65534");
+	snprintf(conf, sizeof(conf), "/tmp/dlhald-dry-%d.conf", (int)getpid());
+	text_write(conf, "[Match]\nDevice=" SW "\nNumber=2\n[Port]\nSplit=2\n");
+	chmod(conf, 0644);
+	daemon_start("nogroup");
+	run_as_nobody(&r, "port split eth4 2 --dry-run", false);
+	cr_expect_eq(r.status, 1, "%s", r.out);
+	cr_expect_str_eq(r.err, "Error: " SW "/9: Changes need root or the daemon's group.\n"
+				"dl answers: Operation not permitted\n");
+	run_free(&r);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "apply %s --dry-run", conf);
+		run_as_nobody(&r, cmd, false);
+		cr_expect_neq(r.status, 0, "%s", r.out);
+		cr_expect_not_null(strstr(r.out, "Changes need root or the daemon's group") ?
+				       r.out : strstr(r.err, "Changes need root or the daemon's group"),
+				   "out: %s err: %s", r.out, r.err);
+		run_free(&r);
+	}
+	run_as_nobody(&r, "port split eth4 2 --dry-run", true);
+	cr_expect_eq(r.status, 0, "the group may: %s", r.err);
+	run_free(&r);
+	daemon_stop();
+	unlink(conf);
 }

@@ -255,6 +255,30 @@ DLH_EXPORT int dlh_desired_plan_ports(const struct dlh_desired *d, struct dlh_ct
 DLH_EXPORT void dlh_desired_plan_free(struct dlh_desired_plan *p);
 
 /**
+ * @brief Plans a client's change in @p seq as dlh_seq_change() does, and
+ *        refuses it when a daemon keeping @p d would undo it.
+ *
+ * A daemon that keeps a set (dlhald --desired) owns the split and the type
+ * of every port an entry names: a change that leaves an entry unmet that
+ * was met before it (in @p seq, after the changes planned there before) is
+ * refused, whoever asks, so that nothing reports done what the daemon
+ * undoes a moment later. Changes that keep every entry as it is (another
+ * port, or the entry's own values) are planned as usual. A staged change
+ * (stored for the next reset) is refused when it would store another split
+ * count for an entry's port. A partial plan (what a kernel device will do
+ * is not known) is not refused.
+ *
+ * @param d   the set kept, or NULL (nothing is owned)
+ * @param seq the caller's sequence; the change is planned into it
+ * @return 0; -EBUSY with @p ext "Would undo ENTRY (FILE:LINE), which dlhald
+ *         keeps (--desired FILE): change the file and reload dlhald (SIGHUP)";
+ *         -ENOMEM; otherwise dlh_seq_change()'s refusal.
+ */
+DLH_EXPORT int dlh_desired_seq_change(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_seq *seq,
+				      struct dlh_dev *dev, const struct dlh_change_req *req, struct dlh_plan *plan,
+				      struct dlh_extack *ext);
+
+/**
  * @brief Runs a plan's steps in order.
  *
  * Each step is printed to @p out: "done: ...", or "pending: ...: MESSAGE"

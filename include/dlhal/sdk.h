@@ -181,6 +181,14 @@ struct dlh_sdk_ops {
 	 * does. A driver name left unput is the device's (dlh_dev_driver()).
 	 */
 	int (*dev_info_get)(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext);
+	/**
+	 * For a relay whose other side refuses some callers' changes (the
+	 * kernel: CAP_NET_ADMIN): 0 if this process may change @p dev, else the
+	 * error a change would get (-EPERM) with a message. Core asks before
+	 * every plan, so that a dry run promises nothing the change would be
+	 * refused. NULL: whoever may plan may change.
+	 */
+	int (*dev_change_allowed)(struct dlh_dev *dev, struct dlh_extack *ext);
 };
 
 #define DLH_SDK_STAGED_SPLIT 1u /**< port_split and port_unsplit are staged (::dlh_sdk_ops.staged). */

@@ -250,6 +250,22 @@ else
 	nok "--kernel with --sim" "$(dl --kernel --sim sn2700 dev show 2>&1)"
 fi
 
+# --- a dry run is refused to whom the change would be: devlink's changes need CAP_NET_ADMIN ---
+if command -v setpriv > /dev/null; then
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	nobody dl --kernel port split netdevsim/netdevsim11/0 2 --dry-run > $T/np.out 2> $T/np.err; r1=$?
+	nobody dl --kernel port split netdevsim/netdevsim11/0 2 > $T/nr.out 2> $T/nr.err; r2=$?
+	nobody dl --kernel -j port show netdevsim/netdevsim11/0 > /dev/null 2>&1; r3=$?
+	if [ $r1 = 1 ] && [ $r2 = 1 ] && [ $r3 = 0 ] && grep -q "Operation not permitted" $T/np.err &&
+		grep -q "CAP_NET_ADMIN" $T/np.err && grep -q "Operation not permitted" $T/nr.err; then
+		ok "an unprivileged dry run is refused as the kernel refuses the change (EPERM), reading works"
+	else
+		nok "an unprivileged dry run is refused" "dry $r1: $(cat $T/np.out $T/np.err); real $r2: $(cat $T/nr.err); show $r3"
+	fi
+else
+	nok "an unprivileged dry run is refused" "no setpriv in the VM"
+fi
+
 # --- dlhald serving the kernel's devices beside emulated ones, on the default socket -----------
 dlhald -f --kernel --sim sn2700 > $T/dlhald.log 2>&1 &
 dmn=$!

@@ -104,6 +104,8 @@ cp /bin/busybox "$root/bin/busybox"
 copy_bin "$dl" /usr/bin/dl
 copy_bin "$(dirname "$dl")/../dlhald/dlhald" /usr/sbin/dlhald
 copy_bin /usr/sbin/devlink /usr/sbin/devlink
+# util-linux's setpriv: dl as an unprivileged user (busybox's cannot change uids)
+[ -x /usr/bin/setpriv ] && copy_bin /usr/bin/setpriv /usr/bin/setpriv
 copy_bin "$jsoncmp" /usr/bin/jsoncmp
 copy_bin "$timeit" /usr/bin/timeit
 [ -x "$build/bench/nlrecord" ] && copy_bin "$build/bench/nlrecord" /usr/bin/nlrecord

@@ -9,6 +9,7 @@
 #include "nlattr.h"
 #include "policy.h"
 
+#include <dlhal/desired.h>
 #include <dlhal/protocol.h>
 #include <errno.h>
 #include <linux/devlink.h>
@@ -391,6 +392,30 @@ static const struct dlh_port *plan_as(uint32_t index, void *arg)
 }
 
 /*
+ * Whether the --desired file owns what @want would change: the daemon would
+ * undo it at once, so it is refused before anything changes. Any other
+ * refusal of the plan is left to the change itself, which answers in the
+ * driver's words.
+ */
+static bool desired_keeps(struct client *c, struct dlh_port *port, const struct dlh_change_req *want,
+			  struct dlh_extack *ext)
+{
+	const struct dlh_desired *d = dlhald_desired();
+	struct dlh_seq *seq;
+	struct dlh_plan plan;
+	int err;
+
+	if (!d || dlh_seq_new(c->srv->ctx, &seq))
+		return false;
+	err = dlh_desired_seq_change(d, c->srv->ctx, seq, dlh_port_dev(port), want, &plan, ext);
+	dlh_seq_free(seq);
+	if (err == -EBUSY)
+		return true;
+	memset(ext, 0, sizeof(*ext));
+	return false;
+}
+
+/*
  * A dry run (DLHAL_ATTR_DRY_RUN on PORT_SET, PORT_SPLIT or PORT_UNSPLIT): the
  * changes the client planned before on the device (DLHAL_ATTR_PLAN_BEFORE)
  * are planned first, then this one, each by the daemon's driver on the ports
@@ -409,7 +434,8 @@ static void cmd_plan(struct client *c, const struct nlmsghdr *req, struct nlattr
 	size_t nbefore;
 	int err;
 
-	if (find_dev(c, req, tb, &as.dev))
+	/* a dry run promises nothing its asker may not do: refused as the change would be */
+	if (!may_write(c, req) || find_dev(c, req, tb, &as.dev))
 		return;
 	err = dlh__change_get(cmd, tb, &want, &why);
 	if (!err)
@@ -430,7 +456,8 @@ static void cmd_plan(struct client *c, const struct nlmsghdr *req, struct nlattr
 			goto out_seq;
 		}
 	}
-	err = dlh_seq_change(as.seq, as.dev, &want, &plan, &ext);
+	/* what a --desired file keeps is refused in a dry run as in the change */
+	err = dlh_desired_seq_change(dlhald_desired(), c->srv->ctx, as.seq, as.dev, &want, &plan, &ext);
 	if (err) {
 		reply_err(c, req, err, ext.msg);
 		goto out_seq;
@@ -540,6 +567,10 @@ static void handle_one(struct client *c, const struct nlmsghdr *req)
 		return;
 	}
 	memset(&ext, 0, sizeof(ext));
+	if (desired_keeps(c, port, &want, &ext)) {
+		reply_err(c, req, -EBUSY, ext.msg);
+		return;
+	}
 	t0 = metrics_now();
 	err = dlh_port_change(port, &want, &ext);
 	metrics_op((enum metrics_op)want.kind, METRICS_SOURCE_CLIENT, err, metrics_now() - t0);
