@@ -14,25 +14,45 @@
 
 static const char *const entry_keys[] = {"device", "number", "netdev", "split", "type", NULL};
 
+/* Misuse of field @key of entry @i, named as the library names it ("apply: entry:I.KEY: ..."). */
+static int field_error(lua_State *L, lua_Integer i, const char *key, const char *why)
+{
+	return luaL_error(L, "apply: entry:%d.%s: %s", (int)i, key, why);
+}
+
+/* What the value on top of the stack is, for a message: its type, or a number as it is. */
+static const char *value_what(lua_State *L)
+{
+	if (lua_type(L, -1) == LUA_TNUMBER)
+		return lua_pushfstring(L, "%s", luaL_tolstring(L, -1, NULL));
+	return luaL_typename(L, -1);
+}
+
 /* The string on top of the stack into @out, which must hold it. */
 static void str_field(lua_State *L, lua_Integer i, const char *key, char *out, size_t size)
 {
 	size_t len;
-	const char *s = luaL_checklstring(L, -1, &len);
+	const char *s;
 
+	if (lua_type(L, -1) != LUA_TSTRING)
+		field_error(L, i, key, lua_pushfstring(L, "expected a string, got %s", value_what(L)));
+	s = lua_tolstring(L, -1, &len);
 	if (len >= size || strlen(s) != len)
-		luaL_error(L, "apply: entry %d: %s: \"%s\" does not fit (%d bytes at most)", (int)i, key, s,
-			   (int)size - 1);
+		field_error(L, i, key,
+			    lua_pushfstring(L, "\"%s\" does not fit (%d bytes at most)", s, (int)size - 1));
 	memcpy(out, s, len + 1);
 }
 
-/* The integer on top of the stack as an unsigned int, at least @min (what the entry can hold). */
+/* The whole number on top of the stack as an unsigned int, at least @min (what the entry can hold). */
 static unsigned int uint_field(lua_State *L, lua_Integer i, const char *key, lua_Integer min)
 {
-	lua_Integer n = luaL_checkinteger(L, -1);
+	int whole = 0;
+	lua_Integer n = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &whole) : 0;
 
+	if (!whole)
+		field_error(L, i, key, lua_pushfstring(L, "expected a whole number, got %s", value_what(L)));
 	if (n < min || n > (lua_Integer)UINT_MAX)
-		luaL_error(L, "apply: entry %d: %s: %I is out of range", (int)i, key, n);
+		field_error(L, i, key, lua_pushfstring(L, "%I is out of range", n));
 	return (unsigned int)n;
 }
 
@@ -48,7 +68,8 @@ static void entry_read(lua_State *L, int idx, lua_Integer i, struct dlh_desired 
 	char origin[32];
 	const char *s;
 	if (lua_geti(L, idx, i) != LUA_TTABLE)
-		luaL_error(L, "apply: entry %d: table expected", (int)i);
+		luaL_error(L, "apply: entry:%d: expected a table {device = ..., number = ...}, got %s", (int)i,
+			   luaL_typename(L, -1));
 	lua_pushnil(L);
 	while (lua_next(L, -2)) {
 		const char *const *k = entry_keys;
@@ -56,7 +77,7 @@ static void entry_read(lua_State *L, int idx, lua_Integer i, struct dlh_desired 
 		while (*k && !(lua_type(L, -2) == LUA_TSTRING && !strcmp(*k, lua_tostring(L, -2))))
 			k++;
 		if (!*k)
-			luaL_error(L, "apply: entry %d: unknown key %s (expected device, number, netdev, split, type)",
+			luaL_error(L, "apply: entry:%d: unknown key %s (expected device, number, netdev, split, type)",
 				   (int)i, luaL_tolstring(L, -2, NULL));
 		lua_pop(L, 1);
 	}
@@ -76,9 +97,12 @@ static void entry_read(lua_State *L, int idx, lua_Integer i, struct dlh_desired 
 		e->split = uint_field(L, i, "split", 1);
 	lua_pop(L, 1);
 	if (lua_getfield(L, -1, "type") != LUA_TNIL) {
-		s = luaL_checkstring(L, -1);
+		s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
 		if (dlh_port_type_parse(s, &e->type) || e->type == DLH_PORT_TYPE_NOTSET)
-			luaL_error(L, "apply: entry %d: type: expected eth, ib or auto", (int)i);
+			field_error(L, i, "type",
+				    lua_type(L, -1) == LUA_TSTRING
+					? lua_pushfstring(L, "\"%s\": expected eth, ib or auto", s)
+					: lua_pushfstring(L, "expected eth, ib or auto, got %s", value_what(L)));
 	}
 	lua_pop(L, 2);
 	snprintf(origin, sizeof(origin), "entry:%d", (int)i);
@@ -87,6 +111,34 @@ static void entry_read(lua_State *L, int idx, lua_Integer i, struct dlh_desired 
 
 		luaL_error(L, "apply: %s", dlh_extack_str(&ext, buf, sizeof(buf)));
 	}
+}
+
+/*
+ * The entries are a list, 1 to @n and nothing else: an entry given bare
+ * (ctx:apply{device = ..., number = 17}) or a list with a hole would
+ * otherwise be taken as nothing to do, and "nothing differs" reported.
+ */
+static void entries_check(lua_State *L, lua_Integer n)
+{
+	lua_Integer count = 0;
+
+	lua_pushnil(L);
+	while (lua_next(L, 2)) {
+		lua_pop(L, 1);
+		if (lua_type(L, -1) == LUA_TSTRING)
+			luaL_error(L, "apply: expected a list of entries, { {device = ..., number = ..., split = ...}, ... }: "
+				      "got key %s (an entry given without its list?)",
+				   lua_tostring(L, -1));
+		if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n) {
+			bool hole = lua_isinteger(L, -1) && lua_tointeger(L, -1) > n;
+
+			luaL_error(L, "apply: expected a list of entries 1 to N: key %s %s", luaL_tolstring(L, -1, NULL),
+				   hole ? "leaves a hole before it" : "is no index");
+		}
+		count++;
+	}
+	if (count != n)
+		luaL_error(L, "apply: expected a list of entries 1 to N: it has a hole");
 }
 
 /* An option of the table at 3: absent is false; anything but a boolean is misuse. */
@@ -139,6 +191,7 @@ int ldlhal_ctx_apply(lua_State *L)
 	n = luaL_len(L, 2);
 	if (n < 0 || n > DLH_DESIRED_ENTRIES_MAX)
 		return luaL_error(L, "apply: at most %d entries", DLH_DESIRED_ENTRIES_MAX);
+	entries_check(L, n);
 	box = lua_newuserdatauv(L, sizeof(*box), 0);
 	*box = NULL;
 	if (luaL_newmetatable(L, "dlhal.desired_set")) {

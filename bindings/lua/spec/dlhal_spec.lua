@@ -100,7 +100,7 @@ describe("dlhal", function()
         "/5: Port can only be split into 2 or 4 ports", "EINVAL" },
         { both:apply { { device = SW, number = 18, split = 3 } } })
       assert.error_matches(function() both:apply { { device = SW, number = 18, spilt = 3 } } end,
-        "entry 1: unknown key spilt")
+        "entry:1: unknown key spilt")
       assert.error_matches(function() both:apply { { netdev = "eth0", device = SW, number = 1, split = 2 } } end,
         "give device and number, or netdev")
       assert.error_matches(function() both:apply { { netdev = "eth0" } } end, "says nothing")
@@ -114,7 +114,27 @@ describe("dlhal", function()
       assert.error_matches(function() both:apply { { device = SW, number = 65536, split = 2 } } end,
         "apply: entry:1.number: 65536 is not a front-panel port number, 0 to 65535", nil, true)
       assert.error_matches(function() both:apply { { device = SW, number = -1, split = 2 } } end,
-        "apply: entry 1: number: -1 is out of range", nil, true)
+        "apply: entry:1.number: -1 is out of range", nil, true)
+      -- an entry without its list, a list with a hole: raised, not taken as nothing to do (issue 42)
+      assert.error_matches(function() both:apply { device = SW, number = 17, split = 2 } end,
+        "apply: expected a list of entries, { {device = ..., number = ..., split = ...}, ... }: got key ", nil, true)
+      assert.error_matches(function() both:apply { [5] = { device = SW, number = 17, split = 2 } } end,
+        "apply: expected a list of entries 1 to N: key 5 leaves a hole before it", nil, true)
+      assert.error_matches(function() both:apply { { device = SW, number = 1, split = 2 }, nil, { device = SW, number = 3, split = 2 } } end,
+        "apply: expected a list of entries 1 to N", nil, true)
+      -- a bad value names the entry and the field, as the JSON reader does
+      assert.error_matches(function() both:apply { { device = SW, number = 17, split = true } } end,
+        "apply: entry:1.split: expected a whole number, got boolean", nil, true)
+      assert.error_matches(function() both:apply { { device = SW, number = 17, split = 2.5 } } end,
+        "apply: entry:1.split: expected a whole number, got 2.5", nil, true)
+      assert.error_matches(function() both:apply { { device = 7, number = 17, split = 2 } } end,
+        "apply: entry:1.device: expected a string, got 7", nil, true)
+      assert.error_matches(function() both:apply { { device = SW, number = 17, type = 2 } } end,
+        "apply: entry:1.type: expected eth, ib or auto, got 2", nil, true)
+      assert.error_matches(function() both:apply { "eth0" } end,
+        "apply: entry:1: expected a table {device = ..., number = ...}, got string", nil, true)
+      -- a float that is a whole number is one
+      assert.is_true(#assert(both:apply({ { device = SW, number = 17, split = 4.0 } }, { dry_run = true })) >= 1)
     end)
 
     it("plans the entries whole: conflicts refused with nothing changed, unmet entries named, atomic undo", function()
