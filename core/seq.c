@@ -169,6 +169,27 @@ DLH_EXPORT struct dlh_port *dlh_seq_port_next(const struct dlh_port *port)
 	return dlh__container_of(port->node.next, struct dlh_port, node);
 }
 
+DLH_EXPORT struct dlh_port *dlh_seq_port_find_netdev(struct dlh_seq *seq, const char *netdev)
+{
+	struct dlh_port *holder;
+	struct dlh__hnode *n;
+	uint64_t hash;
+
+	if (!seq || !netdev)
+		return NULL;
+	hash = dlh__hash_str(netdev);
+	for (n = dlh__htab_find(&seq->names, hash, name_match, netdev); n;
+	     n = dlh__htab_find_next(n->next, hash, name_match, netdev)) {
+		struct dlh_port *p = dlh__container_of(n, struct dlh_port, netdev_node);
+
+		/* a phantom's netdev is its name only while it runs Ethernet */
+		if (dlh_port_netdev(p))
+			return p;
+	}
+	holder = dlh_port_find_netdev(seq->ctx, netdev);
+	return holder && !view_find(seq, holder->dev) ? holder : NULL;
+}
+
 DLH_EXPORT bool dlh_seq_known(struct dlh_seq *seq, struct dlh_dev *dev)
 {
 	const struct dlh__view *v = view_find(seq, dev);

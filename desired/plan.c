@@ -386,6 +386,66 @@ static int phase_run(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dl
 	return err;
 }
 
+/*
+ * The device and number entry @i names as the planned steps leave the ports:
+ * a netdev entry names the port holding its name in the model, or the one a
+ * step gives it (a type set to Ethernet names the port anew).
+ */
+static struct dlh_dev *entry_dev_planned(const struct dlh_desired_entry *e, struct dlh_ctx *ctx, struct dlh_seq *seq,
+					 unsigned int *number)
+{
+	struct dlh_dev *dev = entry_dev(e, ctx, number);
+	struct dlh_port *p;
+
+	if (dev || !e->netdev[0] || !(p = dlh_seq_port_find_netdev(seq, e->netdev)))
+		return dev;
+	*number = dlh_port_number(p);
+	return dlh_port_dev(p);
+}
+
+/*
+ * Two entries that name one port, by its device and number or by a netdev it
+ * has or will have, and ask different things of it: a conflict, refused
+ * before anything runs, whatever the ports are now.
+ */
+static bool same_port(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_seq *seq,
+		      struct dlh_desired_plan *p)
+{
+	struct dlh_dev **devs = calloc(d->n ? d->n : 1, sizeof(*devs));
+	unsigned int *nums = calloc(d->n ? d->n : 1, sizeof(*nums));
+	bool found = false;
+
+	if (!devs || !nums)
+		goto out_free;
+	for (size_t i = 0; i < d->n && !found; i++) {
+		const struct dlh_desired_entry *e = &d->e[i];
+		char at[DLH_DESIRED_ORIGIN_MAX + 520], at2[DLH_DESIRED_ORIGIN_MAX + 520];
+
+		devs[i] = entry_dev_planned(e, ctx, seq, &nums[i]);
+		for (size_t j = 0; j < i && devs[i] && !found; j++) {
+			const struct dlh_desired_entry *o = &d->e[j];
+			bool split = e->split && o->split && e->split != o->split;
+
+			if (devs[j] != devs[i] || nums[j] != nums[i] || (!split && !(e->type && o->type && e->type != o->type)))
+				continue;
+			found = true;
+			p->status = DLH_DESIRED_CONFLICT;
+			p->entry = i;
+			p->line = split ? e->split_line : e->type_line;
+			p->other = j;
+			p->other_line = split ? o->split_line : o->type_line;
+			snprintf(p->why, sizeof(p->why), "%s conflicts with %s: both name %s port %u%s%s",
+				 where(d, i, p->line, at, sizeof(at)), where(d, j, p->other_line, at2, sizeof(at2)),
+				 dlh_dev_handle(devs[i]), nums[i], e->netdev[0] || o->netdev[0] ? ", netdev " : "",
+				 e->netdev[0] ? e->netdev : o->netdev);
+		}
+	}
+out_free:
+	free(devs);
+	free(nums);
+	return found;
+}
+
 /* The step of another entry that takes the ports @e names away in the plan (its gone, none of them back). */
 static const struct dlh_desired_step *taker(const struct dlh_desired_plan *p, size_t entry, const char *dev,
 					    unsigned int number, struct dlh_ctx *ctx, const char **port)
@@ -450,6 +510,8 @@ static int plan_whole(const struct dlh_desired *d, struct dlh_ctx *ctx, struct d
 	}
 	for (enum phase ph = PHASE_UNSPLIT; ph <= PHASE_TYPE && !err && p->status == DLH_DESIRED_OK; ph++)
 		err = phase_run(d, ctx, seq, p, ph, pend, notes);
+	if (!err && p->status == DLH_DESIRED_OK)
+		same_port(d, ctx, seq, p);
 	/* every entry, in the ports the steps leave: one that matches nothing or is not met is named */
 	for (size_t i = 0; i < d->n && !err && p->status != DLH_DESIRED_REFUSED && p->status != DLH_DESIRED_CONFLICT;
 	     i++) {

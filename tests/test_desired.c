@@ -570,3 +570,61 @@ Test(desired, a_plans_steps_and_outcome_are_written_through_the_callers_writer)
 	dlh_desired_free(d);
 	dlh_ctx_free(ctx);
 }
+
+/* One port named two ways (its device and number, the netdev it gets as Ethernet): a conflict before anything runs. */
+Test(desired, one_port_named_by_number_and_by_the_netdev_a_change_gives_it_conflicts)
+{
+	static const char *const orders[2][2] = {{"num", "netdev"}, {"netdev", "num"}};
+
+	for (int o = 0; o < 2; o++) {
+		struct dlh_ctx *ctx = ctx_with("cx3-vpi");
+		struct dlh_desired *d;
+		struct dlh_desired_plan p;
+		struct dlh_extack ext;
+		char *before = model_dump(ctx), *after, want[256];
+
+		cr_assert_eq(dlh_desired_new("ports", &d), 0);
+		for (int k = 0; k < 2; k++) {
+			struct dlh_desired_entry e = {0};
+			char origin[32];
+
+			if (!strcmp(orders[o][k], "num")) {
+				snprintf(e.device, sizeof(e.device), "pci/0000:01:00.0");
+				e.number = 1;
+				e.has_number = true;
+				e.type = DLH_PORT_TYPE_ETH;
+			} else {
+				snprintf(e.netdev, sizeof(e.netdev), "ens4");
+				e.type = DLH_PORT_TYPE_IB;
+			}
+			snprintf(origin, sizeof(origin), "ports[%d]", k);
+			cr_assert_eq(dlh_desired_entry_add(d, &e, origin, &ext), 0, "%s", ext.msg);
+		}
+		cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+		cr_expect_eq(p.status, DLH_DESIRED_CONFLICT, "order %d: %s", o, p.why);
+		snprintf(want, sizeof(want), "ports[1] conflicts with ports[0]: both name pci/0000:01:00.0 port 1, netdev ens4");
+		cr_expect_str_eq(p.why, want);
+		after = model_dump(ctx);
+		cr_expect_str_eq(after, before, "nothing ran");
+		free(before);
+		free(after);
+		dlh_desired_plan_free(&p);
+		dlh_desired_free(d);
+		dlh_ctx_free(ctx);
+	}
+}
+
+/* Two entries asking one port for different types: named as both naming it, not as one removing it. */
+Test(desired, two_entries_asking_one_port_different_things_both_name_it)
+{
+	struct dlh_ctx *ctx = ctx_with("sn2700");
+	struct dlh_desired *d = set_of((const char *const[]){"17:2", "17:4", NULL});
+	struct dlh_desired_plan p;
+
+	cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
+	cr_expect_eq(p.status, DLH_DESIRED_CONFLICT);
+	cr_expect_str_eq(p.why, "ports[1] conflicts with ports[0]: both name " SW " port 17");
+	dlh_desired_plan_free(&p);
+	dlh_desired_free(d);
+	dlh_ctx_free(ctx);
+}

@@ -884,6 +884,32 @@ Test(apply, each_step_is_planned_on_what_the_steps_before_leave_and_a_second_run
 	free(conf);
 }
 
+/* One port named two ways, by Number= and by the Netdev= it gets as Ethernet: refused first, in either order. */
+Test(apply, a_port_named_by_number_and_by_its_coming_netdev_is_refused_first)
+{
+	const char *num = "[Match]\nDevice=pci/0000:01:00.0\nNumber=1\n[Port]\nType=eth\n\n";
+	const char *net = "[Match]\nNetdev=ens4\n[Port]\nType=ib\n\n";
+	char text[256], cmd[512], want[512];
+	struct run_result r;
+
+	for (int o = 0; o < 2; o++) {
+		char *f;
+
+		snprintf(text, sizeof(text), "%s%s", o ? net : num, o ? num : net);
+		f = conf_tmp(text);
+		snprintf(cmd, sizeof(cmd), "--sim cx3-vpi apply %s\nport show pci/0000:01:00.0/1\n", f);
+		run_dl(&r, "--sim cx3-vpi -f -b -", cmd + strlen("--sim cx3-vpi "));
+		cr_expect_eq(r.status, 1, "%s", r.err);
+		snprintf(want, sizeof(want), "Error: %s:%d conflicts with %s:%d: both name pci/0000:01:00.0 port 1, netdev ens4",
+			 f, 10, f, o ? 4 : 5);
+		cr_expect_not_null(strstr(r.err, want), "%s", r.err);
+		cr_expect_str_eq(r.out, "pci/0000:01:00.0/1: type ib ibdev mlx4_0\n", "nothing ran");
+		run_free(&r);
+		unlink(f);
+		free(f);
+	}
+}
+
 /*
  * The issue's file: port 17 by 4 takes port 1's lanes, so "port 1 by 2" can never be met with it.
  * Refused before anything runs, both lines named, in either order (the other order is the driver's

@@ -1127,6 +1127,14 @@ DLH_EXPORT struct dlh_port *dlh_seq_port_next(const struct dlh_port *port);
 DLH_EXPORT bool dlh_seq_known(struct dlh_seq *seq, struct dlh_dev *dev);
 
 /**
+ * @brief The port whose netdev is @p netdev as the changes planned so far
+ *        leave the devices: a port of a view (a name a planned change gives,
+ *        such as the port a type set makes Ethernet) or, on a device the
+ *        sequence has not changed, the model's; NULL if none holds it.
+ */
+DLH_EXPORT struct dlh_port *dlh_seq_port_find_netdev(struct dlh_seq *seq, const char *netdev);
+
+/**
  * @brief Plans splitting @p port (a port of @p seq's view) after the changes
  *        planned before it; on success the view takes the plan. The checks
  *        and plan are those of dlh_port_split_plan(). Where the device's
