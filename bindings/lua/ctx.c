@@ -221,9 +221,14 @@ static int sub_cancel(lua_State *L)
 static int ctx_subscribe(lua_State *L)
 {
 	struct lctx *c = ldlhal_ctx_check(L, 1);
+	struct dlh_ctx *ctx = ldlhal_ctx_live(L, 1);
 
-	ldlhal_ctx_live(L, 1);
 	luaL_checktype(L, 2, LUA_TFUNCTION);
+	/* The whole model first, as dl monitor reads it: a lazy backend (a dlhald, the kernel) would
+	 * otherwise fill on the next lookup or listing, and its "new" events would tell the script that
+	 * what existed all along had just come. Only changes reach a subscriber. */
+	for (struct dlh_dev *dev = dlh_dev_first(ctx); dev; dev = dlh_dev_next(dev))
+		dlh_port_first(dev);
 	lua_newuserdatauv(L, 1, 1);
 	luaL_setmetatable(L, LDLHAL_SUB);
 	lua_pushvalue(L, 1);

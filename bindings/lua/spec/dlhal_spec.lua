@@ -461,12 +461,35 @@ describe("dlhal", function()
       collectgarbage()
       local seen = 0
       c:subscribe(function() seen = seen + 1 end)
-      -- the first lookup fills the model: its devices and ports arrive as events, on a live thread
+      -- another client's change arrives as events, on a live thread
+      local other <close> = assert(dlhal.open { socket = sock })
+      assert(other:port("eth4"):split(2))
+      assert(other:port("eth4"):unsplit())
+      for _ = 1, 50 do
+        c:step(20)
+        if seen >= 6 then break end
+      end
+      assert.is_true(seen >= 6, seen)
+      c:close()
+    end)
+
+    it("tells a subscriber of changes only, not of what existed before a lookup read it", function()
+      local c <close> = assert(dlhal.open { socket = sock })
+      local seen = {}
+      c:subscribe(function(e) seen[#seen + 1] = e.object .. " " .. e.action .. " " .. e.handle end)
+      assert.is_not_nil(c:port("eth0"))
       local n = 0
       for _ in c:ports() do n = n + 1 end
       assert.is_true(n > 30)
-      assert.is_true(seen > 30)
-      c:close()
+      assert.same({}, seen, "a lookup and a listing are no news")
+      local other <close> = assert(dlhal.open { socket = sock })
+      assert(other:port("eth8"):split(2))
+      for _ = 1, 50 do
+        c:step(20)
+        if #seen >= 5 then break end
+      end
+      assert.equal("port del " .. SW .. "/17", seen[1])
+      assert(other:port("eth8"):unsplit())
     end)
 
     it("answers for ports of a daemon that died", function()
