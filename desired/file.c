@@ -27,6 +27,7 @@ struct parse {
 	size_t cap;
 	int line;      /* of the line inih is on */
 	int fail_line; /* of the first error of ours; 0: none */
+	int header;    /* of the last [Match] header: an entry's keys name their own lines */
 	char why[256];
 };
 
@@ -49,10 +50,13 @@ static void entry_check(struct parse *p, const struct dlh_desired_entry *e)
 		bad = "[Match] needs Device= and Number=, or Netdev=";
 	} else if (e->netdev[0] && (e->device[0] || e->has_number)) {
 		bad = "[Match] takes Device= and Number=, or Netdev=, not both";
+	} else if (!e->split && !e->type && !e->port_line) {
+		/* no [Port] at all: the [Match] that lacks it, not its first key */
+		bad = "[Match] has no [Port]: expected a [Port] with Split= and/or Type=";
+		line = p->header;
 	} else if (!e->split && !e->type) {
 		bad = "[Port] says nothing: expected Split= and/or Type=";
-		if (e->port_line)
-			line = e->port_line;
+		line = e->port_line;
 	}
 	if (bad && !p->fail_line) {
 		p->fail_line = line;
@@ -82,6 +86,7 @@ static void section_start(struct parse *p, const char *name, size_t len)
 			return;
 		}
 		e->match_line = p->line;
+		p->header = p->line;
 	} else if (len == 4 && !memcmp(name, "Port", 4)) {
 		if (!d->n)
 			fail(p, "[Port] before any [Match]%s%s", "", "");

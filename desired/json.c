@@ -28,11 +28,21 @@ static int whole_number(json_t *v, const char *origin, const char *key, long lon
 		*out = json_integer_value(v);
 		return 0;
 	}
+	/* 4.0 is 4 (YAML and Ansible hand over floats); 2.5 is no port count */
+	if (json_is_real(v)) {
+		double r = json_real_value(v);
+
+		if (r >= -1e15 && r <= 1e15 && r == (double)(long long)r) {
+			*out = (long long)r;
+			return 0;
+		}
+		return dlh__desired_refuse(ext, origin, key, "%g: expected a whole number", r);
+	}
 	if (json_is_boolean(v))
-		return dlh__desired_refuse(ext, origin, key, "%s is a boolean: expected a number",
+		return dlh__desired_refuse(ext, origin, key, "%s is a boolean: expected a whole number",
 					   json_is_true(v) ? "true" : "false");
 	if (!json_is_string(v))
-		return dlh__desired_refuse(ext, origin, key, "expected a number");
+		return dlh__desired_refuse(ext, origin, key, "expected a whole number");
 	s = json_string_value(v);
 	if (!*s || strlen(s) > 6 || strspn(s, "0123456789") != strlen(s))
 		return dlh__desired_refuse(ext, origin, key, "\"%.64s\" is not a number", s);

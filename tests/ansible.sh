@@ -79,7 +79,7 @@ adhoc dlhal.devlink.ports "{\"sim\": \"sn2700\", \"dl_path\": \"$DL\",
 failed_with() { grep -q 'FAILED!' "$1" && grep -q "\"msg\": \"$2" "$1"; }
 if failed_with "$T/a1" '--sim nope: Unknown profile' && ! grep -q 'Broken pipe' "$T/a1" &&
 	failed_with "$T/a2" 'dl answered nothing (exit 0): is /bin/true dl?' &&
-	failed_with "$T/a3" 'ports\[0\].split: true is a boolean: expected a number' &&
+	failed_with "$T/a3" 'ports\[0\].split: true is a boolean: expected a whole number' &&
 	failed_with "$T/a4" 'ports\[0\].device: .*expected BUS/DEV'; then
 	ok "a profile that is not there, a dl_path that is not dl, split: true and a device with a newline: the task fails, saying why"
 else

@@ -1331,13 +1331,15 @@ Test(daemon, one_state_file_one_daemon)
 Test(daemon, a_change_that_cannot_be_saved_is_not_acknowledged)
 {
 	const char *more[] = {"--state", state_path, NULL};
-	char dir[64];
+	char dir[64], logp[64], log[8192];
 	struct run_result r;
 
 	/* (root ignores directory modes: the file's directory vanishes instead) */
 	snprintf(dir, sizeof(dir), "/tmp/dlhald-nosave-%d", (int)getpid());
 	mkdir(dir, 0700);
 	snprintf(state_path, sizeof(state_path), "%s/state.json", dir);
+	snprintf(logp, sizeof(logp), "/tmp/dlhald-nosave-%d.log", (int)getpid());
+	daemon_log = logp;
 	daemon_start_with(NULL, more);
 	dl(&r, "dev show"); /* the loop has turned: the first state write is done */
 	run_free(&r);
@@ -1353,7 +1355,29 @@ Test(daemon, a_change_that_cannot_be_saved_is_not_acknowledged)
 	cr_expect_eq(r.status, 1);
 	cr_expect_not_null(strstr(r.err, "Changed, but not saved: cannot write"), "%s", r.err);
 	run_free(&r);
+	/* the loop tries again at every turn: the failure is logged once (issue 42: three times), and its end */
+	for (int i = 0; i < 5; i++) {
+		dl(&r, "dev show");
+		run_free(&r);
+	}
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	dl(&r, "dev show");
+	run_free(&r);
 	daemon_stop();
+	daemon_log = NULL;
+	file_read(logp, log, sizeof(log));
+	{
+		const char *first = strstr(log, "err: cannot write");
+
+		cr_expect_not_null(first, "%s", log);
+		cr_expect_null(first ? strstr(first + 1, "err: cannot write") : NULL, "logged once: %s", log);
+		cr_expect_not_null(strstr(log, "saved again"), "%s", log);
+	}
+	unlink(logp);
+	unlink(state_path);
+	snprintf(log, sizeof(log), "%s.lock", state_path);
+	unlink(log);
+	rmdir(dir);
 }
 
 Test(daemon, mlx4_sensing_runs_on_the_daemons_loop)

@@ -300,11 +300,11 @@ Test(desired, a_json_set_names_each_entry_and_field_it_refuses)
 	    {"{\"device\": \"" SW "\", \"number\": -1, \"split\": 2}",
 	     "ports[0].number: -1 is not a front-panel port number, 0 to 65535"},
 	    {"{\"device\": \"" SW "\", \"number\": 17, \"split\": true}",
-	     "ports[0].split: true is a boolean: expected a number"},
+	     "ports[0].split: true is a boolean: expected a whole number"},
 	    {"{\"device\": \"" SW "\", \"number\": true, \"split\": 2}",
-	     "ports[0].number: true is a boolean: expected a number"},
+	     "ports[0].number: true is a boolean: expected a whole number"},
 	    {"{\"device\": \"" SW "\", \"number\": 17, \"split\": \"two\"}", "ports[0].split: \"two\" is not a number"},
-	    {"{\"device\": \"" SW "\", \"number\": 17, \"split\": 1.5}", "ports[0].split: expected a number"},
+	    {"{\"device\": \"" SW "\", \"number\": 17, \"split\": 1.5}", "ports[0].split: 1.5: expected a whole number"},
 	    {"{\"device\": \"" SW "\\n\", \"number\": 17, \"split\": 2}",
 	     "ports[0].device: \"" SW "?\": expected BUS/DEV, as pci/0000:03:00.0"},
 	    {"{\"netdev\": \"eth0\\n\", \"split\": 2}", "ports[0].netdev: \"eth0?\" is not a netdev name"},
@@ -344,6 +344,12 @@ Test(desired, a_json_set_names_each_entry_and_field_it_refuses)
 		cr_expect_eq(json_of(bad_sets[i].text, &d, why, sizeof(why)), -EINVAL, "%s", bad_sets[i].text);
 		cr_expect_str_eq(why, bad_sets[i].why, "%s", bad_sets[i].text);
 	}
+	/* a float that is a whole number is one (YAML's 4.0, through Ansible) */
+	cr_assert_eq(json_of("{\"ports\": [{\"device\": \"" SW "\", \"number\": 17, \"split\": 4.0}]}", &d, why,
+			     sizeof(why)),
+		     0, "%s", why);
+	cr_expect_eq(dlh_desired_entry(d, 0)->split, 4);
+	dlh_desired_free(d);
 	cr_expect_eq(dlh_desired_load_json("/nonexistent/x.json", &d, why, sizeof(why)), -ENOENT);
 	cr_expect_str_eq(why, "/nonexistent/x.json: No such file or directory");
 	/* the second entry is named by its place; numbers as strings of digits, nulls not said */

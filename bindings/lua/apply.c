@@ -187,7 +187,7 @@ int ldlhal_ctx_apply(lua_State *L)
 		dry = opt_bool(L, "dry_run");
 		atomic = opt_bool(L, "atomic");
 	}
-	ldlhal_ctx_enter(L, c);
+	ldlhal_ctx_enter(L, c, "apply entries");
 	n = luaL_len(L, 2);
 	if (n < 0 || n > DLH_DESIRED_ENTRIES_MAX)
 		return luaL_error(L, "apply: at most %d entries", DLH_DESIRED_ENTRIES_MAX);

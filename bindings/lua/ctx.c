@@ -36,10 +36,10 @@ struct dlh_ctx *ldlhal_ctx_live(lua_State *L, int idx)
 	return c->ctx;
 }
 
-void ldlhal_ctx_enter(lua_State *L, struct lctx *c)
+void ldlhal_ctx_enter(lua_State *L, struct lctx *c, const char *what)
 {
 	if (c->in_event)
-		luaL_error(L, "cannot change ports inside an event callback");
+		luaL_error(L, "cannot %s inside an event callback", what);
 }
 
 /* The context userdata of @c, from a weak table: callbacks need it, and it must not be kept alive. */
@@ -286,7 +286,7 @@ static int ctx_step(lua_State *L)
 	if (ms < 0)
 		return luaL_argerror(L, 2, "expected milliseconds, an integer >= 0");
 	ldlhal_ctx_live(L, 1);
-	ldlhal_ctx_enter(L, c);
+	ldlhal_ctx_enter(L, c, "step the loop");
 	wait_once(c, ms);
 	if ((n = pending_error(L, c)))
 		return n;
@@ -313,7 +313,7 @@ static int ctx_run(lua_State *L)
 		}
 		lua_pop(L, 1);
 	}
-	ldlhal_ctx_enter(L, c);
+	ldlhal_ctx_enter(L, c, "run the loop");
 	c->stop = false;
 	end = now_ms() + (uint64_t)(timeout < 0 ? 0 : timeout);
 	while (c->ctx && !c->stop && c->err_ref == LUA_NOREF && !c->lost[0]) {
@@ -355,7 +355,7 @@ static int ctx_dispatch(lua_State *L)
 	int n;
 
 	ldlhal_ctx_live(L, 1);
-	ldlhal_ctx_enter(L, c);
+	ldlhal_ctx_enter(L, c, "dispatch the loop");
 	if (!lua_isnoneornil(L, 2))
 		dlh_ctx_io_ready(c->ctx, (int)luaL_checkinteger(L, 2));
 	if (c->ctx)

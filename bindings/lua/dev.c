@@ -221,7 +221,7 @@ static int dev_reload(lua_State *L)
 	lua_getiuservalue(L, 1, 1);
 	c = lua_touserdata(L, -1);
 	lua_pop(L, 1);
-	ldlhal_ctx_enter(L, c);
+	ldlhal_ctx_enter(L, c, "reload a device");
 	err = dlh_dev_reload(dev, action, limit, &done, &ext);
 	if (err)
 		return ldlhal_fail_ext(L, err, &ext);

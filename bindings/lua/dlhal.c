@@ -68,7 +68,7 @@ int ldlhal_sim(lua_State *L, struct lctx *c, struct dlh_dev *dev, struct dlh_por
 	char buf[8192];
 	int err;
 
-	ldlhal_ctx_enter(L, c);
+	ldlhal_ctx_enter(L, c, "use an emulator control");
 	err = value ? dlh_dev_sim_set(dev, port, key, value, &ext)
 		    : dlh_dev_sim_get(dev, port, key, buf, sizeof(buf), &ext);
 	if (err)

@@ -61,7 +61,8 @@ int ldlhal_ctx_apply(lua_State *L);
 /* The open context of @idx; raises when closed. */
 struct dlh_ctx *ldlhal_ctx_live(lua_State *L, int idx);
 /* Before an operation: not inside a callback (raises). */
-void ldlhal_ctx_enter(lua_State *L, struct lctx *c);
+/* Raises "cannot WHAT inside an event callback" when called from one ("run the loop", "change ports"). */
+void ldlhal_ctx_enter(lua_State *L, struct lctx *c, const char *what);
 
 /* Pushes a new object for @port / @dev, tied to the context userdata at @ctx_idx. */
 void ldlhal_port_push(lua_State *L, int ctx_idx, const struct dlh_port *port);

@@ -255,7 +255,7 @@ static int port_set_type(lua_State *L)
 		return luaL_argerror(L, 2, lua_pushfstring(L, "unknown port type \"%s\" (eth, ib or auto)", word));
 	if (!p)
 		return gone(L, o);
-	ldlhal_ctx_enter(L, c);
+	ldlhal_ctx_enter(L, c, "change ports");
 	err = dlh_port_type_set(p, type, &ext);
 	if (err)
 		return ldlhal_fail_ext(L, err, &ext);
@@ -294,7 +294,7 @@ static int port_split(lua_State *L)
 	luaL_argcheck(L, count >= 1 && count <= UINT32_MAX, 2, "split count out of range");
 	if (!p)
 		return gone(L, o);
-	ldlhal_ctx_enter(L, c);
+	ldlhal_ctx_enter(L, c, "change ports");
 	c->nmade = 0;
 	c->collecting = true;
 	err = dlh_port_split(p, (unsigned int)count, &ext);
@@ -319,7 +319,7 @@ static int port_unsplit(lua_State *L)
 
 	if (!p)
 		return gone(L, o);
-	ldlhal_ctx_enter(L, c);
+	ldlhal_ctx_enter(L, c, "change ports");
 	c->nmade = 0;
 	c->collecting = true;
 	err = dlh_port_unsplit(p, &ext);
@@ -364,7 +364,7 @@ static int port_plan(lua_State *L, bool split)
 	luaL_argcheck(L, !split || (count >= 1 && count <= UINT32_MAX), 2, "split count out of range");
 	if (!p)
 		return gone(L, o);
-	ldlhal_ctx_enter(L, c);
+	ldlhal_ctx_enter(L, c, "plan changes");
 	err = split ? dlh_port_split_plan(p, (unsigned int)count, &plan, &ext) : dlh_port_unsplit_plan(p, &plan, &ext);
 	if (err)
 		return ldlhal_fail_ext(L, err, &ext);

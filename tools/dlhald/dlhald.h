@@ -64,6 +64,7 @@ struct server {
 	uid_t refused_uid; /* the uid whose refusal was logged last */
 	const char *state; /* --state FILE, or NULL */
 	bool state_dirty;  /* the model changed since FILE was written */
+	char state_failed[512]; /* why the last write failed, logged once; "" when it did not */
 	/* Notifications to subscribers, each counted once a subscriber (--metrics-file). */
 	unsigned long long events_delivered, events_dropped;
 };

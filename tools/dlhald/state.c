@@ -409,7 +409,6 @@ int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 		}
 		if (!st || json_object_set_new(devs, dlh_dev_handle(dev), st)) {
 			snprintf(why, whylen, "the state of %s: %s", dlh_dev_handle(dev), e ? ext.msg : "not JSON");
-			dlhald_log(LOG_ERR, "%s", why);
 			free(buf);
 			json_decref(root);
 			return e ? e : -EIO;
@@ -421,7 +420,6 @@ int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 	if (fd < 0 || json_dumpfd(root, fd, JSON_INDENT(1)) || write(fd, "\n", 1) != 1 || fsync(fd)) {
 		err = errno ? -errno : -EIO;
 		snprintf(why, whylen, "cannot write %s: %s", tmp, strerror(-err));
-		dlhald_log(LOG_ERR, "%s", why);
 		if (fd >= 0)
 			close(fd);
 		unlink(tmp);
@@ -433,7 +431,6 @@ int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 	if (rename(tmp, path)) {
 		err = -errno;
 		snprintf(why, whylen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-		dlhald_log(LOG_ERR, "%s", why);
 		return err;
 	}
 	/* The rename is durable once the directory is. */
@@ -442,13 +439,17 @@ int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 	if (fd < 0 || fsync(fd)) {
 		err = -errno;
 		snprintf(why, whylen, "cannot sync the directory of %s: %s", path, strerror(errno));
-		dlhald_log(LOG_ERR, "%s", why);
 	}
 	if (fd >= 0)
 		close(fd);
 	return err;
 }
 
+/*
+ * A failed write is tried again at every turn of the loop until it goes
+ * through: logged once, not at every turn, again only when the reason
+ * changes, and its end is logged too.
+ */
 int state_commit(struct server *srv, char *why, size_t whylen)
 {
 	int err;
@@ -456,7 +457,16 @@ int state_commit(struct server *srv, char *why, size_t whylen)
 	if (!srv->state || !srv->state_dirty)
 		return 0;
 	err = state_write(srv->ctx, srv->state, why, whylen);
-	if (!err)
+	if (!err) {
 		srv->state_dirty = false;
+		if (srv->state_failed[0])
+			dlhald_log(LOG_INFO, "%s: saved again", srv->state);
+		srv->state_failed[0] = '\0';
+		return 0;
+	}
+	if (strcmp(srv->state_failed, why)) {
+		dlhald_log(LOG_ERR, "%s", why);
+		snprintf(srv->state_failed, sizeof(srv->state_failed), "%s", why);
+	}
 	return err;
 }

@@ -85,7 +85,7 @@ def test_entries_are_handed_to_dl_as_json_each_field_as_given():
     ({'netdev': 'eth0', 'device': SW, 'number': 1, 'split': 2}, 'not both'),
     ({'device': SW, 'number': 17}, 'ports[0]: says nothing'),
     ({'device': SW, 'number': -1, 'split': 2}, 'ports[0].number: -1 is not a front-panel port number, 0 to'),
-    ({'device': SW, 'number': 17, 'split': True}, 'ports[0].split: true is a boolean: expected a number'),
+    ({'device': SW, 'number': 17, 'split': True}, 'ports[0].split: true is a boolean: expected a whole number'),
     ({'device': SW, 'number': True, 'split': 2}, 'ports[0].number: true is a boolean'),
     ({'device': SW, 'number': 17, 'split': 'two'}, 'ports[0].split: "two" is not a number'),
     ({'device': SW + '\n', 'number': 17, 'split': 2}, 'ports[0].device: "pci/0000:03:00.0?": expected BUS/DEV'),
