@@ -254,6 +254,7 @@ struct dlh_port {
 	uint8_t early;	 /* found by netdev (bus_fill_netdev): placed by the full fill */
 	enum dlh_port_type type;
 	enum dlh_port_type desired_type;
+	uint32_t said_counts;	     /* a relay's: the split counts the other side's driver takes; 0: not said */
 	struct dlh_pending *pending; /* until the device's next reset; NULL when nothing is (most ports) */
 	struct dlh_sdk_port_attrs attrs;
 	char netdev[DLH_NETDEV_NAME_MAX];

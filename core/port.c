@@ -12,6 +12,7 @@ struct index_key {
 };
 
 static struct dlh_port *port_find(const struct dlh_dev *dev, const struct index_key *key);
+static int port_gone(struct dlh_port *port, const char *call);
 
 static int index_match(const struct dlh__hnode *n, const void *key)
 {
@@ -266,7 +267,15 @@ DLH_EXPORT uint32_t dlh_port_split_counts(const struct dlh_port *port)
 		return 0;
 	for (uint32_t n = 2; n <= port->attrs.lanes && n < 32; n *= 2)
 		mask |= 1u << n;
+	if (port->said_counts)
+		return mask & port->said_counts;
 	return drv->split_counts && !DLH__RELAY(drv) ? mask & drv->split_counts : mask;
+}
+
+DLH_EXPORT void dlh_sdk_port_split_counts_set(struct dlh_port *port, uint32_t counts)
+{
+	if (!port_gone(port, "dlh_sdk_port_split_counts_set"))
+		port->said_counts = counts;
 }
 
 /*

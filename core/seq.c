@@ -129,6 +129,7 @@ static struct dlh__view *view_get(struct dlh_seq *seq, struct dlh_dev *dev)
 			goto err_phantom;
 		ph->type = p->type;
 		ph->desired_type = p->desired_type;
+		ph->said_counts = p->said_counts;
 		if (phantom_names_set(ph, p->netdev, p->ibdev))
 			goto err_phantom;
 	}

@@ -31,6 +31,7 @@ enum {
 	A_MODULE = DLH__SLOT(DLHAL_ATTR_PORT_MODULE),
 	A_LANE = DLH__SLOT(DLHAL_ATTR_PORT_LANE),
 	A_SPEED = DLH__SLOT(DLHAL_ATTR_PORT_SPEED),
+	A_SPLIT_COUNTS = DLH__SLOT(DLHAL_ATTR_PORT_SPLIT_COUNTS),
 	O_SPLIT = DLH__SLOT(DLHAL_ATTR_FW_OPTION_SPLIT),
 	O_SPEED = DLH__SLOT(DLHAL_ATTR_FW_OPTION_SPEED),
 	O_ACTIVE = DLH__SLOT(DLHAL_ATTR_FW_OPTION_ACTIVE),
@@ -123,6 +124,15 @@ void dlh__port_msg_of(const struct dlh_port *p, struct dlh__port_msg *m)
 	a->splittable = dlh_port_splittable(p);
 	a->has_module = dlh_port_module(p, &a->module, &a->lane);
 	a->speed = dlh_port_speed(p);
+	/* said only where the driver takes fewer counts than the lanes allow (a driver's split_counts) */
+	{
+		uint32_t all = 0;
+
+		for (uint32_t n = 2; a->splittable && n <= a->lanes && n < 32; n *= 2)
+			all |= 1u << n;
+		if (dlh_port_split_counts(p) != all)
+			m->split_counts = dlh_port_split_counts(p) ? dlh_port_split_counts(p) : 1u;
+	}
 	dlh_port_pending(p, &m->pending);
 }
 
@@ -167,7 +177,9 @@ int dlh__port_msg_put(struct nl_msg *msg, const struct dlh__port_msg *m)
 	       /* what devlink has no attribute for: where the port is (dl panel), its speed */
 	       (a->has_module && (nla_put_u32(msg, DLHAL_ATTR_PORT_MODULE, a->module) ||
 				  nla_put_u32(msg, DLHAL_ATTR_PORT_LANE, a->lane))) ||
-	       (a->speed && nla_put_u32(msg, DLHAL_ATTR_PORT_SPEED, a->speed)) || dlh__pending_put(msg, &m->pending);
+	       (a->speed && nla_put_u32(msg, DLHAL_ATTR_PORT_SPEED, a->speed)) ||
+	       (m->split_counts && nla_put_u32(msg, DLHAL_ATTR_PORT_SPLIT_COUNTS, m->split_counts)) ||
+	       dlh__pending_put(msg, &m->pending);
 }
 
 int dlh__port_msg_get(struct nlattr *const tb[DLH__SLOTS], struct dlh__port_msg *m)
@@ -200,6 +212,7 @@ int dlh__port_msg_get(struct nlattr *const tb[DLH__SLOTS], struct dlh__port_msg 
 	if (!a->has_module)
 		a->module = a->lane = 0;
 	get_u32(tb[A_SPEED], &a->speed);
+	get_u32(tb[A_SPLIT_COUNTS], &m->split_counts);
 	dlh__pending_get(tb, &m->pending);
 	return 0;
 }

@@ -38,7 +38,8 @@ struct dlh__port_msg {
 	enum dlh_port_type desired; /* NOTSET: not said */
 	const char *netdev, *ibdev; /* NULL: none */
 	struct dlh_sdk_port_attrs attrs;
-	bool has_number; /* attrs.number is said */
+	bool has_number;       /* attrs.number is said */
+	uint32_t split_counts; /* a dlhald's: what its driver takes, when fewer than the lanes allow; 0: not said */
 	struct dlh_pending pending; /* last: dlh__port_msg_get() clears what comes before it */
 };
 

@@ -243,6 +243,7 @@ static void port_apply(struct kdl *k, struct nlattr **tb)
 	}
 	dlh_sdk_port_desired_type_set(port, m.desired);
 	dlh_sdk_port_pending_set(port, &m.pending);
+	dlh_sdk_port_split_counts_set(port, m.split_counts);
 }
 
 /* A dry run's reply, into the plan the op fills (once). */

@@ -61,6 +61,7 @@
 	X(DLHAL_ATTR_PORT_MODULE, U32, 0, "port module", RP)                                \
 	X(DLHAL_ATTR_PORT_LANE, U32, 0, "port lane", RP)                                    \
 	X(DLHAL_ATTR_PORT_SPEED, U32, 0, "port speed", RP)                                  \
+	X(DLHAL_ATTR_PORT_SPLIT_COUNTS, U32, 0, "port split counts", RP)                    \
 	X(DLHAL_ATTR_CARD, STR, DLH_CARD_NAME_MAX, "card", RP)                              \
 	X(DLHAL_ATTR_FW_OPTION_SPLIT, U32, 0, "option split", RP)                           \
 	X(DLHAL_ATTR_FW_OPTION_SPEED, RECS, sizeof(uint32_t), "option speeds", RP)          \

@@ -55,6 +55,15 @@ static int buggy_port_split(struct dlh_port *port, unsigned int count, struct dl
 
 	if (is("silent_op")) /* fails an op and says nothing */
 		return -EIO;
+	/* cages 2k and 2k+1 share a SerDes: at most one of them split. The op knows; the plan does not. */
+	if (is("serdes")) {
+		unsigned int pair = (base / EX_LANES) ^ 1;
+
+		for (unsigned int i = 0; i < EX_LANES; i++)
+			if (pair * EX_LANES + i < ex->cages * EX_LANES && ex->width[pair * EX_LANES + i] &&
+			    ex->width[pair * EX_LANES + i] < EX_LANES)
+				return dlh_sdk_extack(ext, -EINVAL, "Cage shares its SerDes with a split cage");
+	}
 	err = example_port_split(port, count, ext);
 	if (err) {
 		if (is("atomic") && err == -EIO)
@@ -200,6 +209,9 @@ __attribute__((constructor)) static void buggy_init(void)
 		buggy_driver.split_counts = 1u << 2 | 1u << 4;
 		buggy_driver.split_count_msg = "";
 	}
+	/* no bug: four-lane ports that split by 2 only, as a driver may say (the kit must hold it alike both ways) */
+	if (is("by_two"))
+		buggy_driver.split_counts = 1u << 2;
 }
 
 DLH_EXPORT const struct dlh_sdk_module dlh_sdk_module_entry = {

@@ -77,6 +77,11 @@ enum dlhal_attr {
 	DLHAL_ATTR_PORT_SPEED,	/**< u32, on a port message: its maximum speed, Mb/s */
 	/** string, with DLHAL_ATTR_PLAN_PARTIAL: why the daemon's rules cannot say (what the kernel does not report) */
 	DLHAL_ATTR_PLAN_WHY,
+	/**
+	 * u32, on a port message: the split counts the daemon's driver takes (bit N: into N), when fewer
+	 * than the port's lanes allow (a driver's split_counts); absent: every power of two up to its lanes
+	 */
+	DLHAL_ATTR_PORT_SPLIT_COUNTS,
 	DLHAL_ATTR_END_ /**< one past the last: a new attribute goes before it */
 };
 

@@ -475,6 +475,15 @@ DLH_EXPORT void dlh_sdk_port_unregister(struct dlh_port *port);
 DLH_EXPORT void dlh_sdk_port_attrs_set(struct dlh_port *port, const struct dlh_sdk_port_attrs *attrs);
 
 /**
+ * @brief For a relay: the split counts the other side's driver takes on
+ *        @p port (bit N: into N), when it said so (a dlhald serving a driver
+ *        whose split_counts are fewer than the lanes allow); 0: not said,
+ *        every power of two up to the port's lanes. dlh_port_split_counts()
+ *        answers with them. A removed port is left alone (logged).
+ */
+DLH_EXPORT void dlh_sdk_port_split_counts_set(struct dlh_port *port, uint32_t counts);
+
+/**
  * @brief Record the desired type a bus driver learnt (core sets it itself
  *        after a successful dlh_port_type_set()); delivers DLH_EVENT_PORT_CHANGE
  *        if it differs.

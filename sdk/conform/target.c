@@ -8,6 +8,7 @@
 
 #include <dlhal/sdk.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -75,6 +76,24 @@ static int can_connect(const char *path)
 }
 
 /* dlhald -f -s SOCK --sim PROFILE --state STATE, with the module's directory on the module path. */
+/* The last line dlhald logged (its reason to stop), without "dlhald: err: ". */
+static void log_last(const struct kit_target *t, char *why, size_t len)
+{
+	char path[sizeof(t->dir) + 16], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/dlhald.log", t->dir);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *s = strstr(line, ": err: ") ? strstr(line, ": err: ") + 7 : line;
+
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(why, len, "%s", s);
+	}
+	if (f)
+		fclose(f);
+}
+
 static int daemon_start(struct kit_target *t, struct dlh_extack *ext)
 {
 	const struct dlh_conform_opts *o = t->opts;
@@ -102,8 +121,15 @@ static int daemon_start(struct kit_target *t, struct dlh_extack *ext)
 		snprintf(path, sizeof(path), "%s%s%s", modpath, env && *modpath ? ":" : "", env ? env : "");
 		if (*path)
 			setenv("DLHAL_MODULE_PATH", path, 1);
-		if (null >= 0 && !getenv("DLHAL_CONFORM_DAEMON_LOG"))
-			dup2(null, 2);
+		/* its log goes to the kit's folder: a start that fails is reported with its reason */
+		if (!getenv("DLHAL_CONFORM_DAEMON_LOG")) {
+			char log[sizeof(t->dir) + 16];
+			int lfd;
+
+			snprintf(log, sizeof(log), "%s/dlhald.log", t->dir);
+			lfd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+			dup2(lfd >= 0 ? lfd : null, 2);
+		}
 		execl(o->dlhald, o->dlhald, "-f", "-s", t->sock, "--sim", o->profile, "--state", t->state,
 		      (char *)NULL);
 		_exit(127);
@@ -112,9 +138,13 @@ static int daemon_start(struct kit_target *t, struct dlh_extack *ext)
 		if (can_connect(t->sock))
 			return 0;
 		if (waitpid(t->pid, &st, WNOHANG) == t->pid) {
+			char why[DLH_EXTACK_MSG_MAX] = "";
+
 			t->pid = 0;
-			return dlh_sdk_extack(ext, -ECHILD, "%s exited (status %d) before listening", o->dlhald,
-					      WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+			log_last(t, why, sizeof(why));
+			return dlh_sdk_extack(ext, -ECHILD, "%s exited (status %d) before listening%s%s", o->dlhald,
+					      WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), why[0] ? ": " : "",
+					      why);
 		}
 		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
 	}
@@ -156,6 +186,53 @@ static int ctx_open(struct kit_target *t, const char *states, struct dlh_extack 
 	return err;
 }
 
+/* The kit's own folder and all dlhald left in it (its socket, state, the state's lock, a .tmp). */
+static void dir_remove(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		unlinkat(dirfd(d), e->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+}
+
+/*
+ * A module is found by its driver's name wherever a profile names the
+ * driver (dlhald, dl, Lua: NAME.so on the module path); only the kit's
+ * --module loads it by its path. So that the verdict is the same in the
+ * process and through dlhald, a module not named after its driver is
+ * refused in both, saying so.
+ */
+static int module_named(const struct dlh_conform_opts *o, struct dlh_extack *ext)
+{
+	const char *base = strrchr(o->module, '/') ? strrchr(o->module, '/') + 1 : o->module;
+	size_t n = strlen(base);
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev;
+	int err;
+
+	if (dlh_ctx_new(&ctx, ext))
+		return -ENOMEM;
+	err = dlh_ctx_module_load(ctx, o->module, ext);
+	if (!err)
+		err = dlh_ctx_sim_load(ctx, o->profile, ext);
+	dev = err ? NULL : dlh_dev_first(ctx);
+	if (dev && (n < 4 || strcmp(base + n - 3, ".so") || strlen(dlh_dev_backend(dev)) != n - 3 ||
+		    strncmp(base, dlh_dev_backend(dev), n - 3)))
+		err = dlh_sdk_extack(ext, -EINVAL,
+				     "%s holds driver \"%s\": dlhald and every profile find a driver's module by its "
+				     "name, %s.so: name the file so",
+				     o->module, dlh_dev_backend(dev), dlh_dev_backend(dev));
+	dlh_ctx_free(ctx);
+	return err;
+}
+
 int kit_target_open(struct kit_target *t, const struct dlh_conform_opts *opts, const char *states,
 		    struct dlh_extack *ext)
 {
@@ -163,8 +240,15 @@ int kit_target_open(struct kit_target *t, const struct dlh_conform_opts *opts, c
 
 	memset(t, 0, sizeof(*t));
 	t->opts = opts;
+	if (opts->module && (err = module_named(opts, ext)))
+		return err;
 	if (opts->dlhald) {
-		snprintf(t->dir, sizeof(t->dir), "/tmp/dlhal-conform-XXXXXX");
+		const char *tmp = getenv("TMPDIR");
+
+		/* $TMPDIR where its path leaves room for the socket's (sun_path), else /tmp */
+		if (!tmp || tmp[0] != '/' ||
+		    (size_t)snprintf(t->dir, sizeof(t->dir), "%s/dlhal-conform-XXXXXX", tmp) >= sizeof(t->dir))
+			snprintf(t->dir, sizeof(t->dir), "/tmp/dlhal-conform-XXXXXX");
 		if (!mkdtemp(t->dir))
 			return dlh_sdk_extack(ext, -errno, "mkdtemp: %s", strerror(errno));
 		snprintf(t->sock, sizeof(t->sock), "%s/dlhald.sock", t->dir);
@@ -188,9 +272,7 @@ void kit_target_close(struct kit_target *t)
 	t->dev = NULL;
 	daemon_stop(t);
 	if (t->dir[0]) {
-		unlink(t->sock);
-		unlink(t->state);
-		rmdir(t->dir);
+		dir_remove(t->dir);
 		t->dir[0] = '\0';
 	}
 	kit_events_clear(t);

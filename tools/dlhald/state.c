@@ -369,6 +369,25 @@ static int desired_save(struct dlh_dev *dev, json_t *desired)
 	return json_object_set_new(desired, dlh_dev_handle(dev), ports) ? -ENOMEM : 0;
 }
 
+/* 0 once all of @len bytes are written; -1 with errno (EIO for a write that wrote nothing). */
+static int write_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!n)
+				errno = EIO;
+			return -1;
+		}
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 {
 	json_t *root =
@@ -377,7 +396,7 @@ int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 	json_t *devs = json_object_get(root, "devices"), *desired = json_object_get(root, "desired");
 	json_t *learnt = json_object_get(json_object_get(root, "kernel"), "learnt");
 	json_t *reloads = json_object_get(json_object_get(root, "kernel"), "reloads");
-	char tmp[4096], dir[4096], *buf = malloc(DLHALD_STATE_MAX);
+	char tmp[4096], dir[4096], *buf = malloc(DLHALD_STATE_MAX), *text;
 	int fd, err = 0;
 
 	if (!buf || !root) {
@@ -416,18 +435,22 @@ int state_write(struct dlh_ctx *ctx, const char *path, char *why, size_t whylen)
 	}
 	free(buf);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || json_dumpfd(root, fd, JSON_INDENT(1)) || write(fd, "\n", 1) != 1 || fsync(fd)) {
+	/* one text, written whole: json_dumpfd() writes token by token (a thousand calls for a switch) */
+	text = json_dumps(root, JSON_INDENT(1));
+	json_decref(root);
+	errno = 0;
+	fd = text ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+	if (fd < 0 || write_all(fd, text, strlen(text)) || write_all(fd, "\n", 1) || fsync(fd)) {
 		err = errno ? -errno : -EIO;
 		snprintf(why, whylen, "cannot write %s: %s", tmp, strerror(-err));
 		if (fd >= 0)
 			close(fd);
 		unlink(tmp);
-		json_decref(root);
+		free(text);
 		return err;
 	}
 	close(fd);
-	json_decref(root);
+	free(text);
 	if (rename(tmp, path)) {
 		err = -errno;
 		snprintf(why, whylen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
