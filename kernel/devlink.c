@@ -222,14 +222,11 @@ static void port_apply(struct kdl *k, struct nlattr **tb)
 	case DLH_PORT_TYPE_ETH:
 		if (m.netdev && dlh_sdk_port_type_eth(port, m.netdev, NULL) == -EEXIST) {
 			/* A rename whose other half is still in the socket: the
-			 * stale holder gets its own notification next. Another
-			 * backend's port of that name stays as it is. */
-			struct dlh_port *holder = dlh_port_find_netdev(dlh_sdk_bus_ctx(k->bus), m.netdev);
-
-			if (holder && dlh_sdk_dev_bus(dlh_port_dev(holder)) == k->bus) {
-				dlh_sdk_port_type_clear(holder);
-				dlh_sdk_port_type_eth(port, m.netdev, NULL);
-			}
+			 * stale holder gets its own notification next. (An
+			 * emulated port of the same name, beside the kernel's,
+			 * loses it: the kernel's netdev is the one that exists.) */
+			dlh_sdk_port_type_clear(dlh_port_find_netdev(dlh_sdk_bus_ctx(k->bus), m.netdev));
+			dlh_sdk_port_type_eth(port, m.netdev, NULL);
 		} else if (!m.netdev) {
 			dlh_sdk_port_type_eth(port, NULL, NULL);
 		}

@@ -251,8 +251,9 @@ else
 fi
 
 # --- a dry run is refused to whom the change would be: devlink's changes need CAP_NET_ADMIN ---
-if command -v setpriv > /dev/null; then
-	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+if [ -x /usr/bin/setpriv ]; then
+	# util-linux's: busybox's applet of that name, first on PATH, cannot change uids
+	nobody() { /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 	nobody dl --kernel port split netdevsim/netdevsim11/0 2 --dry-run > $T/np.out 2> $T/np.err; r1=$?
 	nobody dl --kernel port split netdevsim/netdevsim11/0 2 > $T/nr.out 2> $T/nr.err; r2=$?
 	nobody dl --kernel -j port show netdevsim/netdevsim11/0 > /dev/null 2>&1; r3=$?
