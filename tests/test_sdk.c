@@ -3,8 +3,10 @@
 #include "helpers.h"
 
 #include <criterion/criterion.h>
+#include <dlhal/sdk.h>
 #include <errno.h>
 #include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,5 +127,95 @@ Test(backends, profiles_and_which_backend_failed)
 	    0);
 	cr_expect_eq(failed.backend, DLH_BACKEND_DAEMON);
 	cr_expect(failed.asked);
+	dlh_ctx_free(ctx);
+}
+
+/* The SDK's checked JSON reads: paths into objects and arrays, every refusal naming the field. */
+Test(json, checked_reads_name_the_field)
+{
+	struct dlh_sdk_json *j;
+	struct dlh_extack ext;
+	uint64_t v = 0;
+	char s[8];
+	size_t n = 0;
+
+	cr_assert_eq(dlh_sdk_json_parse("{\"ports\": 4, \"name\": \"sw\", \"state\": [4, 0, 2, 9, true], "
+					"\"w\": [{\"lanes\": 2}], \"off\": null}",
+					"hw", &j, &ext),
+		     0, "%s", ext.msg);
+	cr_expect_eq(dlh_sdk_json_uint(j, "ports", 1, 16, &v, &ext), 0);
+	cr_expect_eq(v, 4);
+	cr_expect_eq(dlh_sdk_json_uint(j, "ports", 8, 16, &v, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "field \"hw.ports\": expected a whole number from 8 to 16");
+	cr_expect_eq(dlh_sdk_json_uint(j, "state[2]", 0, 4, &v, &ext), 0);
+	cr_expect_eq(v, 2);
+	cr_expect_eq(dlh_sdk_json_uint(j, "state[3]", 0, 4, &v, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "field \"hw.state[3]\": expected a whole number from 0 to 4");
+	cr_expect_eq(dlh_sdk_json_uint(j, "state[4]", 0, 4, &v, &ext), -EINVAL, "a boolean is no number");
+	cr_expect_eq(dlh_sdk_json_uint(j, "state[5]", 0, 4, &v, &ext), -ENOENT);
+	cr_expect_str_eq(ext.msg, "field \"hw.state[5]\": missing: expected a whole number from 0 to 4");
+	cr_expect_eq(dlh_sdk_json_uint(j, "w[0].lanes", 1, 8, &v, &ext), 0);
+	cr_expect_eq(v, 2);
+	cr_expect_eq(dlh_sdk_json_uint(j, "ports[0]", 0, 8, &v, &ext), -ENOENT, "not an array: nothing there");
+	cr_expect_eq(dlh_sdk_json_uint(j, "state[x]", 0, 8, &v, &ext), -EINVAL);
+	cr_expect_not_null(strstr(ext.msg, "is no JSON path"), "%s", ext.msg);
+	cr_expect_eq(dlh_sdk_json_count(j, "state", &n, &ext), 0);
+	cr_expect_eq(n, 5);
+	cr_expect_eq(dlh_sdk_json_count(j, "ports", &n, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "field \"hw.ports\": expected an array");
+	cr_expect_eq(dlh_sdk_json_str(j, "name", s, sizeof(s), &ext), 0);
+	cr_expect_str_eq(s, "sw");
+	cr_expect_eq(dlh_sdk_json_str(j, "name", s, 2, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "field \"hw.name\": expected a string of at most 1 bytes");
+	cr_expect(dlh_sdk_json_has(j, "ports") && !dlh_sdk_json_has(j, "off") && !dlh_sdk_json_has(j, "nope"));
+	cr_expect_eq(dlh_sdk_json_only(j, "", (const char *const[]){"ports", "name", "state", "w", "off", NULL}, &ext),
+		     0);
+	cr_expect_eq(dlh_sdk_json_only(j, "", (const char *const[]){"ports", NULL}, &ext), -EINVAL);
+	cr_expect_not_null(strstr(ext.msg, "unknown (expected ports)"), "%s", ext.msg);
+	cr_expect_eq(dlh_sdk_json_only(j, "w[0]", (const char *const[]){"lane", NULL}, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "field \"hw.w[0].lanes\": unknown (expected lane)");
+	dlh_sdk_json_free(j);
+	/* what is no object, or no JSON */
+	cr_expect_eq(dlh_sdk_json_parse("[1]", "hw", &j, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "field \"hw\": expected an object");
+	cr_expect_eq(dlh_sdk_json_parse("{\"a\": 1, \"a\": 2}", "hw", &j, &ext), -EINVAL);
+	cr_expect_null(j);
+	cr_expect_eq(dlh_sdk_json_parse(NULL, "hw", &j, &ext), 0, "no hw: an empty object");
+	dlh_sdk_json_free(j);
+}
+
+/* The example driver vendors copy reads its saved state through them: a state of another shape stops the probe. */
+Test(json, the_example_refuses_a_state_of_another_shape_naming_the_field)
+{
+	static const struct {
+		const char *state, *why;
+	} bad[] = {
+	    {"{\"pci/0000:05:00.0\": {\"lanes\": [4, 0, 0, 0]}}", "field \"hw.state\": expected an array"},
+	    {"{\"pci/0000:05:00.0\": [4, 0]}", "field \"hw.state\": expected 16 lane widths, one a lane"},
+	    {"{\"pci/0000:05:00.0\": [4,0,0,0, 4,0,0,0, 4,0,0,0, 4,0,0,\"x\"]}",
+	     "field \"hw.state[15]\": expected a whole number from 0 to 4"},
+	    {"{\"pci/0000:05:00.0\": [4,0,0,0, 4,0,0,0, 4,0,0,0, 0,2,0,0]}",
+	     "field \"hw.state[13]\": 2 lanes cannot start at lane 1"},
+	};
+	char profile[512];
+	struct dlh_extack ext;
+	struct dlh_ctx *ctx;
+
+	snprintf(profile, sizeof(profile), "%s/examples/driver/example.json", getenv("SRCDIR"));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+		cr_assert_eq(dlh_ctx_module_load(ctx, getenv("MODULE_EXAMPLE"), &ext), 0, "%s", ext.msg);
+		cr_expect_eq(dlh_ctx_sim_load_state(ctx, profile, bad[i].state, &ext), -EINVAL, "%s", bad[i].state);
+		cr_expect_not_null(strstr(ext.msg, bad[i].why), "%s: %s", bad[i].state, ext.msg);
+		cr_expect_null(dlh_dev_first(ctx), "no device");
+		dlh_ctx_free(ctx);
+	}
+	/* a state that fits is taken */
+	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
+	cr_assert_eq(dlh_ctx_module_load(ctx, getenv("MODULE_EXAMPLE"), &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_ctx_sim_load_state(ctx, profile, "{\"pci/0000:05:00.0\": [4,0,0,0, 2,0,2,0, 4,0,0,0, 4,0,0,0]}",
+					    &ext),
+		     0, "%s", ext.msg);
+	cr_expect_eq(dlh_dev_port_count(dlh_dev_first(ctx)), 5);
 	dlh_ctx_free(ctx);
 }

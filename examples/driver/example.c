@@ -158,37 +158,56 @@ static void poll_cages(struct dlh_sdk_timer *timer, void *arg)
 	dlh_sdk_timer_arm(timer, EX_POLL_MS);
 }
 
-/* The profile's "hw" comes as compact JSON; a real driver would use a JSON library. */
-static long config_num(const char *config, const char *key, long def)
+/*
+ * The profile's "hw" ({"ports": N, "fail_nth": N, "state": [lane widths]}),
+ * read through the SDK's checked JSON reads: a field of another type or
+ * shape refuses the probe naming it, so a saved state that does not fit
+ * stops dlhald's start rather than being ignored and overwritten.
+ */
+static int config_read(struct example *ex, const char *config, struct dlh_extack *ext)
 {
-	const char *s = config ? strstr(config, key) : NULL;
+	static const char *const keys[] = {"ports", "fail_nth", "state", NULL};
+	struct dlh_sdk_json *j;
+	uint64_t v = 0;
+	size_t n;
+	int err = dlh_sdk_json_parse(config, "hw", &j, ext);
 
-	return s ? strtol(s + strlen(key), NULL, 10) : def;
+	if (!err)
+		err = dlh_sdk_json_only(j, "", keys, ext);
+	if (!err)
+		err = dlh_sdk_json_uint(j, "ports", 1, EX_CAGES_MAX, &v, ext);
+	ex->cages = (unsigned int)v;
+	if (!err && dlh_sdk_json_has(j, "fail_nth") && !(err = dlh_sdk_json_uint(j, "fail_nth", 0, ~0ul, &v, ext)))
+		ex->fail_nth = (unsigned long)v;
+	for (unsigned int i = 0; i < ex->cages * EX_LANES; i++)
+		ex->width[i] = i % EX_LANES ? 0 : EX_LANES;
+	if (!err && dlh_sdk_json_has(j, "state") && !(err = dlh_sdk_json_count(j, "state", &n, ext)) &&
+	    n != ex->cages * EX_LANES)
+		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.state\": expected %u lane widths, one a lane",
+				     ex->cages * EX_LANES);
+	for (unsigned int i = 0; !err && dlh_sdk_json_has(j, "state") && i < ex->cages * EX_LANES; i++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "state[%u]", i);
+		err = dlh_sdk_json_uint(j, path, 0, EX_LANES, &v, ext);
+		/* a port of w lanes starts at a lane its width divides, and holds the ones after it */
+		if (!err && v && (i % v || v == 3))
+			err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.%s\": %u lanes cannot start at lane %u", path,
+					     (unsigned int)v, i % EX_LANES);
+		ex->width[i] = (unsigned char)v;
+	}
+	dlh_sdk_json_free(j);
+	return err;
 }
 
 static int example_probe(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
 {
 	struct example *ex = dlh_sdk_dev_priv(dev);
-	const char *state = config ? strstr(config, "\"state\":[") : NULL;
-	long cages = config_num(config, "\"ports\":", 0);
 	unsigned int i;
-	int err = 0;
+	int err;
 
-	if (cages < 1 || cages > EX_CAGES_MAX)
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports\": expected 1 to %d", EX_CAGES_MAX);
 	ex->dev = dev;
-	ex->cages = (unsigned int)cages;
-	ex->fail_nth = (unsigned long)config_num(config, "\"fail_nth\":", 0);
-	for (i = 0; i < ex->cages * EX_LANES; i++)
-		ex->width[i] = i % EX_LANES ? 0 : EX_LANES;
-	for (i = 0, state = state ? state + 9 : NULL; state && i < ex->cages * EX_LANES; i++) {
-		unsigned int v = (unsigned int)strtoul(state, (char **)&state, 10);
-
-		if (v > EX_LANES || (v && i % v) || *state++ != (i + 1 < ex->cages * EX_LANES ? ',' : ']'))
-			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state\": expected %u lane widths",
-					      ex->cages * EX_LANES);
-		ex->width[i] = (unsigned char)v;
-	}
+	err = config_read(ex, config, ext);
 	for (i = 0; i < ex->cages * EX_LANES && !err; i++)
 		if (ex->width[i])
 			err = port_add(ex, i, ext);

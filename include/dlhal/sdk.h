@@ -527,6 +527,57 @@ DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *patter
 DLH_EXPORT bool dlh_sdk_netdev_name_valid(const char *name);
 
 /**
+ * @brief A driver's profile object ("hw", the @p config its probe gets, with
+ *        its saved state under "state") or any JSON object, for checked reads:
+ *        no driver parses JSON by hand.
+ *
+ * A value is named by a path: keys joined by '.', each followed by any
+ * number of [INDEX] ("ports", "state[3]", "wiring[2].lanes"; "" is the
+ * object itself). Every read checks the value's type and range and refuses
+ * in core's words, naming the whole path: `field "hw.state[3]": expected a
+ * whole number from 0 to 4`. A null is absent.
+ */
+struct dlh_sdk_json;
+
+/**
+ * @brief Parses @p text, an object (NULL or "": an empty one), named @p root
+ *        in messages ("hw").
+ * @param[out] out the document, the caller's to free with dlh_sdk_json_free().
+ * @return 0; -EINVAL (not JSON, duplicate keys, not an object: the message
+ *         says which, at what position); -ENOMEM.
+ */
+DLH_EXPORT int dlh_sdk_json_parse(const char *text, const char *root, struct dlh_sdk_json **out,
+				  struct dlh_extack *ext);
+/** @brief Frees @p j; NULL is a no-op. */
+DLH_EXPORT void dlh_sdk_json_free(struct dlh_sdk_json *j);
+/** @brief Whether @p path names a value (not null). */
+DLH_EXPORT bool dlh_sdk_json_has(const struct dlh_sdk_json *j, const char *path);
+/**
+ * @brief The whole number at @p path, @p min to @p max, into @p out.
+ * @return 0; -ENOENT (absent: "missing"), -EINVAL (another type or out of
+ *         range), each naming the field; -EINVAL for a malformed path (a bug).
+ */
+DLH_EXPORT int dlh_sdk_json_uint(const struct dlh_sdk_json *j, const char *path, uint64_t min, uint64_t max,
+				 uint64_t *out, struct dlh_extack *ext);
+/**
+ * @brief The string at @p path into @p buf of @p size bytes (a NUL inside,
+ *        or one that does not fit, is refused).
+ * @return 0; -ENOENT; -EINVAL, naming the field.
+ */
+DLH_EXPORT int dlh_sdk_json_str(const struct dlh_sdk_json *j, const char *path, char *buf, size_t size,
+				struct dlh_extack *ext);
+/** @brief The length of the array at @p path. @return 0; -ENOENT; -EINVAL (not an array), naming the field. */
+DLH_EXPORT int dlh_sdk_json_count(const struct dlh_sdk_json *j, const char *path, size_t *n, struct dlh_extack *ext);
+/**
+ * @brief Refuses a member of the object at @p path not in @p keys
+ *        (NULL-terminated): `field "hw.prots": unknown (expected ports,
+ *        state)`. An absent object is fine.
+ * @return 0; -EINVAL naming the member, or when @p path is no object.
+ */
+DLH_EXPORT int dlh_sdk_json_only(const struct dlh_sdk_json *j, const char *path, const char *const *keys,
+				 struct dlh_extack *ext);
+
+/**
  * @brief The rules that plan for the device (its driver's, or a vendor's on a
  *        kernel device once recognised); NULL for none. Recognises nothing:
  *        dlh_dev_rules() does.
