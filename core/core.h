@@ -188,7 +188,7 @@ struct dlh_ctx {
 	/* Removed while the caller may hold them (dlhal.h, "Lifetime"): out of the model, freed by dlh__gone_reap(). */
 	struct dlh__list gone_ports;
 	struct dlh__list gone_devs;
-	/* The first handle two backends both served (dev.c): the second is refused, and a front end with both says so. */
+	/* The first handle two backends served (dev.c): the second is refused; a front end with both says so. */
 	char clash[DLH_EXTACK_MSG_MAX];
 };
 

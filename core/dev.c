@@ -282,8 +282,8 @@ int dlh__dev_create(struct dlh_ctx *ctx, const char *handle, const struct dlh_sd
 				snprintf(ctx->clash, sizeof(ctx->clash),
 					 "Device %s is served by two backends, %s and %s: use one of them", dev->handle,
 					 other->name, drv->name);
-			dlh__log(ctx, DLH_LOG_ERR, NULL, "%s: served by %s already: %s's is not mirrored",
-				 dev->handle, other->name, drv->name);
+			dlh__log(ctx, DLH_LOG_ERR, NULL, "%s: served by %s already: %s's is not mirrored", dev->handle,
+				 other->name, drv->name);
 			err = dlh__extack_set(ext, -EEXIST, dev->handle, "Device is served by %s already", other->name);
 		}
 		goto err_parse;

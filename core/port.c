@@ -149,9 +149,10 @@ DLH_EXPORT int dlh_port_lookup(const struct dlh_ctx *ctx, const char *what, stru
 				       DLH__QUOTE(what, strlen(what)));
 	/* bus/dev/index/ (a trailing slash) or more parts: a port handle with one too many, not a device's */
 	if (strchr(strchr(what, '/') + 1, '/') != slash)
-		return dlh__extack_set(ext, -EINVAL, NULL,
-				       "Port handle \"%s\" is not of the form bus/dev/index: it has more than two \"/\"",
-				       DLH__QUOTE(what, strlen(what)));
+		return dlh__extack_set(
+		    ext, -EINVAL, NULL,
+		    "Port handle \"%s\" is not of the form bus/dev/index: it has more than two \"/\"",
+		    DLH__QUOTE(what, strlen(what)));
 	err = dlh__dev_handle_parse(what, (size_t)(slash - what), bus, name, ext);
 	if (err)
 		return err;

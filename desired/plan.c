@@ -408,8 +408,7 @@ static struct dlh_dev *entry_dev_planned(const struct dlh_desired_entry *e, stru
  * has or will have, and ask different things of it: a conflict, refused
  * before anything runs, whatever the ports are now.
  */
-static bool same_port(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_seq *seq,
-		      struct dlh_desired_plan *p)
+static bool same_port(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dlh_seq *seq, struct dlh_desired_plan *p)
 {
 	struct dlh_dev **devs = calloc(d->n ? d->n : 1, sizeof(*devs));
 	unsigned int *nums = calloc(d->n ? d->n : 1, sizeof(*nums));
@@ -426,7 +425,8 @@ static bool same_port(const struct dlh_desired *d, struct dlh_ctx *ctx, struct d
 			const struct dlh_desired_entry *o = &d->e[j];
 			bool split = e->split && o->split && e->split != o->split;
 
-			if (devs[j] != devs[i] || nums[j] != nums[i] || (!split && !(e->type && o->type && e->type != o->type)))
+			if (devs[j] != devs[i] || nums[j] != nums[i] ||
+			    (!split && !(e->type && o->type && e->type != o->type)))
 				continue;
 			found = true;
 			p->status = DLH_DESIRED_CONFLICT;

@@ -37,7 +37,7 @@ static struct server srv;
 static int peer[CLIENTS];
 static struct client *client[CLIENTS];
 static unsigned long events; /* emitted by the model: it changed */
-static bool dirty;	      /* the devices may differ from the setup's */
+static bool dirty;	     /* the devices may differ from the setup's */
 static unsigned char canary_req[256];
 static size_t canary_len;
 

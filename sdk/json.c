@@ -21,8 +21,7 @@ struct dlh_sdk_json {
 	char name[ROOT_MAX]; /* what messages call the root: "hw" */
 };
 
-DLH_EXPORT int dlh_sdk_json_parse(const char *text, const char *root, struct dlh_sdk_json **out,
-				  struct dlh_extack *ext)
+DLH_EXPORT int dlh_sdk_json_parse(const char *text, const char *root, struct dlh_sdk_json **out, struct dlh_extack *ext)
 {
 	struct dlh_sdk_json *j;
 	json_error_t jerr;
@@ -101,10 +100,9 @@ static json_t *lookup(const struct dlh_sdk_json *j, const char *path, int *err, 
 }
 
 /* "field \"ROOT.PATH\": " and the reason. */
-static int refuse(const struct dlh_sdk_json *j, const char *path, int err, struct dlh_extack *ext, const char *fmt,
-		  ...) __attribute__((format(printf, 5, 6)));
-static int refuse(const struct dlh_sdk_json *j, const char *path, int err, struct dlh_extack *ext, const char *fmt,
-		  ...)
+static int refuse(const struct dlh_sdk_json *j, const char *path, int err, struct dlh_extack *ext, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int refuse(const struct dlh_sdk_json *j, const char *path, int err, struct dlh_extack *ext, const char *fmt, ...)
 {
 	char why[DLH_EXTACK_MSG_MAX];
 	va_list ap;

@@ -2103,8 +2103,9 @@ Test(daemon, a_handle_served_by_the_daemon_and_the_emulator_is_refused)
 	daemon_start(NULL);
 	dl(&r, "--sim sn2700 port split eth0 2");
 	cr_expect_eq(r.status, 2, "%s", r.err);
-	cr_expect_not_null(strstr(r.err, "dl: Device " SW " is served by two backends, mlxsw and daemon: use one of them."),
-			   "%s", r.err);
+	cr_expect_not_null(
+	    strstr(r.err, "dl: Device " SW " is served by two backends, mlxsw and daemon: use one of them."), "%s",
+	    r.err);
 	run_free(&r);
 	dl(&r, "--sim sn2700 -d dev show");
 	cr_expect_eq(r.status, 2, "a listing too: %s", r.out);
@@ -2210,8 +2211,9 @@ Test(daemon, a_dry_run_is_refused_to_whom_the_change_would_be)
 		snprintf(cmd, sizeof(cmd), "apply %s --dry-run", conf);
 		run_as_nobody(&r, cmd, false);
 		cr_expect_neq(r.status, 0, "%s", r.out);
-		cr_expect_not_null(strstr(r.out, "Changes need root or the daemon's group") ?
-				       r.out : strstr(r.err, "Changes need root or the daemon's group"),
+		cr_expect_not_null(strstr(r.out, "Changes need root or the daemon's group")
+				       ? r.out
+				       : strstr(r.err, "Changes need root or the daemon's group"),
 				   "out: %s err: %s", r.out, r.err);
 		run_free(&r);
 	}

@@ -304,7 +304,8 @@ Test(desired, a_json_set_names_each_entry_and_field_it_refuses)
 	    {"{\"device\": \"" SW "\", \"number\": true, \"split\": 2}",
 	     "ports[0].number: true is a boolean: expected a whole number"},
 	    {"{\"device\": \"" SW "\", \"number\": 17, \"split\": \"two\"}", "ports[0].split: \"two\" is not a number"},
-	    {"{\"device\": \"" SW "\", \"number\": 17, \"split\": 1.5}", "ports[0].split: 1.5: expected a whole number"},
+	    {"{\"device\": \"" SW "\", \"number\": 17, \"split\": 1.5}",
+	     "ports[0].split: 1.5: expected a whole number"},
 	    {"{\"device\": \"" SW "\\n\", \"number\": 17, \"split\": 2}",
 	     "ports[0].device: \"" SW "?\": expected BUS/DEV, as pci/0000:03:00.0"},
 	    {"{\"netdev\": \"eth0\\n\", \"split\": 2}", "ports[0].netdev: \"eth0?\" is not a netdev name"},
@@ -345,9 +346,9 @@ Test(desired, a_json_set_names_each_entry_and_field_it_refuses)
 		cr_expect_str_eq(why, bad_sets[i].why, "%s", bad_sets[i].text);
 	}
 	/* a float that is a whole number is one (YAML's 4.0, through Ansible) */
-	cr_assert_eq(json_of("{\"ports\": [{\"device\": \"" SW "\", \"number\": 17, \"split\": 4.0}]}", &d, why,
-			     sizeof(why)),
-		     0, "%s", why);
+	cr_assert_eq(
+	    json_of("{\"ports\": [{\"device\": \"" SW "\", \"number\": 17, \"split\": 4.0}]}", &d, why, sizeof(why)), 0,
+	    "%s", why);
 	cr_expect_eq(dlh_desired_entry(d, 0)->split, 4);
 	dlh_desired_free(d);
 	cr_expect_eq(dlh_desired_load_json("/nonexistent/x.json", &d, why, sizeof(why)), -ENOENT);
@@ -608,7 +609,8 @@ Test(desired, one_port_named_by_number_and_by_the_netdev_a_change_gives_it_confl
 		}
 		cr_assert_eq(dlh_desired_plan(d, ctx, &p, NULL), 0);
 		cr_expect_eq(p.status, DLH_DESIRED_CONFLICT, "order %d: %s", o, p.why);
-		snprintf(want, sizeof(want), "ports[1] conflicts with ports[0]: both name pci/0000:01:00.0 port 1, netdev ens4");
+		snprintf(want, sizeof(want),
+			 "ports[1] conflicts with ports[0]: both name pci/0000:01:00.0 port 1, netdev ens4");
 		cr_expect_str_eq(p.why, want);
 		after = model_dump(ctx);
 		cr_expect_str_eq(after, before, "nothing ran");

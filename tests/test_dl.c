@@ -525,8 +525,9 @@ Test(bad_input, first_hour_misuse)
 	/* a port handle with a trailing slash is a port handle with one part too many, not a device's */
 	run_dl(&r, "--sim sn2700 port show " SW "/1/", NULL);
 	cr_expect_eq(r.status, 2);
-	cr_expect_not_null(strstr(r.err, "Port handle \"" SW "/1/\" is not of the form bus/dev/index: it has more than two"),
-			   "%s", r.err);
+	cr_expect_not_null(
+	    strstr(r.err, "Port handle \"" SW "/1/\" is not of the form bus/dev/index: it has more than two"), "%s",
+	    r.err);
 	run_free(&r);
 	/* a port where a device is asked for */
 	run_dl(&r, "--sim sn2700 panel " SW "/1", NULL);
@@ -906,8 +907,9 @@ Test(apply, a_port_named_by_number_and_by_its_coming_netdev_is_refused_first)
 		snprintf(cmd, sizeof(cmd), "--sim cx3-vpi apply %s\nport show pci/0000:01:00.0/1\n", f);
 		run_dl(&r, "--sim cx3-vpi -f -b -", cmd + strlen("--sim cx3-vpi "));
 		cr_expect_eq(r.status, 1, "%s", r.err);
-		snprintf(want, sizeof(want), "Error: %s:%d conflicts with %s:%d: both name pci/0000:01:00.0 port 1, netdev ens4",
-			 f, 10, f, o ? 4 : 5);
+		snprintf(want, sizeof(want),
+			 "Error: %s:%d conflicts with %s:%d: both name pci/0000:01:00.0 port 1, netdev ens4", f, 10, f,
+			 o ? 4 : 5);
 		cr_expect_not_null(strstr(r.err, want), "%s", r.err);
 		cr_expect_str_eq(r.out, "pci/0000:01:00.0/1: type ib ibdev mlx4_0\n", "nothing ran");
 		run_free(&r);
@@ -1009,8 +1011,8 @@ Test(apply, json_entries_are_named_by_their_place_and_a_dry_run_says_the_ports_a
 	run_dl(&r, cmd, NULL);
 	cr_expect_eq(r.status, 1);
 	cr_expect_not_null(strstr(r.out, "\"result\":\"error\""), "%s", r.out);
-	cr_expect_not_null(strstr(r.out, "\"error\":\"ports[0].split: true is a boolean: expected a whole number\""), "%s",
-			   r.out);
+	cr_expect_not_null(strstr(r.out, "\"error\":\"ports[0].split: true is a boolean: expected a whole number\""),
+			   "%s", r.out);
 	run_free(&r);
 	/* the same file read as INI is not one */
 	snprintf(cmd, sizeof(cmd), "--sim sn2700 apply %s", c);
@@ -1120,9 +1122,10 @@ Test(apply, malformed_files_are_refused_with_file_line_and_reason)
 	    {"[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\nNumber=3\n", ":6:", "unknown key Number in [Port]"},
 	    {"[Match]\nNetdev=eth0\nDevice=" SW "\nNumber=1\n[Port]\nSplit=2\n", ":2:", "not both"},
 	    /* no [Port] at all: the [Match] that lacks it, not its first key (issue 42) */
-	    {"# ports\n[Match]\nNetdev=eth0\n", ":2:", "[Match] has no [Port]: expected a [Port] with Split= and/or Type="},
-	    {"[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n\n[Match]\nDevice=" SW "\nNumber=1\n", ":7:",
-	     "[Match] has no [Port]"},
+	    {"# ports\n[Match]\nNetdev=eth0\n",
+	     ":2:", "[Match] has no [Port]: expected a [Port] with Split= and/or Type="},
+	    {"[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=2\n\n[Match]\nDevice=" SW "\nNumber=1\n",
+	     ":7:", "[Match] has no [Port]"},
 	    /* a key said twice: named as repeated, with the line of the first */
 	    {"[Match]\nNetdev=eth0\n[Port]\nSplit=2\nSplit=4\n", ":5:", "Split= repeated: the first is on line 4"},
 	    {"[Match]\nNetdev=eth0\n[Port]\nType=eth\nSplit=2\nType=eth\n",

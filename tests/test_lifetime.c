@@ -13,6 +13,7 @@
 #include "kernel.h"
 
 #include <criterion/criterion.h>
+#include <dlhal/desired.h>
 #include <dlhal/protocol.h>
 #include <errno.h>
 #include <linux/devlink.h>
@@ -31,10 +32,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define SW   "pci/0000:03:00.0"
-#define PF0  "pci/0000:16:00.0"
-#define PF1  "pci/0000:16:00.1"
-#define HCA  "pci/0000:01:00.0"
+#define SW  "pci/0000:03:00.0"
+#define PF0 "pci/0000:16:00.0"
+#define PF1 "pci/0000:16:00.1"
+#define HCA "pci/0000:01:00.0"
 
 /* The held objects must answer as removed ones do, and still be readable. */
 static void expect_removed(struct dlh_dev *dev, struct dlh_port *port, const char *dev_handle, const char *port_handle)
@@ -234,8 +235,10 @@ static void *proxy_run(void *arg)
 			goto out;
 	}
 	for (;;) {
-		struct pollfd p[5] = {{.fd = c[0], .events = POLLIN}, {.fd = c[1], .events = POLLIN},
-				      {.fd = u[0], .events = POLLIN}, {.fd = u[1], .events = POLLIN},
+		struct pollfd p[5] = {{.fd = c[0], .events = POLLIN},
+				      {.fd = c[1], .events = POLLIN},
+				      {.fd = u[0], .events = POLLIN},
+				      {.fd = u[1], .events = POLLIN},
 				      {.fd = px.stop[0], .events = POLLIN}};
 
 		if (poll(p, 5, -1) < 0 || p[4].revents)
@@ -335,14 +338,20 @@ enum call {
 	C_WALK,
 	C_PORT_COUNT,
 	C_SIM_GET,
-	C_OTHER_SPLIT, /* a change of another device's port */
+	C_OTHER_SPLIT,	/* a change of another device's port */
+	C_DESIRED_PLAN, /* libdlhal-desired planning a file, as dl apply and dlhald --desired do */
 	C_COUNT_
 };
 
 static const char *const call_names[] = {
-    "dlh_port_split_plan", "dlh_port_unsplit_plan", "dlh_port_type_set_plan", "dlh_seq_split", "dlh_seq_change",
-    "dlh_dev_fw_options",  "dlh_dev_info_get",	    "dlh_port_lookup", "dlh_port_find_netdev",
-    "dlh_port_first_all",  "dlh_port_walk",	    "dlh_dev_port_count",     "dlh_dev_sim_get", "dlh_port_split (another device)",
+    "dlh_port_split_plan",    "dlh_port_unsplit_plan",
+    "dlh_port_type_set_plan", "dlh_seq_split",
+    "dlh_seq_change",	      "dlh_dev_fw_options",
+    "dlh_dev_info_get",	      "dlh_port_lookup",
+    "dlh_port_find_netdev",   "dlh_port_first_all",
+    "dlh_port_walk",	      "dlh_dev_port_count",
+    "dlh_dev_sim_get",	      "dlh_port_split (another device)",
+    "dlh_desired_plan",
 };
 
 static void call_run(enum call c, struct dlh_ctx *ctx, struct dlh_dev *dev, struct dlh_port *port)
@@ -413,6 +422,18 @@ static void call_run(enum call c, struct dlh_ctx *ctx, struct dlh_dev *dev, stru
 		/* one change: the next one frees what this one read as removed */
 		cr_expect_eq(dlh_port_split(p, 2, &ext), 0, "%s", ext.msg);
 		break;
+	case C_DESIRED_PLAN: {
+		struct dlh_desired *d;
+		struct dlh_desired_plan dp;
+		struct dlh_desired_entry e = {.device = SW, .number = 5, .has_number = true, .split = 2};
+
+		cr_assert_eq(dlh_desired_new("ports", &d), 0);
+		cr_assert_eq(dlh_desired_entry_add(d, &e, "ports[0]", &ext), 0, "%s", ext.msg);
+		if (!dlh_desired_plan(d, ctx, &dp, NULL))
+			dlh_desired_plan_free(&dp);
+		dlh_desired_free(d);
+		break;
+	}
 	case C_COUNT_:
 		break;
 	}
@@ -464,7 +485,8 @@ static void inject_each_call(enum inject how)
 				dlh_ctx_io_ready(ctx, fds[i]);
 		}
 		if (px.injected) {
-			cr_expect_neq(dlh_dev_find(ctx, dev_handle), dev, "%s: the removal was not applied", call_names[c]);
+			cr_expect_neq(dlh_dev_find(ctx, dev_handle), dev, "%s: the removal was not applied",
+				      call_names[c]);
 			expect_removed(dev, port, dev_handle, port_handle);
 		}
 		proxied_free(ctx);

@@ -213,9 +213,9 @@ Test(json, the_example_refuses_a_state_of_another_shape_naming_the_field)
 	/* a state that fits is taken */
 	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
 	cr_assert_eq(dlh_ctx_module_load(ctx, getenv("MODULE_EXAMPLE"), &ext), 0, "%s", ext.msg);
-	cr_expect_eq(dlh_ctx_sim_load_state(ctx, profile, "{\"pci/0000:05:00.0\": [4,0,0,0, 2,0,2,0, 4,0,0,0, 4,0,0,0]}",
-					    &ext),
-		     0, "%s", ext.msg);
+	cr_expect_eq(
+	    dlh_ctx_sim_load_state(ctx, profile, "{\"pci/0000:05:00.0\": [4,0,0,0, 2,0,2,0, 4,0,0,0, 4,0,0,0]}", &ext),
+	    0, "%s", ext.msg);
 	cr_expect_eq(dlh_dev_port_count(dlh_dev_first(ctx)), 5);
 	dlh_ctx_free(ctx);
 }

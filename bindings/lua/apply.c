@@ -38,8 +38,7 @@ static void str_field(lua_State *L, lua_Integer i, const char *key, char *out, s
 		field_error(L, i, key, lua_pushfstring(L, "expected a string, got %s", value_what(L)));
 	s = lua_tolstring(L, -1, &len);
 	if (len >= size || strlen(s) != len)
-		field_error(L, i, key,
-			    lua_pushfstring(L, "\"%s\" does not fit (%d bytes at most)", s, (int)size - 1));
+		field_error(L, i, key, lua_pushfstring(L, "\"%s\" does not fit (%d bytes at most)", s, (int)size - 1));
 	memcpy(out, s, len + 1);
 }
 
@@ -126,14 +125,16 @@ static void entries_check(lua_State *L, lua_Integer n)
 	while (lua_next(L, 2)) {
 		lua_pop(L, 1);
 		if (lua_type(L, -1) == LUA_TSTRING)
-			luaL_error(L, "apply: expected a list of entries, { {device = ..., number = ..., split = ...}, ... }: "
-				      "got key %s (an entry given without its list?)",
-				   lua_tostring(L, -1));
+			luaL_error(
+			    L,
+			    "apply: expected a list of entries, { {device = ..., number = ..., split = ...}, ... }: "
+			    "got key %s (an entry given without its list?)",
+			    lua_tostring(L, -1));
 		if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n) {
 			bool hole = lua_isinteger(L, -1) && lua_tointeger(L, -1) > n;
 
-			luaL_error(L, "apply: expected a list of entries 1 to N: key %s %s", luaL_tolstring(L, -1, NULL),
-				   hole ? "leaves a hole before it" : "is no index");
+			luaL_error(L, "apply: expected a list of entries 1 to N: key %s %s",
+				   luaL_tolstring(L, -1, NULL), hole ? "leaves a hole before it" : "is no index");
 		}
 		count++;
 	}

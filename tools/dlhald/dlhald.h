@@ -61,9 +61,9 @@ struct server {
 	size_t queued_total;
 	unsigned int nclients;
 	unsigned long overflows, refused;
-	uid_t refused_uid; /* the uid whose refusal was logged last */
-	const char *state; /* --state FILE, or NULL */
-	bool state_dirty;  /* the model changed since FILE was written */
+	uid_t refused_uid;	/* the uid whose refusal was logged last */
+	const char *state;	/* --state FILE, or NULL */
+	bool state_dirty;	/* the model changed since FILE was written */
 	char state_failed[512]; /* why the last write failed, logged once; "" when it did not */
 	/* Notifications to subscribers, each counted once a subscriber (--metrics-file). */
 	unsigned long long events_delivered, events_dropped;
