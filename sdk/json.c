@@ -141,6 +141,64 @@ DLH_EXPORT int dlh_sdk_json_uint(const struct dlh_sdk_json *j, const char *path,
 	return 0;
 }
 
+DLH_EXPORT int dlh_sdk_json_number(const struct dlh_sdk_json *j, const char *path, double min, double max, double *out,
+				   struct dlh_extack *ext)
+{
+	int err;
+	json_t *v = lookup(j, path, &err, ext);
+
+	if (err)
+		return err;
+	if (!v)
+		return refuse(j, path, -ENOENT, ext, "missing: expected a number from %g to %g", min, max);
+	if (!json_is_number(v) || json_number_value(v) < min || json_number_value(v) > max)
+		return refuse(j, path, -EINVAL, ext, "expected a number from %g to %g", min, max);
+	*out = json_number_value(v);
+	return 0;
+}
+
+DLH_EXPORT int dlh_sdk_json_bool(const struct dlh_sdk_json *j, const char *path, bool *out, struct dlh_extack *ext)
+{
+	int err;
+	json_t *v = lookup(j, path, &err, ext);
+
+	if (err)
+		return err;
+	if (!v)
+		return refuse(j, path, -ENOENT, ext, "missing: expected true or false");
+	if (!json_is_boolean(v))
+		return refuse(j, path, -EINVAL, ext, "expected true or false");
+	*out = json_is_true(v);
+	return 0;
+}
+
+DLH_EXPORT int dlh_sdk_json_key(const struct dlh_sdk_json *j, const char *path, size_t i, char *buf, size_t size,
+				struct dlh_extack *ext)
+{
+	int err;
+	json_t *v = lookup(j, path, &err, ext), *m;
+	const char *key;
+	size_t n = 0;
+
+	if (err)
+		return err;
+	if (!v)
+		return refuse(j, path, -ENOENT, ext, "missing: expected an object");
+	if (!json_is_object(v))
+		return refuse(j, path, -EINVAL, ext, "expected an object");
+	json_object_foreach(v, key, m)
+	{
+		if (n++ != i)
+			continue;
+		if (strlen(key) >= size)
+			return refuse(j, path, -EINVAL, ext, "member \"%.32s...\": a name of at most %zu bytes", key,
+				      size ? size - 1 : 0);
+		memcpy(buf, key, strlen(key) + 1);
+		return 0;
+	}
+	return -ENOENT; /* past the last member: the end of a walk, no message */
+}
+
 DLH_EXPORT int dlh_sdk_json_str(const struct dlh_sdk_json *j, const char *path, char *buf, size_t size,
 				struct dlh_extack *ext)
 {

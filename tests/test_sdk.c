@@ -219,3 +219,36 @@ Test(json, the_example_refuses_a_state_of_another_shape_naming_the_field)
 	cr_expect_eq(dlh_dev_port_count(dlh_dev_first(ctx)), 5);
 	dlh_ctx_free(ctx);
 }
+
+/*
+ * Every driver reads its saved state through the checked reads: a state of another shape is refused,
+ * naming the field (ice took "active": "2" as option 0 before), and dlhald's start stops on it.
+ */
+Test(json, every_driver_refuses_a_state_of_another_shape)
+{
+	static const struct {
+		const char *profile, *states, *why;
+	} bad[] = {
+	    {"e810-cqda2", "{\"pci/0000:16:00.0\": {\"active\": \"2\"}}",
+	     "field \"hw.state.active\": expected a whole number from 0 to"},
+	    {"e810-cqda2", "{\"pci/0000:16:00.0\": {\"active\": 1, \"pendnig\": 2}}",
+	     "field \"hw.state.pendnig\": unknown (expected active, pending)"},
+	    {"cx3-vpi", "{\"pci/0000:01:00.0\": {\"types\": [\"eth\", \"ib\"], \"cables\": [\"eth\"]}}",
+	     "field \"hw.state\": expected {\"types\""},
+	    {"cx3-vpi", "{\"pci/0000:01:00.0\": {\"types\": [\"eth\", 2], \"cables\": [\"eth\", \"ib\"]}}",
+	     "field \"hw.state.types[1]\""},
+	    {"sn2700", "{\"pci/0000:03:00.0\": {\"pmlp\": [[1, 4, 16, \"0\"]]}}",
+	     "field \"hw.state.pmlp[0]\": expected [local_port, width, module, first_lane], four integers"},
+	    {"sn2700", "{\"pci/0000:03:00.0\": {\"pmlp\": [], \"netdev\": [\"eth0\"]}}",
+	     "field \"hw.state\": expected {\"pmlp\": [...], \"netdev\": {...}}"},
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct dlh_ctx *ctx = ctx_with("");
+		struct dlh_extack ext;
+
+		cr_expect_eq(dlh_ctx_sim_load_state(ctx, bad[i].profile, bad[i].states, &ext), -EINVAL, "case %zu", i);
+		cr_expect_not_null(strstr(ext.msg, bad[i].why), "case %zu: %s", i, ext.msg);
+		dlh_ctx_free(ctx);
+	}
+}

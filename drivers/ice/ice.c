@@ -17,7 +17,6 @@
 #include "rules.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,70 +174,73 @@ static bool ident_dsn(const char *s, uint64_t *dsn)
 	return !*end;
 }
 
-/* The profile's "hw": the option table, the active (and pending) option, the netdev names. */
+/*
+ * The profile's "hw": the option table, the active (and pending) option, the netdev names; read with
+ * the SDK's checked reads, so that a saved state of another shape ("active": "2") stops the start.
+ */
 static int card_parse(struct ice_card *card, const char *config, struct dlh_extack *ext)
 {
 	struct ice_port_option opts[ICE_AQC_PORT_OPT_MAX] = {0};
-	json_t *hw = config ? json_loads(config, 0, NULL) : NULL, *st;
-	const char *handle, *prefix, *dot;
-	json_int_t active = 0, pending = -1;
-	const char *dsn, *pba;
+	struct ice_emu_ident id;
+	char handle[DLH_HANDLE_MAX], dsn[24], pba[sizeof(id.pba)] = "";
+	struct dlh_sdk_json *hw;
+	uint64_t active = 0, pending = 0;
+	bool emp = true, has_pending = false;
 	uint64_t serial = 0;
-	bool emp = true;
+	const char *dot;
 	size_t n;
-	int err = -EINVAL;
+	int err;
 
-	if (!hw)
+	if (!config || dlh_sdk_json_parse(config, "hw", &hw, NULL))
 		return dlh_sdk_extack(ext, -EINVAL, "hw: expected the card's options");
-	handle = json_string_value(json_object_get(hw, "handle"));
-	dot = handle ? strrchr(handle, '.') : NULL;
-	if (ice_handle_parse(handle, &card->facts) || strcmp(dot, ".0")) {
+	err = -EINVAL;
+	if (dlh_sdk_json_str(hw, "handle", handle, sizeof(handle), NULL) || ice_handle_parse(handle, &card->facts) ||
+	    !(dot = strrchr(handle, '.')) || strcmp(dot, ".0")) {
 		dlh_sdk_extack(ext, -EINVAL, "handle: expected PF 0's, \"pci/DDDD:BB:SS.0\"");
 		goto out;
 	}
-	prefix = json_string_value(json_object_get(hw, "netdev_prefix"));
-	if (!prefix || !prefix[0] || strlen(prefix) >= sizeof(card->facts.netdev_prefix) - 1) {
+	if (dlh_sdk_json_str(hw, "netdev_prefix", card->facts.netdev_prefix, sizeof(card->facts.netdev_prefix) - 1,
+			     NULL) ||
+	    !card->facts.netdev_prefix[0]) {
 		dlh_sdk_extack(ext, -EINVAL, "netdev_prefix: expected 1 to %zu characters",
 			       sizeof(card->facts.netdev_prefix) - 2);
 		goto out;
 	}
-	snprintf(card->facts.netdev_prefix, sizeof(card->facts.netdev_prefix), "%s", prefix);
 	err = ice_options_parse(hw, opts, &n, ext);
 	if (err)
 		goto out;
-	err = -EINVAL;
-	if (json_object_get(hw, "active"))
-		active = json_integer_value(json_object_get(hw, "active"));
-	if (json_object_get(hw, "emp_reset"))
-		emp = json_is_true(json_object_get(hw, "emp_reset"));
+	if (dlh_sdk_json_has(hw, "emp_reset") && (err = dlh_sdk_json_bool(hw, "emp_reset", &emp, ext)))
+		goto out;
 	/* What the card's NVM held when it was saved (dlhald --state) wins over the first boot's. */
-	st = json_object_get(hw, "state");
-	if (json_is_object(st)) {
-		active = json_integer_value(json_object_get(st, "active"));
-		pending = json_object_get(st, "pending") ? json_integer_value(json_object_get(st, "pending")) : -1;
-	}
-	if (active < 0 || (size_t)active >= n || pending < -1 || pending >= (json_int_t)n) {
+	err = -EINVAL;
+	if (dlh_sdk_json_has(hw, "state")) {
+		if (dlh_sdk_json_only(hw, "state", (const char *const[]){"active", "pending", NULL}, ext) ||
+		    dlh_sdk_json_uint(hw, "state.active", 0, n - 1, &active, ext) ||
+		    (dlh_sdk_json_has(hw, "state.pending") &&
+		     dlh_sdk_json_uint(hw, "state.pending", 0, n - 1, &pending, ext)))
+			goto out;
+		has_pending = dlh_sdk_json_has(hw, "state.pending");
+	} else if (dlh_sdk_json_has(hw, "active") && dlh_sdk_json_uint(hw, "active", 0, n - 1, &active, NULL)) {
 		dlh_sdk_extack(ext, -EINVAL, "active: expected an option index below %zu", n);
 		goto out;
 	}
-	dsn = json_string_value(json_object_get(hw, "dsn"));
-	if (json_object_get(hw, "dsn") && !ident_dsn(dsn, &serial)) {
+	if (dlh_sdk_json_has(hw, "dsn") &&
+	    (dlh_sdk_json_str(hw, "dsn", dsn, sizeof(dsn), NULL) || !ident_dsn(dsn, &serial))) {
 		dlh_sdk_extack(ext, -EINVAL, "dsn: expected the PCI Device Serial Number, \"0x\" and 16 hex digits");
 		goto out;
 	}
-	pba = json_object_get(hw, "pba") ? json_string_value(json_object_get(hw, "pba")) : "";
-	if (!pba || strlen(pba) >= sizeof(((struct ice_emu_ident *)NULL)->pba) ||
-	    strcspn(pba, " \t\n") != strlen(pba)) {
+	if (dlh_sdk_json_has(hw, "pba") &&
+	    (dlh_sdk_json_str(hw, "pba", pba, sizeof(pba), NULL) || strcspn(pba, " \t\n") != strlen(pba))) {
 		dlh_sdk_extack(ext, -EINVAL,
 			       "pba: expected the Product Board Assembly string, up to 31 characters, no blank");
 		goto out;
 	}
-	card->emu = ice_emu_new(opts, (unsigned int)n, (unsigned int)active, (int)pending, emp);
+	card->emu = ice_emu_new(opts, (unsigned int)n, (unsigned int)active, has_pending ? (int)pending : -1, emp);
 	err = card->emu ? 0 : dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
 	if (!err)
 		ice_emu_ident_set(card->emu, serial, pba);
 out:
-	json_decref(hw);
+	dlh_sdk_json_free(hw);
 	return err;
 }
 

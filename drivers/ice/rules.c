@@ -7,41 +7,39 @@
 #include <stdio.h>
 #include <string.h>
 
-static int option_parse(json_t *o, struct ice_port_option *opt)
+static int option_parse(const struct dlh_sdk_json *j, size_t i, struct ice_port_option *opt)
 {
-	json_t *pmd = json_object_get(o, "split"), *lanes = json_object_get(o, "lanes"), *v;
 	unsigned int used = 0;
-	size_t i;
+	char path[64];
+	uint64_t pmd;
+	size_t n = 0;
 
-	if (!json_is_integer(pmd) || json_integer_value(pmd) < 1 ||
-	    json_integer_value(pmd) > ICE_MAX_PORT_PER_PCI_DEV || !json_is_array(lanes) ||
-	    json_array_size(lanes) != ICE_MAX_PORT_PER_PCI_DEV)
+	snprintf(path, sizeof(path), "options[%zu].split", i);
+	if (dlh_sdk_json_uint(j, path, 1, ICE_MAX_PORT_PER_PCI_DEV, &pmd, NULL))
 		return -EINVAL;
-	opt->pmd = (uint8_t)json_integer_value(pmd);
-	json_array_foreach(lanes, i, v)
-	{
-		double gbps = json_number_value(v);
+	snprintf(path, sizeof(path), "options[%zu].lanes", i);
+	if (dlh_sdk_json_count(j, path, &n, NULL) || n != ICE_MAX_PORT_PER_PCI_DEV)
+		return -EINVAL;
+	opt->pmd = (uint8_t)pmd;
+	for (size_t k = 0; k < n; k++) {
+		double gbps;
 
-		if (!json_is_number(v) || gbps < 0 || gbps > 400)
+		snprintf(path, sizeof(path), "options[%zu].lanes[%zu]", i, k);
+		if (dlh_sdk_json_number(j, path, 0, 400, &gbps, NULL))
 			return -EINVAL;
-		opt->lane_mbps[i] = (uint32_t)(gbps * 1000 + 0.5);
-		used += opt->lane_mbps[i] != 0;
+		opt->lane_mbps[k] = (uint32_t)(gbps * 1000 + 0.5);
+		used += opt->lane_mbps[k] != 0;
 	}
 	/* a PF per lane in use: the firmware would not offer more ports than lanes, or lanes no port uses */
 	return used == opt->pmd ? 0 : -ERANGE;
 }
 
-int ice_options_parse(json_t *hw, struct ice_port_option *opts, size_t *n, struct dlh_extack *ext)
+int ice_options_parse(const struct dlh_sdk_json *j, struct ice_port_option *opts, size_t *n, struct dlh_extack *ext)
 {
-	json_t *list = json_object_get(hw, "options"), *o;
-	size_t i;
-
-	*n = json_array_size(list);
-	if (!*n || *n > ICE_AQC_PORT_OPT_MAX)
+	if (dlh_sdk_json_count(j, "options", n, NULL) || !*n || *n > ICE_AQC_PORT_OPT_MAX)
 		return dlh_sdk_extack(ext, -EINVAL, "options: expected 1 to %d options", ICE_AQC_PORT_OPT_MAX);
-	json_array_foreach(list, i, o)
-	{
-		int err = option_parse(o, &opts[i]);
+	for (size_t i = 0; i < *n; i++) {
+		int err = option_parse(j, i, &opts[i]);
 
 		if (err == -ERANGE)
 			return dlh_sdk_extack(ext, -EINVAL,
@@ -336,16 +334,18 @@ static int ice_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *pla
 static int ice_rules_attach(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
 {
 	struct ice_facts *f = dlh_sdk_dev_facts(dev);
-	json_t *hw = config ? json_loads(config, 0, NULL) : NULL;
+	struct dlh_sdk_json *hw = NULL;
 	char card[sizeof(f->bus_name) + sizeof(f->slot) + 4];
 	unsigned int nports = 0;
 	size_t n;
 	int err;
 
-	if (!hw)
+	if (!config)
 		return dlh_sdk_extack(ext, -EINVAL, "field \"hw\": missing");
-	err = ice_options_parse(hw, f->options, &n, ext);
-	json_decref(hw);
+	err = dlh_sdk_json_parse(config, "hw", &hw, ext);
+	if (!err)
+		err = ice_options_parse(hw, f->options, &n, ext);
+	dlh_sdk_json_free(hw);
 	if (err)
 		return err;
 	f->count = (uint8_t)n;

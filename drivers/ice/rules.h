@@ -42,7 +42,8 @@ int ice_split_option(const struct ice_facts *f, unsigned int count, uint8_t *new
 /* PF @pf's port under option @opt (only PF 0's is splittable: the options are the whole card's). */
 void ice_port_attrs(const struct ice_facts *f, uint8_t opt, unsigned int pf, struct dlh_sdk_port_attrs *attrs);
 /* The profile's option table ("options" of its "hw"), checked: a port per lane in use. */
-int ice_options_parse(json_t *hw, struct ice_port_option *opts, size_t *n, struct dlh_extack *ext);
+/* The profile's "options" (hw), read with the SDK's checked reads. */
+int ice_options_parse(const struct dlh_sdk_json *hw, struct ice_port_option *opts, size_t *n, struct dlh_extack *ext);
 /* "pci/0000:16:00.N" into its bus and slot; -EINVAL for anything else. */
 int ice_handle_parse(const char *handle, struct ice_facts *f);
 

@@ -9,7 +9,6 @@
 #include "rules.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -147,75 +146,78 @@ int mlx4_type_word(const char *w, enum mlx4_port_type *t)
 
 /*
  * Profile "hw": {"dpdp": bool, "sense": bool, "ibdev": "mlx4_0", "ports": [{"supported": ["eth", "ib"],
- * "type": "ib", "netdev": "ens4", "cable": "eth"}, ...]}
+ * "type": "ib", "netdev": "ens4", "cable": "eth"}, ...]}, read with the SDK's checked reads; each refusal
+ * names the field, in mlx4's words where they say more than a type.
  */
-static int config_port(struct mlx4_facts *f, json_t *e, int port, struct mlx4_dev_cap *board,
+static int type_at(const struct dlh_sdk_json *j, const char *path, enum mlx4_port_type *t)
+{
+	char w[8];
+
+	return dlh_sdk_json_str(j, path, w, sizeof(w), NULL) || mlx4_type_word(w, t) ? -EINVAL : 0;
+}
+
+static int config_port(struct mlx4_facts *f, const struct dlh_sdk_json *j, int port, struct mlx4_dev_cap *board,
 		       enum mlx4_port_type *cable, struct dlh_extack *ext)
 {
-	json_t *sup = json_object_get(e, "supported"), *w;
-	const char *type = json_string_value(json_object_get(e, "type"));
-	const char *netdev = json_string_value(json_object_get(e, "netdev"));
-	const char *cab = json_string_value(json_object_get(e, "cable"));
+	static const char *const keys[] = {"supported", "type", "netdev", "cable", NULL};
+	char at[48], path[64];
 	enum mlx4_port_type t;
-	size_t i;
+	size_t n = 0;
+	int err;
 
-	if (!json_is_object(e))
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d]\": expected an object", port - 1);
-	if (!json_is_array(sup) || !json_array_size(sup))
+	snprintf(at, sizeof(at), "ports[%d]", port - 1);
+	err = dlh_sdk_json_only(j, at, keys, ext);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s.supported", at);
+	if (dlh_sdk_json_count(j, path, &n, NULL) || !n)
 		return dlh_sdk_extack(ext, -EINVAL,
-				      "field \"hw.ports[%d].supported\": expected [\"eth\"], [\"ib\"] or "
-				      "[\"eth\", \"ib\"]",
-				      port - 1);
-	json_array_foreach(sup, i, w)
-	{
-		if (!json_is_string(w) || mlx4_type_word(json_string_value(w), &t) || t == MLX4_PORT_TYPE_NONE)
-			return dlh_sdk_extack(ext, -EINVAL,
-					      "field \"hw.ports[%d].supported[%zu]\": expected \"eth\" or "
-					      "\"ib\"",
-					      port - 1, i);
+				      "field \"hw.%s\": expected [\"eth\"], [\"ib\"] or [\"eth\", \"ib\"]", path);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s.supported[%zu]", at, i);
+		if (type_at(j, path, &t) || t == MLX4_PORT_TYPE_NONE)
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.%s\": expected \"eth\" or \"ib\"", path);
 		board->supported_type[port] |= (uint8_t)t;
 	}
-	if (!type || mlx4_type_word(type, &t) || t == MLX4_PORT_TYPE_NONE || !(t & board->supported_type[port]))
-		return dlh_sdk_extack(ext, -EINVAL,
-				      "field \"hw.ports[%d].type\": expected a supported type, \"eth\" or "
-				      "\"ib\"",
-				      port - 1);
+	snprintf(path, sizeof(path), "%s.type", at);
+	if (type_at(j, path, &t) || t == MLX4_PORT_TYPE_NONE || !(t & board->supported_type[port]))
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.%s\": expected a supported type, \"eth\" or \"ib\"",
+				      path);
 	board->port_type[port] = (uint8_t)t;
-	if (!netdev || !netdev[0] || strlen(netdev) >= DLH_NETDEV_NAME_MAX || strchr(netdev, '/'))
-		return dlh_sdk_extack(ext, -EINVAL,
-				      "field \"hw.ports[%d].netdev\": expected a netdev name of 1 to %d "
-				      "characters",
-				      port - 1, DLH_NETDEV_NAME_MAX - 1);
-	snprintf(f->netdev[port], sizeof(f->netdev[port]), "%s", netdev);
+	snprintf(path, sizeof(path), "%s.netdev", at);
+	if (dlh_sdk_json_str(j, path, f->netdev[port], sizeof(f->netdev[port]), NULL) || !f->netdev[port][0] ||
+	    strchr(f->netdev[port], '/'))
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.%s\": expected a netdev name of 1 to %d characters",
+				      path, DLH_NETDEV_NAME_MAX - 1);
 	*cable = MLX4_PORT_TYPE_NONE;
-	if (json_object_get(e, "cable") && (!cab || mlx4_type_word(cab, cable)))
-		return dlh_sdk_extack(ext, -EINVAL,
-				      "field \"hw.ports[%d].cable\": expected \"eth\", \"ib\" or \"none\"", port - 1);
+	snprintf(path, sizeof(path), "%s.cable", at);
+	if (dlh_sdk_json_has(j, path) && type_at(j, path, cable))
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.%s\": expected \"eth\", \"ib\" or \"none\"", path);
 	return 0;
 }
 
 /* hw.state: {"types": ["eth", "ib"], "cables": ["eth", "none"]}: what firmware and cables had. */
-static int state_apply(json_t *st, struct mlx4_dev_cap *board, enum mlx4_port_type *cable, struct dlh_extack *ext)
+static int state_apply(const struct dlh_sdk_json *j, struct mlx4_dev_cap *board, enum mlx4_port_type *cable,
+		       struct dlh_extack *ext)
 {
-	json_t *types = json_object_get(st, "types"), *cables = json_object_get(st, "cables");
+	size_t nt = 0, nc = 0;
+	char path[48];
 	enum mlx4_port_type t;
 
-	if (!json_is_array(types) || !json_is_array(cables) || (int)json_array_size(types) != board->num_ports ||
-	    (int)json_array_size(cables) != board->num_ports)
+	if (dlh_sdk_json_only(j, "state", (const char *const[]){"types", "cables", NULL}, NULL) ||
+	    dlh_sdk_json_count(j, "state.types", &nt, NULL) || dlh_sdk_json_count(j, "state.cables", &nc, NULL) ||
+	    (int)nt != board->num_ports || (int)nc != board->num_ports)
 		return dlh_sdk_extack(ext, -EINVAL,
 				      "field \"hw.state\": expected {\"types\": [...], \"cables\": [...]} "
 				      "with one entry per port");
 	for (int p = 1; p <= board->num_ports; p++) {
-		const char *w = json_string_value(json_array_get(types, (size_t)p - 1));
-
-		if (!w || mlx4_type_word(w, &t) || t == MLX4_PORT_TYPE_NONE || !(t & board->supported_type[p]))
-			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.types[%d]\": not a type port %d supports",
-					      p - 1, p);
+		snprintf(path, sizeof(path), "state.types[%d]", p - 1);
+		if (type_at(j, path, &t) || t == MLX4_PORT_TYPE_NONE || !(t & board->supported_type[p]))
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.%s\": not a type port %d supports", path, p);
 		board->port_type[p] = (uint8_t)t;
-		w = json_string_value(json_array_get(cables, (size_t)p - 1));
-		if (!w || mlx4_type_word(w, &cable[p]))
-			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.cables[%d]\": expected eth, ib or none",
-					      p - 1);
+		snprintf(path, sizeof(path), "state.cables[%d]", p - 1);
+		if (type_at(j, path, &cable[p]))
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.%s\": expected eth, ib or none", path);
 	}
 	return 0;
 }
@@ -224,51 +226,47 @@ static int state_apply(json_t *st, struct mlx4_dev_cap *board, enum mlx4_port_ty
 int mlx4_hw_parse(struct mlx4_facts *facts, const char *config, struct mlx4_dev_cap *board, enum mlx4_port_type *cable,
 		  struct dlh_extack *ext)
 {
-	json_t *root, *ports, *dpdp, *sense;
-	const char *ibdev;
-	json_error_t jerr;
-	int err = 0;
+	struct dlh_sdk_json *j;
+	bool dpdp = false, sense = false;
+	size_t n = 0;
+	int err;
 
 	if (!config)
 		return dlh_sdk_extack(ext, -EINVAL, "field \"hw\": missing");
-	root = json_loads(config, 0, &jerr);
-	if (!root)
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw\": %s", jerr.text);
+	err = dlh_sdk_json_parse(config, "hw", &j, ext);
+	if (err)
+		return err;
 	memset(board, 0, sizeof(*board));
 	memset(facts, 0, sizeof(*facts));
-	dpdp = json_object_get(root, "dpdp");
-	sense = json_object_get(root, "sense");
-	if ((dpdp && !json_is_boolean(dpdp)) || (sense && !json_is_boolean(sense))) {
-		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.%s\": expected true or false",
-				     dpdp && !json_is_boolean(dpdp) ? "dpdp" : "sense");
+	if (dlh_sdk_json_has(j, "dpdp"))
+		err = dlh_sdk_json_bool(j, "dpdp", &dpdp, ext);
+	if (!err && dlh_sdk_json_has(j, "sense"))
+		err = dlh_sdk_json_bool(j, "sense", &sense, ext);
+	if (err)
 		goto out;
-	}
-	if (json_is_true(dpdp))
+	if (dpdp)
 		board->flags |= MLX4_DEV_CAP_FLAG_DPDP;
-	if (json_is_true(sense))
+	if (sense)
 		board->flags |= MLX4_DEV_CAP_FLAG_SENSE_SUPPORT;
-	ibdev = json_string_value(json_object_get(root, "ibdev"));
-	if (!ibdev || !ibdev[0] || strlen(ibdev) >= DLH_IBDEV_NAME_MAX) {
+	if (dlh_sdk_json_str(j, "ibdev", facts->ibdev, sizeof(facts->ibdev), NULL) || !facts->ibdev[0]) {
 		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.ibdev\": expected an ibdev name such as \"mlx4_0\"");
 		goto out;
 	}
-	snprintf(facts->ibdev, sizeof(facts->ibdev), "%s", ibdev);
-	ports = json_object_get(root, "ports");
-	if (!json_is_array(ports) || !json_array_size(ports) || json_array_size(ports) > MLX4_MAX_PORTS) {
+	if (dlh_sdk_json_count(j, "ports", &n, NULL) || !n || n > MLX4_MAX_PORTS) {
 		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports\": expected an array of 1 or %d ports",
 				     MLX4_MAX_PORTS);
 		goto out;
 	}
-	board->num_ports = (int)json_array_size(ports);
+	board->num_ports = (int)n;
 	for (int p = 1; p <= board->num_ports && !err; p++)
-		err = config_port(facts, json_array_get(ports, (size_t)p - 1), p, board, &cable[p], ext);
-	if (!err && json_object_get(root, "state"))
-		err = state_apply(json_object_get(root, "state"), board, cable, ext);
+		err = config_port(facts, j, p, board, &cable[p], ext);
+	if (!err && dlh_sdk_json_has(j, "state"))
+		err = state_apply(j, board, cable, ext);
 	facts->num_ports = board->num_ports;
 	facts->flags = board->flags;
 	memcpy(facts->supported_type, board->supported_type, sizeof(facts->supported_type));
 out:
-	json_decref(root);
+	dlh_sdk_json_free(j);
 	return err;
 }
 

@@ -37,45 +37,50 @@ void mlxsw_port_attrs_of(const struct mlxsw_facts *facts, const struct port_spec
 	};
 }
 
-static int wire_int(json_t *obj, const char *key, int idx, long min, long max, long *out, struct dlh_extack *ext)
+static int wire_int(const struct dlh_sdk_json *hw, size_t idx, const char *key, long min, long max, long *out,
+		    struct dlh_extack *ext)
 {
-	json_t *v = json_object_get(obj, key);
+	char path[48];
+	uint64_t v;
 
-	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%d].%s\": expected an integer from %ld to %ld",
-				      idx, key, min, max);
-	*out = (long)json_integer_value(v);
+	snprintf(path, sizeof(path), "ports[%zu].%s", idx, key);
+	if (dlh_sdk_json_uint(hw, path, (uint64_t)min, (uint64_t)max, &v, NULL))
+		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.%s\": expected an integer from %ld to %ld", path, min,
+				      max);
+	*out = (long)v;
 	return 0;
 }
 
-/* hw.netdev and hw.ports of a profile: the netdev pattern and the board's wiring. */
-int mlxsw_facts_parse(struct mlxsw_facts *facts, json_t *hw, struct dlh_extack *ext)
+/* hw.netdev and hw.ports of a profile: the netdev pattern and the board's wiring (the SDK's checked reads). */
+int mlxsw_facts_parse(struct mlxsw_facts *facts, const struct dlh_sdk_json *hw, struct dlh_extack *ext)
 {
-	json_t *ports = json_object_get(hw, "ports"), *pat = json_object_get(hw, "netdev"), *e;
-	size_t i;
+	static const char *const keys[] = {"local_port", "module", "width", NULL};
+	size_t n = 0;
 	int err;
 
-	if (pat && (!json_is_string(pat) || json_string_length(pat) >= sizeof(facts->netdev_pattern)))
+	snprintf(facts->netdev_pattern, sizeof(facts->netdev_pattern), "eth%%d");
+	if (dlh_sdk_json_has(hw, "netdev") &&
+	    dlh_sdk_json_str(hw, "netdev", facts->netdev_pattern, sizeof(facts->netdev_pattern), NULL))
 		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.netdev\": expected a name pattern such as \"eth%%d\"");
-	snprintf(facts->netdev_pattern, sizeof(facts->netdev_pattern), "%s", pat ? json_string_value(pat) : "eth%d");
 	if (!strchr(facts->netdev_pattern, '%'))
 		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.netdev\": expected a pattern with %%d");
-	if (!json_is_array(ports) || !json_array_size(ports))
+	if (dlh_sdk_json_count(hw, "ports", &n, NULL) || !n)
 		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports\": expected a non-empty array");
-	if (json_array_size(ports) >= MLXSW_PORT_MAX_PORTS)
+	if (n >= MLXSW_PORT_MAX_PORTS)
 		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports\": more than %d local ports",
 				      MLXSW_PORT_MAX_PORTS - 1);
-	json_array_foreach(ports, i, e)
-	{
+	for (size_t i = 0; i < n; i++) {
+		char at[32];
 		long lp, module, width;
 
-		if (!json_is_object(e))
+		snprintf(at, sizeof(at), "ports[%zu]", i);
+		if (dlh_sdk_json_only(hw, at, keys, NULL))
 			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%zu]\": expected an object", i);
-		err = wire_int(e, "local_port", (int)i, 1, MLXSW_PORT_MAX_PORTS - 1, &lp, ext);
+		err = wire_int(hw, i, "local_port", 1, MLXSW_PORT_MAX_PORTS - 1, &lp, ext);
 		if (!err)
-			err = wire_int(e, "module", (int)i, 0, MLXSW_MODULE_MAX - 1, &module, ext);
+			err = wire_int(hw, i, "module", 0, MLXSW_MODULE_MAX - 1, &module, ext);
 		if (!err)
-			err = wire_int(e, "width", (int)i, 1, MLXSW_PORT_MODULE_MAX_WIDTH, &width, ext);
+			err = wire_int(hw, i, "width", 1, MLXSW_PORT_MODULE_MAX_WIDTH, &width, ext);
 		if (err)
 			return err;
 		if (width == 3)
@@ -406,13 +411,15 @@ static bool port_fits(const struct mlxsw_facts *f, unsigned int lp, const struct
 static int mlxsw_rules_attach(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
 {
 	struct mlxsw_facts *facts = dlh_sdk_dev_facts(dev);
-	json_t *hw = config ? json_loads(config, 0, NULL) : NULL;
+	struct dlh_sdk_json *hw = NULL;
 	int err;
 
-	if (!hw)
+	if (!config)
 		return dlh_sdk_extack(ext, -EINVAL, "field \"hw\": missing");
-	err = mlxsw_facts_parse(facts, hw, ext);
-	json_decref(hw);
+	err = dlh_sdk_json_parse(config, "hw", &hw, ext);
+	if (!err)
+		err = mlxsw_facts_parse(facts, hw, ext);
+	dlh_sdk_json_free(hw);
 	if (err)
 		return err;
 	facts->kernel = true;

@@ -80,7 +80,7 @@ enum mlxsw_linux mlxsw_linux_of(const struct dlh_dev *dev);
 /* What PMTDB answers for @module split into @count, as the board's profile knows its wiring (a plan's). */
 void mlxsw_pmtdb_of(const struct mlxsw_facts *facts, uint8_t module, unsigned int count, struct mlxsw_pmtdb *db);
 void mlxsw_port_attrs_of(const struct mlxsw_facts *facts, const struct port_spec *ps, struct dlh_sdk_port_attrs *attrs);
-int mlxsw_facts_parse(struct mlxsw_facts *facts, json_t *hw, struct dlh_extack *ext);
+int mlxsw_facts_parse(struct mlxsw_facts *facts, const struct dlh_sdk_json *hw, struct dlh_extack *ext);
 int mlxsw_split_port_of(const struct ports_view *v, struct dlh_port *port, unsigned int count, uint8_t *local_port,
 			struct dlh_extack *ext);
 /* @db: PMTDB's answer where v->linux asks it (an op reads the ASIC's, a plan mlxsw_pmtdb_of()); else NULL. */

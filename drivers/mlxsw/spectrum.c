@@ -346,105 +346,124 @@ static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
  * Profile "hw": {"netdev": "eth%d", "ports": [{"local_port": 1, "module": 16, "width": 4}, ...],
  * "fail_nth": N (optional: fail the Nth register access, counting from probe)}
  */
-/* hw.state: {"pmlp": [[local_port, width, module, first_lane], ...], "netdev": {"1": "eth0", ...}} */
-static int state_apply(struct mlxsw_sp *sp, json_t *st, struct dlh_extack *ext)
+/*
+ * hw.state: {"pmlp": [[local_port, width, module, first_lane], ...], "netdev": {"1": "eth0", ...}}: what
+ * dlhald saved, read with the SDK's checked reads; a state of another shape stops the start.
+ */
+static int state_apply(struct mlxsw_sp *sp, const struct dlh_sdk_json *hw, struct dlh_extack *ext)
 {
-	json_t *pmlp = json_object_get(st, "pmlp"), *names = json_object_get(st, "netdev"), *e, *v;
-	const char *key;
-	size_t i;
+	size_t n = 0;
 
-	if (!json_is_array(pmlp) || (names && !json_is_object(names)))
+	char none[1];
+
+	/* (a walk past an object's last member is -ENOENT; anything but an object, -EINVAL) */
+	if (dlh_sdk_json_only(hw, "state", (const char *const[]){"pmlp", "netdev", NULL}, NULL) ||
+	    dlh_sdk_json_count(hw, "state.pmlp", &n, NULL) ||
+	    (dlh_sdk_json_has(hw, "state.netdev") &&
+	     dlh_sdk_json_key(hw, "state.netdev", SIZE_MAX, none, sizeof(none), NULL) != -ENOENT))
 		return dlh_sdk_extack(ext, -EINVAL,
 				      "field \"hw.state\": expected {\"pmlp\": [...], \"netdev\": {...}}");
-	json_array_foreach(pmlp, i, e)
-	{
-		json_int_t lp, width, module, lane;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v[4];
+		size_t items = 0;
+		char path[48];
 
-		/* "!": exactly four items; each range checked before any sum, so no value overflows. */
-		if (json_unpack(e, "[IIII!]", &lp, &width, &module, &lane))
-			return dlh_sdk_extack(ext, -EINVAL,
-					      "field \"hw.state.pmlp[%zu]\": expected [local_port, width, module, "
-					      "first_lane], four integers",
-					      i);
-		if (lp < 1 || lp >= MLXSW_PORT_MAX_PORTS || width < 1 || width > MLXSW_PORT_MODULE_MAX_WIDTH ||
-		    module < 0 || module >= MLXSW_MODULE_MAX || lane < 0 ||
-		    lane > MLXSW_PORT_MODULE_MAX_WIDTH - width ||
-		    mlxsw_emu_map(sp->emu, (uint8_t)lp, (uint8_t)module, (uint8_t)width, (uint8_t)lane))
+		/* exactly four items, each range checked before any sum, so no value overflows */
+		snprintf(path, sizeof(path), "state.pmlp[%zu]", i);
+		if (dlh_sdk_json_count(hw, path, &items, NULL) || items != 4)
+			goto bad_record;
+		for (size_t k = 0; k < 4; k++) {
+			snprintf(path, sizeof(path), "state.pmlp[%zu][%zu]", i, k);
+			if (dlh_sdk_json_uint(hw, path, 0, INT64_MAX, &v[k], NULL))
+				goto bad_record;
+		}
+		if (v[0] < 1 || v[0] >= MLXSW_PORT_MAX_PORTS || v[1] < 1 || v[1] > MLXSW_PORT_MODULE_MAX_WIDTH ||
+		    v[2] >= MLXSW_MODULE_MAX || v[3] > MLXSW_PORT_MODULE_MAX_WIDTH - v[1] ||
+		    mlxsw_emu_map(sp->emu, (uint8_t)v[0], (uint8_t)v[2], (uint8_t)v[1], (uint8_t)v[3]))
 			return dlh_sdk_extack(ext, -EINVAL,
 					      "field \"hw.state.pmlp[%zu]\": not a mapping the ASIC takes", i);
+		continue;
+	bad_record:
+		return dlh_sdk_extack(ext, -EINVAL,
+				      "field \"hw.state.pmlp[%zu]\": expected [local_port, width, module, "
+				      "first_lane], four integers",
+				      i);
 	}
-	json_object_foreach(names, key, v)
-	{
+	for (size_t i = 0; dlh_sdk_json_has(hw, "state.netdev"); i++) {
+		char key[16], path[40];
 		char *end;
-		long lp = strtol(key, &end, 10);
+		long lp;
+		int err = dlh_sdk_json_key(hw, "state.netdev", i, key, sizeof(key), NULL);
 
-		if (!*key || *end || lp < 1 || lp >= MLXSW_PORT_MAX_PORTS)
+		if (err == -ENOENT)
+			break;
+		lp = err ? 0 : strtol(key, &end, 10);
+		if (err || !*key || *end || lp < 1 || lp >= MLXSW_PORT_MAX_PORTS)
 			return dlh_sdk_extack(ext, -EINVAL,
-					      "field \"hw.state.netdev.%s\": expected a local port number", key);
-		/* (a "\u0000" inside would cut the C string short of the JSON one) */
-		if (!json_is_string(v) || strlen(json_string_value(v)) != json_string_length(v) ||
-		    !dlh_sdk_netdev_name_valid(json_string_value(v)))
+					      "field \"hw.state.netdev.%s\": expected a local port number",
+					      err ? "?" : key);
+		snprintf(path, sizeof(path), "state.netdev.%s", key);
+		if (dlh_sdk_json_str(hw, path, sp->saved_netdev[lp], sizeof(sp->saved_netdev[lp]), NULL) ||
+		    !dlh_sdk_netdev_name_valid(sp->saved_netdev[lp]))
 			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.state.netdev.%s\": expected a netdev name",
 					      key);
-		snprintf(sp->saved_netdev[lp], sizeof(sp->saved_netdev[lp]), "%s", json_string_value(v));
 	}
 	return 0;
 }
 
 /* hw.mgir: {"hw_revision": N, "psid": "...", "fw_version": "major.minor.subminor"}: what MGIR answers. */
-static int mgir_apply(struct mlxsw_sp *sp, json_t *m, struct dlh_extack *ext)
+static int mgir_apply(struct mlxsw_sp *sp, const struct dlh_sdk_json *hw, struct dlh_extack *ext)
 {
 	struct mlxsw_reg_mgir mgir = {0};
-	const char *psid, *ver;
-	json_int_t rev;
-	size_t n;
+	char psid[sizeof(mgir.psid) + 1], ver[32];
+	uint64_t rev;
 	int end = 0;
 
-	if (json_unpack(m, "{s:I, s:s%, s:s!}", "hw_revision", &rev, "psid", &psid, &n, "fw_version", &ver) ||
-	    rev < 0 || rev > 0xffff)
+	if (dlh_sdk_json_only(hw, "mgir", (const char *const[]){"hw_revision", "psid", "fw_version", NULL}, NULL) ||
+	    dlh_sdk_json_uint(hw, "mgir.hw_revision", 0, 0xffff, &rev, NULL) || !dlh_sdk_json_has(hw, "mgir.psid") ||
+	    !dlh_sdk_json_has(hw, "mgir.fw_version"))
 		return dlh_sdk_extack(ext, -EINVAL,
 				      "field \"hw.mgir\": expected {\"hw_revision\": 0 to 65535, \"psid\": \"...\", "
 				      "\"fw_version\": \"major.minor.subminor\"}");
-	if (!n || n > sizeof(mgir.psid) || strlen(psid) != n)
+	if (dlh_sdk_json_str(hw, "mgir.psid", psid, sizeof(psid), NULL) || !psid[0])
 		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.mgir.psid\": expected 1 to %zu characters",
 				      sizeof(mgir.psid));
-	if (sscanf(ver, "%5u.%5u.%5u%n", &mgir.fw_major, &mgir.fw_minor, &mgir.fw_sub_minor, &end) != 3 || ver[end] ||
+	if (dlh_sdk_json_str(hw, "mgir.fw_version", ver, sizeof(ver), NULL) ||
+	    sscanf(ver, "%5u.%5u.%5u%n", &mgir.fw_major, &mgir.fw_minor, &mgir.fw_sub_minor, &end) != 3 || ver[end] ||
 	    mgir.fw_major > 0xffff || mgir.fw_minor > 0xffff || mgir.fw_sub_minor > 0xffff)
 		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.mgir.fw_version\": expected \"major.minor.subminor\"");
 	mgir.hw_revision = (uint32_t)rev;
-	memcpy(mgir.psid, psid, n);
+	memcpy(mgir.psid, psid, strlen(psid));
 	mlxsw_emu_identity(sp->emu, &mgir);
 	return 0;
 }
 
 static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_extack *ext)
 {
-	json_error_t jerr;
-	json_t *root;
-	int err = 0;
+	struct dlh_sdk_json *hw;
+	uint64_t fail_nth;
+	int err;
 
 	if (!config)
 		return dlh_sdk_extack(ext, -EINVAL, "field \"hw\": missing");
-	root = json_loads(config, 0, &jerr);
-	if (!root)
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw\": %s", jerr.text);
+	err = dlh_sdk_json_parse(config, "hw", &hw, ext);
+	if (err)
+		return err;
 	/* Fault injection from the first access on, so that probe itself can be tested. */
-	if (json_object_get(root, "fail_nth")) {
-		json_t *fn = json_object_get(root, "fail_nth");
-
-		if (!json_is_integer(fn) || json_integer_value(fn) < 0) {
+	if (dlh_sdk_json_has(hw, "fail_nth")) {
+		if (dlh_sdk_json_uint(hw, "fail_nth", 0, UINT64_MAX >> 1, &fail_nth, NULL)) {
 			err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.fail_nth\": expected a non-negative integer");
 			goto out;
 		}
-		mlxsw_emu_fail_nth(sp->emu, (unsigned long)json_integer_value(fn));
+		mlxsw_emu_fail_nth(sp->emu, (unsigned long)fail_nth);
 	}
-	if (json_object_get(root, "mgir")) {
-		err = mgir_apply(sp, json_object_get(root, "mgir"), ext);
+	if (dlh_sdk_json_has(hw, "mgir")) {
+		err = mgir_apply(sp, hw, ext);
 		if (err)
 			goto out;
 	}
 	/* The netdev pattern and the board's wiring: the rules' facts, then the ASIC's lane map. */
-	err = mlxsw_facts_parse(sp->facts, root, ext);
+	err = mlxsw_facts_parse(sp->facts, hw, ext);
 	if (err)
 		goto out;
 	for (unsigned int i = 0; i < sp->facts->nwires; i++) {
@@ -453,7 +472,7 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 		/* the firmware's port-module database holds the wiring whatever a saved state maps */
 		if (w->width == MLXSW_PORT_MODULE_MAX_WIDTH)
 			mlxsw_emu_wire(sp->emu, w->local_port, w->module);
-		if (json_object_get(root, "state"))
+		if (dlh_sdk_json_has(hw, "state"))
 			continue;
 		if (mlxsw_emu_board_map(sp->emu, w->local_port, w->module, w->width)) {
 			err = dlh_sdk_extack(
@@ -462,10 +481,10 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 			goto out;
 		}
 	}
-	if (json_object_get(root, "state"))
-		err = state_apply(sp, json_object_get(root, "state"), ext);
+	if (dlh_sdk_json_has(hw, "state"))
+		err = state_apply(sp, hw, ext);
 out:
-	json_decref(root);
+	dlh_sdk_json_free(hw);
 	return err;
 }
 

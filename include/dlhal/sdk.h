@@ -566,6 +566,24 @@ DLH_EXPORT int dlh_sdk_json_uint(const struct dlh_sdk_json *j, const char *path,
  */
 DLH_EXPORT int dlh_sdk_json_str(const struct dlh_sdk_json *j, const char *path, char *buf, size_t size,
 				struct dlh_extack *ext);
+/**
+ * @brief The number at @p path (whole or not: a speed in Gb/s), @p min to @p max.
+ * @return 0; -ENOENT; -EINVAL, naming the field.
+ */
+DLH_EXPORT int dlh_sdk_json_number(const struct dlh_sdk_json *j, const char *path, double min, double max,
+				   double *out, struct dlh_extack *ext);
+/** @brief The boolean at @p path. @return 0; -ENOENT; -EINVAL (another type), naming the field. */
+DLH_EXPORT int dlh_sdk_json_bool(const struct dlh_sdk_json *j, const char *path, bool *out, struct dlh_extack *ext);
+/**
+ * @brief The name of member @p i of the object at @p path (in the text's
+ *        order), for a walk over an object's members (their values are then
+ *        read by path: "netdev.KEY").
+ * @return 0; -ENOENT past the last member (no message); -ENOENT or -EINVAL
+ *         naming the field when there is no such object, or a name longer
+ *         than @p size.
+ */
+DLH_EXPORT int dlh_sdk_json_key(const struct dlh_sdk_json *j, const char *path, size_t i, char *buf, size_t size,
+				struct dlh_extack *ext);
 /** @brief The length of the array at @p path. @return 0; -ENOENT; -EINVAL (not an array), naming the field. */
 DLH_EXPORT int dlh_sdk_json_count(const struct dlh_sdk_json *j, const char *path, size_t *n, struct dlh_extack *ext);
 /**
