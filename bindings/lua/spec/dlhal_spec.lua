@@ -6,10 +6,10 @@ local SW, HCA = "pci/0000:03:00.0", "pci/0000:01:00.0"
 
 -- Starts a real dlhald serving @profiles on a new socket; returns the socket, its pid file, and a
 -- context connected to it once it listens.
-local function start_daemon(profiles)
+local function start_daemon(profiles, more)
   local sock, pidfile = os.tmpname() .. ".sock", os.tmpname()
-  assert(os.execute(("%s -f -s %s --sim %s 2>/dev/null & echo $! > %s")
-    :format(os.getenv("DLHALD"), sock, profiles, pidfile)))
+  assert(os.execute(("%s -f -s %s --sim %s %s 2>/dev/null & echo $! > %s")
+    :format(os.getenv("DLHALD"), sock, profiles, more or "", pidfile)))
   for _ = 1, 500 do
     local c = dlhal.open { socket = sock }
     if c then return sock, pidfile, c end
@@ -525,6 +525,36 @@ describe("dlhal", function()
       local c <close> = assert(dlhal.open { socket = sock, sim = "e810-cqda2" })
       assert.is_not_nil(c:dev(SW))
       assert.is_not_nil(c:dev("pci/0000:16:00.0"))
+    end)
+
+    it("is refused what a --desired daemon would undo, plans too, naming the file", function()
+      local conf = os.tmpname()
+      local f = assert(io.open(conf, "w"))
+      f:write("[Match]\nDevice=" .. SW .. "\nNumber=17\n[Port]\nSplit=2\n")
+      f:close()
+      local s, pidf, c = start_daemon("sn2700", "--desired " .. conf)
+      for _ = 1, 100 do
+        if c:port(SW .. "/2") then break end
+        os.execute("sleep 0.05")
+      end
+      local why = "Would undo " .. SW .. " port 17: split into 2 (" .. conf .. ":5), which dlhald keeps (--desired "
+        .. conf .. "): change the file and reload dlhald (SIGHUP)"
+      local ok, msg, errname = c:port("eth0"):unsplit()
+      assert.is_nil(ok)
+      assert.equal("EBUSY", errname)
+      assert.truthy(msg:find(why, 1, true), msg)
+      ok, msg = c:port("eth0"):plan_unsplit()
+      assert.is_nil(ok)
+      assert.truthy(msg:find(why, 1, true), msg)
+      ok, msg = c:apply { { device = SW, number = 17, split = 1 } }
+      assert.is_nil(ok)
+      assert.truthy(msg:find("which dlhald keeps", 1, true), msg)
+      assert.is_true(#assert(c:port("eth4"):split(2)) == 2, "another port is anyone's")
+      assert(c:port("eth4"):unsplit())
+      c:close()
+      stop_daemon(pidf)
+      os.remove(conf)
+      os.remove(s)
     end)
 
     it("answers for ports once the daemon is gone", function()
