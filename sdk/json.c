@@ -121,38 +121,49 @@ DLH_EXPORT bool dlh_sdk_json_has(const struct dlh_sdk_json *j, const char *path)
 	return j && path && lookup(j, path, &err, NULL);
 }
 
+/* The value at @path for a read of @what ("a string"): NULL with *@err set for a bad path or none there. */
+static json_t *value_at(const struct dlh_sdk_json *j, const char *path, const char *what, int *err,
+			struct dlh_extack *ext)
+{
+	json_t *v = lookup(j, path, err, ext);
+
+	if (!*err && !v)
+		*err = refuse(j, path, -ENOENT, ext, "missing: expected %s", what);
+	return *err ? NULL : v;
+}
+
 DLH_EXPORT int dlh_sdk_json_uint(const struct dlh_sdk_json *j, const char *path, uint64_t min, uint64_t max,
 				 uint64_t *out, struct dlh_extack *ext)
 {
+	char what[64];
+	json_t *v;
 	int err;
-	json_t *v = lookup(j, path, &err, ext);
-	json_int_t n;
 
-	if (err)
-		return err;
+	snprintf(what, sizeof(what), "a whole number from %llu to %llu", (unsigned long long)min,
+		 (unsigned long long)max);
+	v = value_at(j, path, what, &err, ext);
 	if (!v)
-		return refuse(j, path, -ENOENT, ext, "missing: expected a whole number from %llu to %llu",
-			      (unsigned long long)min, (unsigned long long)max);
-	n = json_is_integer(v) ? json_integer_value(v) : -1;
-	if (!json_is_integer(v) || n < 0 || (uint64_t)n < min || (uint64_t)n > max)
-		return refuse(j, path, -EINVAL, ext, "expected a whole number from %llu to %llu",
-			      (unsigned long long)min, (unsigned long long)max);
-	*out = (uint64_t)n;
+		return err;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) < min ||
+	    (uint64_t)json_integer_value(v) > max)
+		return refuse(j, path, -EINVAL, ext, "expected %s", what);
+	*out = (uint64_t)json_integer_value(v);
 	return 0;
 }
 
 DLH_EXPORT int dlh_sdk_json_number(const struct dlh_sdk_json *j, const char *path, double min, double max, double *out,
 				   struct dlh_extack *ext)
 {
+	char what[64];
+	json_t *v;
 	int err;
-	json_t *v = lookup(j, path, &err, ext);
 
-	if (err)
-		return err;
+	snprintf(what, sizeof(what), "a number from %g to %g", min, max);
+	v = value_at(j, path, what, &err, ext);
 	if (!v)
-		return refuse(j, path, -ENOENT, ext, "missing: expected a number from %g to %g", min, max);
+		return err;
 	if (!json_is_number(v) || json_number_value(v) < min || json_number_value(v) > max)
-		return refuse(j, path, -EINVAL, ext, "expected a number from %g to %g", min, max);
+		return refuse(j, path, -EINVAL, ext, "expected %s", what);
 	*out = json_number_value(v);
 	return 0;
 }
@@ -160,12 +171,10 @@ DLH_EXPORT int dlh_sdk_json_number(const struct dlh_sdk_json *j, const char *pat
 DLH_EXPORT int dlh_sdk_json_bool(const struct dlh_sdk_json *j, const char *path, bool *out, struct dlh_extack *ext)
 {
 	int err;
-	json_t *v = lookup(j, path, &err, ext);
+	json_t *v = value_at(j, path, "true or false", &err, ext);
 
-	if (err)
-		return err;
 	if (!v)
-		return refuse(j, path, -ENOENT, ext, "missing: expected true or false");
+		return err;
 	if (!json_is_boolean(v))
 		return refuse(j, path, -EINVAL, ext, "expected true or false");
 	*out = json_is_true(v);
@@ -176,14 +185,12 @@ DLH_EXPORT int dlh_sdk_json_key(const struct dlh_sdk_json *j, const char *path, 
 				struct dlh_extack *ext)
 {
 	int err;
-	json_t *v = lookup(j, path, &err, ext), *m;
+	json_t *v = value_at(j, path, "an object", &err, ext), *m;
 	const char *key;
 	size_t n = 0;
 
-	if (err)
-		return err;
 	if (!v)
-		return refuse(j, path, -ENOENT, ext, "missing: expected an object");
+		return err;
 	if (!json_is_object(v))
 		return refuse(j, path, -EINVAL, ext, "expected an object");
 	json_object_foreach(v, key, m)
@@ -203,12 +210,10 @@ DLH_EXPORT int dlh_sdk_json_str(const struct dlh_sdk_json *j, const char *path, 
 				struct dlh_extack *ext)
 {
 	int err;
-	json_t *v = lookup(j, path, &err, ext);
+	json_t *v = value_at(j, path, "a string", &err, ext);
 
-	if (err)
-		return err;
 	if (!v)
-		return refuse(j, path, -ENOENT, ext, "missing: expected a string");
+		return err;
 	if (!json_is_string(v) || strlen(json_string_value(v)) != json_string_length(v) ||
 	    json_string_length(v) >= size)
 		return refuse(j, path, -EINVAL, ext, "expected a string of at most %zu bytes", size ? size - 1 : 0);
@@ -219,12 +224,10 @@ DLH_EXPORT int dlh_sdk_json_str(const struct dlh_sdk_json *j, const char *path, 
 DLH_EXPORT int dlh_sdk_json_count(const struct dlh_sdk_json *j, const char *path, size_t *n, struct dlh_extack *ext)
 {
 	int err;
-	json_t *v = lookup(j, path, &err, ext);
+	json_t *v = value_at(j, path, "an array", &err, ext);
 
-	if (err)
-		return err;
 	if (!v)
-		return refuse(j, path, -ENOENT, ext, "missing: expected an array");
+		return err;
 	if (!json_is_array(v))
 		return refuse(j, path, -EINVAL, ext, "expected an array");
 	*n = json_array_size(v);
