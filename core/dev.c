@@ -373,9 +373,9 @@ DLH_EXPORT void dlh_sdk_dev_remove(struct dlh_dev *dev)
 			 dev->drv->name, dev->ctx->op.name);
 		return;
 	}
-	/* a relay's op on it is still running (the notifications its answer brought removed it) */
 	if (dev->gone)
-		return;
+		return; /* removed already: its memory waits for the reap (dlhal.h, "Lifetime") */
+	/* a relay's op on it is still running (the notifications its answer brought removed it) */
 	if (dev->ctx->op.name && dev->ctx->op.dev == dev)
 		dev->ctx->op.dev = NULL;
 	dlh__port_free_all(dev);
