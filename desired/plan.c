@@ -648,29 +648,28 @@ DLH_EXPORT int dlh_desired_seq_change(const struct dlh_desired *d, struct dlh_ct
 				      struct dlh_dev *dev, const struct dlh_change_req *req, struct dlh_plan *plan,
 				      struct dlh_extack *ext)
 {
+	unsigned int *nums = NULL;
 	bool *met = NULL;
 	size_t n = d ? d->n : 0;
 	int err;
 
-	if (n && !(met = calloc(n, sizeof(*met))))
+	if (n && (!(met = calloc(n, sizeof(*met))) || !(nums = calloc(n, sizeof(*nums))))) {
+		free(met);
 		return dlh_extack_set(ext, -ENOMEM, NULL, "Out of memory");
-	for (size_t i = 0; i < n; i++) {
-		unsigned int number;
-
-		met[i] = entry_dev(&d->e[i], ctx, &number) == dev && dlh_seq_known(seq, dev) &&
-			 entry_met(seq, dev, number, &d->e[i]);
 	}
+	/* each entry's port as it is now: the plan below may read a removal, and its netdev go with it */
+	for (size_t i = 0; i < n; i++)
+		met[i] = entry_dev(&d->e[i], ctx, &nums[i]) == dev && dlh_seq_known(seq, dev) &&
+			 entry_met(seq, dev, nums[i], &d->e[i]);
 	err = dlh_seq_change(seq, dev, req, plan, ext);
 	for (size_t i = 0; !err && !plan->partial && i < n; i++) {
 		const struct dlh_desired_entry *e = &d->e[i];
 		char what[DLH_DESIRED_ORIGIN_MAX + 600];
-		unsigned int number;
 
 		if (!met[i] || !dlh_seq_known(seq, dev))
 			continue;
-		/* a netdev entry names the port it named before the change */
-		number = e->netdev[0] ? dlh_port_number(dlh_port_find_netdev(ctx, e->netdev)) : e->number;
-		if (plan->staged ? !staged_undoes(seq, dev, number, e, req) : entry_met(seq, dev, number, e))
+		/* (a netdev entry names the port it named before the change) */
+		if (plan->staged ? !staged_undoes(seq, dev, nums[i], e, req) : entry_met(seq, dev, nums[i], e))
 			continue;
 		dlh_desired_entry_describe(d, i, what, sizeof(what));
 		memset(plan, 0, sizeof(*plan));
@@ -680,6 +679,7 @@ DLH_EXPORT int dlh_desired_seq_change(const struct dlh_desired *d, struct dlh_ct
 				     what, d->path);
 	}
 	free(met);
+	free(nums);
 	return err;
 }
 

@@ -409,6 +409,14 @@ static bool desired_keeps(struct client *c, struct dlh_port *port, const struct 
 		return false;
 	err = dlh_desired_seq_change(d, c->srv->ctx, seq, dlh_port_dev(port), want, &plan, ext);
 	dlh_seq_free(seq);
+	/* -EBUSY from the plan itself (a driver's) is the change's to answer: only the file's is ours */
+	if (err == -EBUSY && !dlh_seq_new(c->srv->ctx, &seq)) {
+		struct dlh_extack plain;
+
+		if (dlh_desired_seq_change(NULL, c->srv->ctx, seq, dlh_port_dev(port), want, &plan, &plain) == -EBUSY)
+			err = 0;
+		dlh_seq_free(seq);
+	}
 	if (err == -EBUSY)
 		return true;
 	memset(ext, 0, sizeof(*ext));
