@@ -126,6 +126,14 @@ struct dlh_sdk_plan {
 	struct dlh__view *view; /* planned in a sequence: the device as the changes before leave it (seq.c) */
 	/* each port planned to come, whole: what a sequence's view takes */
 	struct dlh_sdk_port_attrs come_attrs[DLH_PLAN_PORTS_MAX];
+	/*
+	 * The last netdev name pattern picked from and the number after the
+	 * pick: a plan only takes names, so the next pick of the same pattern
+	 * starts there, unless a port was planned gone since (its name frees).
+	 */
+	char pick_pattern[DLH_NETDEV_NAME_MAX];
+	int pick_next;
+	unsigned int pick_ngone;
 };
 
 /* A port as it was before a driver op, to check and restore it afterwards (op.c). */
@@ -350,6 +358,9 @@ struct dlh__view {
 	struct dlh_seq *seq;
 	struct dlh_dev *dev;
 	struct dlh__list ports; /* phantoms, by index */
+	struct dlh__htab by_index; /* the phantoms' index_node */
+	unsigned char *pool;	   /* the first copy's phantoms, in one block */
+	size_t pool_size;
 	bool unknown;		/* a partial plan was taken: the ports after it are not known */
 	struct dlh_change_req *steps;
 	size_t nsteps, steps_cap;
@@ -365,9 +376,12 @@ bool dlh__seq_name_taken(const struct dlh_seq *seq, const char *name, const stru
 /* name.c */
 int dlh__netdev_name_valid(const char *name);
 typedef bool (*dlh__name_taken_fn)(const struct dlh_ctx *ctx, const char *name, const void *arg);
-/* The lowest-numbered name of @pattern ("eth%d") that @taken says is free. */
+/*
+ * The lowest-numbered name of @pattern ("eth%d") that @taken says is free,
+ * looked for from *@from (NULL: from 0); *@from is then the number after it.
+ */
 int dlh__netdev_name_pick(const struct dlh_ctx *ctx, const char *pattern, dlh__name_taken_fn taken, const void *arg,
-			  char *buf, size_t len, struct dlh_extack *ext);
+			  int *from, char *buf, size_t len, struct dlh_extack *ext);
 
 /* bus.c */
 /* A card's faceplate for a bus-local driver's devices, as its profile says it (NULL, 0 for none). */

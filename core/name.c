@@ -24,7 +24,7 @@ int dlh__netdev_name_valid(const char *name)
 #define NAME_ALLOC_MAX 32768
 
 int dlh__netdev_name_pick(const struct dlh_ctx *ctx, const char *pattern, dlh__name_taken_fn taken, const void *arg,
-			  char *buf, size_t len, struct dlh_extack *ext)
+			  int *from, char *buf, size_t len, struct dlh_extack *ext)
 {
 	const char *pct = strchr(pattern, '%');
 	char name[DLH_NETDEV_NAME_MAX + 16];
@@ -41,7 +41,7 @@ int dlh__netdev_name_pick(const struct dlh_ctx *ctx, const char *pattern, dlh__n
 	memcpy(name + pre + 1, pct + 2, post + 1);
 	if (!dlh__netdev_name_valid(name) && pre + 1 + post < DLH_NETDEV_NAME_MAX)
 		return dlh__extack_set(ext, -EINVAL, NULL, "Invalid netdev name pattern \"%s\"", pattern);
-	for (int i = 0; i < NAME_ALLOC_MAX; i++) {
+	for (int i = from && *from > 0 ? *from : 0; i < NAME_ALLOC_MAX; i++) {
 		char digits[8];
 		size_t nd = 0, n;
 
@@ -58,6 +58,8 @@ int dlh__netdev_name_pick(const struct dlh_ctx *ctx, const char *pattern, dlh__n
 		if (n >= len)
 			return dlh__extack_set(ext, -ENOSPC, NULL, "No room for netdev name \"%s\"", name);
 		memcpy(buf, name, n + 1);
+		if (from)
+			*from = i + 1;
 		return 0;
 	}
 	return dlh__extack_set(ext, -ENFILE, NULL, "No free netdev name for pattern \"%s\"", pattern);
@@ -72,5 +74,5 @@ static bool in_model(const struct dlh_ctx *ctx, const char *name, const void *ar
 DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *pattern, char *buf, size_t len,
 					 struct dlh_extack *ext)
 {
-	return dlh__netdev_name_pick(ctx, pattern, in_model, NULL, buf, len, ext);
+	return dlh__netdev_name_pick(ctx, pattern, in_model, NULL, NULL, buf, len, ext);
 }

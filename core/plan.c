@@ -115,10 +115,16 @@ DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, cons
 		pc->type = DLH_PORT_TYPE_ETH;
 	} else if (netdev) {
 		if (strchr(netdev, '%')) {
-			err = dlh__netdev_name_pick(plan->dev->ctx, netdev, plan_taken, plan, pc->netdev,
-						    sizeof(pc->netdev), ext);
+			/* the ports a driver plans come one by one: each pick of a pattern starts after the last */
+			if (strncmp(plan->pick_pattern, netdev, sizeof(plan->pick_pattern)) ||
+			    plan->pick_ngone != plan->out->ngone || strlen(netdev) >= sizeof(plan->pick_pattern))
+				plan->pick_next = 0;
+			err = dlh__netdev_name_pick(plan->dev->ctx, netdev, plan_taken, plan, &plan->pick_next,
+						    pc->netdev, sizeof(pc->netdev), ext);
 			if (err)
 				return err;
+			snprintf(plan->pick_pattern, sizeof(plan->pick_pattern), "%s", netdev);
+			plan->pick_ngone = plan->out->ngone;
 		} else if (!dlh__netdev_name_valid(netdev)) {
 			return dlh__extack_set(ext, -EINVAL, plan->dev->handle, "Invalid netdev name \"%s\"",
 					       DLH__QUOTE(netdev, strlen(netdev)));

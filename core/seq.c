@@ -25,6 +25,11 @@ static int name_match(const struct dlh__hnode *n, const void *key)
 	return !strcmp(dlh__container_of(n, struct dlh_port, netdev_node)->netdev, key);
 }
 
+static int index_match(const struct dlh__hnode *n, const void *key)
+{
+	return dlh__container_of(n, struct dlh_port, index_node)->index == *(const uint32_t *)key;
+}
+
 DLH_EXPORT int dlh_seq_new(struct dlh_ctx *ctx, struct dlh_seq **seq)
 {
 	*seq = calloc(1, sizeof(**seq));
@@ -34,12 +39,32 @@ DLH_EXPORT int dlh_seq_new(struct dlh_ctx *ctx, struct dlh_seq **seq)
 	return 0;
 }
 
+/* A phantom of the view's first copy lives in the view's block (view->pool), freed with it. */
+static bool phantom_pooled(const struct dlh_port *p)
+{
+	const struct dlh__view *v = p->view;
+
+	return (const unsigned char *)p >= v->pool && (const unsigned char *)p < v->pool + v->pool_size;
+}
+
 static void phantom_free(struct dlh_port *p)
 {
 	if (p->netdev[0])
 		dlh__htab_remove(&p->view->seq->names, &p->netdev_node);
+	dlh__htab_remove(&p->view->by_index, &p->index_node);
 	dlh__list_del(&p->node);
-	free(p);
+	if (!phantom_pooled(p))
+		free(p);
+}
+
+static void view_free(struct dlh__view *v)
+{
+	while (!dlh__list_empty(&v->ports))
+		phantom_free(dlh__container_of(v->ports.next, struct dlh_port, node));
+	dlh__htab_fini(&v->by_index);
+	free(v->pool);
+	free(v->steps);
+	free(v);
 }
 
 /* A phantom's names, its netdev in the sequence's table. */
@@ -56,24 +81,27 @@ DLH_EXPORT void dlh_seq_free(struct dlh_seq *seq)
 {
 	if (!seq)
 		return;
-	for (size_t i = 0; i < seq->nviews; i++) {
-		struct dlh__view *v = seq->views[i];
-
-		while (!dlh__list_empty(&v->ports))
-			phantom_free(dlh__container_of(v->ports.next, struct dlh_port, node));
-		free(v->steps);
-		free(v);
-	}
+	for (size_t i = 0; i < seq->nviews; i++)
+		view_free(seq->views[i]);
 	dlh__htab_fini(&seq->names);
 	free(seq->views);
 	free(seq);
 }
 
-/* A phantom at its place by index; its handle after the (zeroed) driver's private area. */
-static struct dlh_port *phantom_new(struct dlh__view *v, uint32_t index, const struct dlh_sdk_port_attrs *attrs)
+/* A phantom's size: its handle after the (zeroed) driver's private area. */
+static size_t phantom_size(const struct dlh_dev *dev)
+{
+	size_t n = sizeof(struct dlh_port) + dev->drv->port_priv_size + strlen(dev->handle) + 12;
+
+	return (n + alignof(struct dlh_port) - 1) / alignof(struct dlh_port) * alignof(struct dlh_port);
+}
+
+/* A phantom at its place by index, in @mem (zeroed, phantom_size()) or allocated when NULL. */
+static struct dlh_port *phantom_new(struct dlh__view *v, void *mem, uint32_t index,
+				    const struct dlh_sdk_port_attrs *attrs)
 {
 	const struct dlh_dev *dev = v->dev;
-	struct dlh_port *p = calloc(1, sizeof(*p) + dev->drv->port_priv_size + strlen(dev->handle) + 12);
+	struct dlh_port *p = mem ? mem : calloc(1, phantom_size(dev));
 	struct dlh__list *at = &v->ports;
 
 	if (!p)
@@ -85,6 +113,11 @@ static struct dlh_port *phantom_new(struct dlh__view *v, uint32_t index, const s
 	p->attrs = *attrs;
 	p->handle = (char *)p->priv + dev->drv->port_priv_size;
 	dlh__port_handle_format(p->handle, dev->handle, index);
+	if (dlh__htab_insert(&v->by_index, &p->index_node, dlh__hash_u64(index))) {
+		if (!mem)
+			free(p);
+		return NULL;
+	}
 	dlh__list_init(&p->node);
 	/* a view is made in index order: the end is the place, unless a higher index is there already */
 	if (!dlh__list_empty(&v->ports) && dlh__container_of(v->ports.prev, struct dlh_port, node)->index > index)
@@ -122,8 +155,19 @@ static struct dlh__view *view_get(struct dlh_seq *seq, struct dlh_dev *dev)
 	v->seq = seq;
 	v->dev = dev;
 	dlh__list_init(&v->ports);
-	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
-		struct dlh_port *ph = phantom_new(v, p->index, &p->attrs);
+	/* the first copy in one block: a dry run copies every port of the device, and changes few */
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p))
+		v->pool_size += phantom_size(dev);
+	if (v->pool_size && !(v->pool = calloc(1, v->pool_size))) {
+		free(v);
+		return NULL;
+	}
+	size_t at = 0;
+
+	for (struct dlh_port *p = dlh_port_first(dev); p && at < v->pool_size; p = dlh_port_next(p)) {
+		struct dlh_port *ph = phantom_new(v, v->pool + at, p->index, &p->attrs);
+
+		at += phantom_size(dev);
 
 		if (!ph)
 			goto err_phantom;
@@ -137,21 +181,15 @@ static struct dlh__view *view_get(struct dlh_seq *seq, struct dlh_dev *dev)
 	return v;
 
 err_phantom:
-	while (!dlh__list_empty(&v->ports))
-		phantom_free(dlh__container_of(v->ports.next, struct dlh_port, node));
-	free(v);
+	view_free(v);
 	return NULL;
 }
 
 struct dlh_port *dlh__view_port(const struct dlh__view *v, uint32_t index)
 {
-	for (struct dlh__list *n = v->ports.next; n != &v->ports; n = n->next) {
-		struct dlh_port *p = dlh__container_of(n, struct dlh_port, node);
+	struct dlh__hnode *n = dlh__htab_find(&v->by_index, dlh__hash_u64(index), index_match, &index);
 
-		if (p->index == index)
-			return p;
-	}
-	return NULL;
+	return n ? dlh__container_of(n, struct dlh_port, index_node) : NULL;
 }
 
 DLH_EXPORT struct dlh_port *dlh_seq_port_first(struct dlh_seq *seq, struct dlh_dev *dev)
@@ -276,7 +314,7 @@ static int view_take(struct dlh__view *v, const struct dlh_change_req *req, cons
 	}
 	for (unsigned int i = 0; i < plan->ncome; i++) {
 		const struct dlh_plan_port *c = &plan->come[i];
-		struct dlh_port *p = phantom_new(v, c->index, &come_attrs[i]);
+		struct dlh_port *p = phantom_new(v, NULL, c->index, &come_attrs[i]);
 
 		if (!p) {
 			v->unknown = true;
