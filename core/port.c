@@ -270,7 +270,8 @@ DLH_EXPORT uint32_t dlh_port_split_counts(const struct dlh_port *port)
 		mask |= 1u << n;
 	if (port->said_counts)
 		return mask & port->said_counts;
-	return drv->split_counts && !DLH__RELAY(drv) ? mask & drv->split_counts : mask;
+	/* a device that stands for a Linux driver splits as that Linux's core checks (split_check()) */
+	return drv->split_counts && !DLH__RELAY(drv) && !port->dev->linux_release[0] ? mask & drv->split_counts : mask;
 }
 
 DLH_EXPORT void dlh_sdk_port_split_counts_set(struct dlh_port *port, uint32_t counts)

@@ -2077,14 +2077,14 @@ Test(daemon, dev_info_is_relayed_as_in_the_daemons_process)
 	cr_expect_str_eq(there.out,
 			 "pci/0000:01:00.0:\n  driver mlx4_core\n" SW ":\n  driver mlxsw_spectrum\n  versions:\n"
 			 "      fixed:\n        hw.revision A1\n        fw.psid MT_2860111033\n"
-			 "      running:\n        fw.version 13.2010.1006\n");
+			 "      running:\n        fw.version 13.2010.1006\n        fw 13.2010.1006\n");
 	run_free(&here);
 	run_free(&there);
 	snprintf(args, sizeof(args), "-s %s -j dev info " SW, sock);
 	run_dl(&there, args, NULL);
 	cr_expect_str_eq(there.out, "{\"info\":{\"" SW "\":{\"driver\":\"mlxsw_spectrum\",\"versions\":{\"fixed\":{"
 				    "\"hw.revision\":\"A1\",\"fw.psid\":\"MT_2860111033\"},\"running\":{"
-				    "\"fw.version\":\"13.2010.1006\"}}}}}\n");
+				    "\"fw.version\":\"13.2010.1006\",\"fw\":\"13.2010.1006\"}}}}}\n");
 	run_free(&there);
 	snprintf(args, sizeof(args), "-s %s dev info pci/0000:09:00.0", sock);
 	run_dl(&there, args, NULL);

@@ -618,7 +618,7 @@ Test(spectrum, dev_info_is_linux_mlxsw_from_mgir)
 	cr_assert_not_null(info);
 	cr_assert_eq(dlh_dev_info_get(dev, info, &ext), 0, "%s", ext.msg);
 	cr_expect_str_eq(info->driver, "mlxsw_spectrum");
-	cr_assert_eq(info->nversions, 3);
+	cr_assert_eq(info->nversions, 4);
 	cr_expect_eq(info->versions[0].kind, DLH_VERSION_FIXED);
 	cr_expect_str_eq(info->versions[0].name, "hw.revision");
 	cr_expect_str_eq(info->versions[0].value, "A1");
@@ -627,6 +627,9 @@ Test(spectrum, dev_info_is_linux_mlxsw_from_mgir)
 	cr_expect_eq(info->versions[2].kind, DLH_VERSION_RUNNING);
 	cr_expect_str_eq(info->versions[2].name, "fw.version");
 	cr_expect_str_eq(info->versions[2].value, "13.2010.1006");
+	cr_expect_eq(info->versions[3].kind, DLH_VERSION_RUNNING);
+	cr_expect_str_eq(info->versions[3].name, "fw");
+	cr_expect_str_eq(info->versions[3].value, "13.2010.1006");
 	cr_expect_eq(dlh_dev_sim_set(dev, NULL, "fail_nth", "1", &ext), 0);
 	cr_expect_eq(dlh_dev_info_get(dev, info, &ext), -EIO);
 	cr_expect_str_eq(ext.msg, "Failed to query the device's general information (MGIR)");
@@ -649,12 +652,12 @@ Test(spectrum, as_linux_6_1_an_unsplit_without_an_answer_is_refused)
 {
 	struct mlxsw_facts facts = {.netdev_pattern = "eth%d"};
 	const struct ports_view v = {.facts = &facts, .linux = MLXSW_LINUX_PMTDB, .own = no_port};
-	struct port_spec old[4], new[4];
+	struct port_spec old[MLXSW_SPLIT_MAX], new[MLXSW_SPLIT_MAX];
 	struct mlxsw_pmtdb db = {.ok = false};
 	struct dlh_extack ext = {0};
 	int nold = -1, nnew = -1;
 
-	cr_expect_eq(mlxsw_unsplit_decide(&v, 1, 2, &db, old, &nold, new, &nnew, &ext), -EINVAL);
+	cr_expect_eq(mlxsw_unsplit_decide(&v, 1, 0, 2, &db, old, &nold, new, &nnew, &ext), -EINVAL);
 	cr_expect_str_eq(ext.msg, "Unsupported split configuration");
-	cr_expect_eq(mlxsw_unsplit_decide(&v, 1, 2, NULL, old, &nold, new, &nnew, &ext), -EINVAL);
+	cr_expect_eq(mlxsw_unsplit_decide(&v, 1, 0, 2, NULL, old, &nold, new, &nnew, &ext), -EINVAL);
 }

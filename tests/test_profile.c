@@ -214,5 +214,8 @@ Test(profile, built_in_names)
 	cr_expect_str_eq(p[0], "sn2700");
 	cr_expect_str_eq(p[1], "cx3-vpi");
 	cr_expect_str_eq(p[2], "e810-cqda2");
-	cr_expect_null(p[3]);
+	cr_expect_str_eq(p[3], "sn3700");
+	cr_expect_str_eq(p[4], "sn4700");
+	cr_expect_str_eq(p[5], "sn5600");
+	cr_expect_null(p[6]);
 }

@@ -21,16 +21,23 @@ struct emu_port {
 
 struct mlxsw_emu {
 	struct emu_port port[MLXSW_PORT_MAX_PORTS];
-	uint8_t lane_owner[MLXSW_MODULE_MAX][MLXSW_PORT_MODULE_MAX_WIDTH]; /* local port, 0 = free */
+	uint16_t lane_owner[MLXSW_MODULE_MAX][MLXSW_PORT_MODULE_MAX_WIDTH]; /* local port, 0 = free */
 	struct mlxsw_reg_mgir mgir;
-	uint8_t module_port[MLXSW_MODULE_MAX]; /* the port-module database: a module's unsplit port, 0 = none */
+	enum mlxsw_asic asic;
+	/* the port-module database: a module's unsplit port (0 = none) and its lanes */
+	uint16_t module_port[MLXSW_MODULE_MAX];
+	uint8_t module_width[MLXSW_MODULE_MAX];
 	unsigned long accesses;
 	unsigned long fail_nth;
 };
 
-struct mlxsw_emu *mlxsw_emu_new(void)
+struct mlxsw_emu *mlxsw_emu_new(enum mlxsw_asic asic)
 {
-	return calloc(1, sizeof(struct mlxsw_emu));
+	struct mlxsw_emu *emu = calloc(1, sizeof(struct mlxsw_emu));
+
+	if (emu)
+		emu->asic = asic;
+	return emu;
 }
 
 void mlxsw_emu_free(struct mlxsw_emu *emu)
@@ -38,7 +45,7 @@ void mlxsw_emu_free(struct mlxsw_emu *emu)
 	free(emu);
 }
 
-static int port_ok(uint8_t lp)
+static int port_ok(unsigned int lp)
 {
 	return lp >= 1 && lp < MLXSW_PORT_MAX_PORTS;
 }
@@ -47,12 +54,13 @@ static int pmlp_apply(struct mlxsw_emu *emu, const struct mlxsw_reg_pmlp *p)
 {
 	struct emu_port *ep = &emu->port[p->local_port];
 
-	if (p->width != 0 && p->width != 1 && p->width != 2 && p->width != 4)
+	if (p->width > MLXSW_PORT_MODULE_MAX_WIDTH || p->width & (p->width - 1))
 		return -EINVAL;
 	for (int i = 0; i < p->width; i++) {
-		uint8_t owner;
+		uint16_t owner;
 
-		if (p->module[i] >= MLXSW_MODULE_MAX || p->lane[i] >= MLXSW_PORT_MODULE_MAX_WIDTH)
+		/* a lane of a module the board has (the port-module database's) */
+		if (p->module[i] >= MLXSW_MODULE_MAX || p->lane[i] >= emu->module_width[p->module[i]])
 			return -EINVAL;
 		owner = emu->lane_owner[p->module[i]][p->lane[i]];
 		if (owner && owner != p->local_port)
@@ -69,7 +77,7 @@ static int pmlp_apply(struct mlxsw_emu *emu, const struct mlxsw_reg_pmlp *p)
 	return 0;
 }
 
-int mlxsw_emu_board_map(struct mlxsw_emu *emu, uint8_t local_port, uint8_t module, uint8_t width)
+int mlxsw_emu_board_map(struct mlxsw_emu *emu, uint16_t local_port, uint8_t module, uint8_t width)
 {
 	struct mlxsw_reg_pmlp p = {.local_port = local_port, .width = width};
 
@@ -82,36 +90,33 @@ int mlxsw_emu_board_map(struct mlxsw_emu *emu, uint8_t local_port, uint8_t modul
 	return pmlp_apply(emu, &p);
 }
 
-int mlxsw_emu_wire(struct mlxsw_emu *emu, uint8_t local_port, uint8_t module)
+int mlxsw_emu_wire(struct mlxsw_emu *emu, uint16_t local_port, uint8_t module, uint8_t width)
 {
-	if (!port_ok(local_port) || module >= MLXSW_MODULE_MAX)
+	if (!port_ok(local_port) || module >= MLXSW_MODULE_MAX || width > MLXSW_PORT_MODULE_MAX_WIDTH)
 		return -EINVAL;
 	emu->module_port[module] = local_port;
+	emu->module_width[module] = width;
 	return 0;
 }
 
 /*
- * PMTDB as this emulation's firmware answers it (a real SN2700's answers are
- * not published): a module's split into 2 takes its port and the next, into
- * 4 the four local ports of its port's cluster; anything else, or a module
- * without a port, is not a split the board takes.
+ * PMTDB as this emulation's firmware answers it (mlxsw_board_split(): a real
+ * board's answers are not published): a split of the module's lanes into
+ * equal ports it has local ports for; anything else, or a module without a
+ * port, is not a split the board takes.
  */
 static void pmtdb_answer(const struct mlxsw_emu *emu, struct mlxsw_reg_pmtdb *q)
 {
-	uint8_t lp = q->module < MLXSW_MODULE_MAX ? emu->module_port[q->module] : 0;
-	uint8_t first = q->num_ports == 4 ? (uint8_t)((lp - 1) / 4 * 4 + 1) : lp;
+	unsigned int width = q->module < MLXSW_MODULE_MAX ? emu->module_width[q->module] : 0;
 
 	memset(q->port_num, 0, sizeof(q->port_num));
 	q->status = 1;
-	if (!lp || (q->num_ports != 1 && q->num_ports != 2 && q->num_ports != 4) ||
-	    q->ports_width * q->num_ports != MLXSW_PORT_MODULE_MAX_WIDTH || first + q->num_ports > MLXSW_PORT_MAX_PORTS)
-		return;
-	for (uint8_t i = 0; i < q->num_ports; i++)
-		q->port_num[i] = (uint8_t)(first + i);
-	q->status = MLXSW_REG_PMTDB_STATUS_SUCCESS;
+	if (width && q->ports_width * q->num_ports == width &&
+	    mlxsw_board_split(emu->asic, emu->module_port[q->module], width, q->num_ports, q->port_num))
+		q->status = MLXSW_REG_PMTDB_STATUS_SUCCESS;
 }
 
-int mlxsw_emu_map(struct mlxsw_emu *emu, uint8_t local_port, uint8_t module, uint8_t width, uint8_t lane)
+int mlxsw_emu_map(struct mlxsw_emu *emu, uint16_t local_port, uint8_t module, uint8_t width, uint8_t lane)
 {
 	struct mlxsw_reg_pmlp p = {.local_port = local_port, .width = width};
 
@@ -136,7 +141,7 @@ static int emu_query(void *priv, enum mlxsw_reg_id id, void *payload)
 {
 	struct mlxsw_emu *emu = priv;
 	int err = access_begin(emu);
-	uint8_t lp;
+	uint16_t lp;
 
 	if (err)
 		return err;
@@ -148,7 +153,7 @@ static int emu_query(void *priv, enum mlxsw_reg_id id, void *payload)
 		pmtdb_answer(emu, payload);
 		return 0;
 	}
-	lp = *(uint8_t *)payload; /* every other register starts with local_port */
+	lp = *(uint16_t *)payload; /* every other register starts with local_port */
 	if (!port_ok(lp))
 		return -EINVAL;
 	switch (id) {
@@ -173,13 +178,13 @@ static int emu_write(void *priv, enum mlxsw_reg_id id, const void *payload)
 	struct mlxsw_emu *emu = priv;
 	int err = access_begin(emu);
 	struct emu_port *ep;
-	uint8_t lp;
+	uint16_t lp;
 
 	if (err)
 		return err;
 	if (id == MLXSW_REG_MGIR || id == MLXSW_REG_PMTDB) /* read-only */
 		return -EINVAL;
-	lp = *(const uint8_t *)payload;
+	lp = *(const uint16_t *)payload;
 	if (!port_ok(lp))
 		return -EINVAL;
 	ep = &emu->port[lp];

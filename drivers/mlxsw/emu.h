@@ -9,18 +9,18 @@
 
 struct mlxsw_emu;
 
-struct mlxsw_emu *mlxsw_emu_new(void);
+struct mlxsw_emu *mlxsw_emu_new(enum mlxsw_asic asic);
 void mlxsw_emu_free(struct mlxsw_emu *emu);
 /* Board wiring as firmware sets it at reset; before the bus is handed over. */
-int mlxsw_emu_board_map(struct mlxsw_emu *emu, uint8_t local_port, uint8_t module, uint8_t width);
+int mlxsw_emu_board_map(struct mlxsw_emu *emu, uint16_t local_port, uint8_t module, uint8_t width);
 /*
  * The board's wiring as the firmware's port-module database holds it (what
- * PMTDB answers from): @module's unsplit port is @local_port. Fixed, whatever
- * is mapped later; before the bus is handed over.
+ * PMTDB answers from): @module's unsplit port is @local_port, @width lanes.
+ * Fixed, whatever is mapped later; before the bus is handed over.
  */
-int mlxsw_emu_wire(struct mlxsw_emu *emu, uint8_t local_port, uint8_t module);
+int mlxsw_emu_wire(struct mlxsw_emu *emu, uint16_t local_port, uint8_t module, uint8_t width);
 /* A saved mapping (lanes lane..lane+width-1 of module), before the bus is handed over. */
-int mlxsw_emu_map(struct mlxsw_emu *emu, uint8_t local_port, uint8_t module, uint8_t width, uint8_t lane);
+int mlxsw_emu_map(struct mlxsw_emu *emu, uint16_t local_port, uint8_t module, uint8_t width, uint8_t lane);
 /* What MGIR answers (the board's identity), before the bus is handed over. */
 void mlxsw_emu_identity(struct mlxsw_emu *emu, const struct mlxsw_reg_mgir *mgir);
 void mlxsw_emu_bus(struct mlxsw_emu *emu, struct mlxsw_bus *bus);

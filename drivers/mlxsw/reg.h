@@ -10,11 +10,24 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define MLXSW_PORT_MAX_PORTS	       65 /* local ports 1..64 */
-#define MLXSW_PORT_MODULE_MAX_WIDTH    4
-#define MLXSW_SP_PORTS_PER_CLUSTER_MAX 4
-#define MLXSW_SP_PORT_BASE_SPEED       25000 /* Mb/s per lane */
-#define MLXSW_MODULE_MAX	       64
+#define MLXSW_PORT_MAX_PORTS	       1025 /* local ports 1..1024: room for a 64-cage, 8-lane board split by 8 */
+#define MLXSW_PORT_MODULE_MAX_WIDTH    8    /* QSFP-DD and OSFP cages */
+#define MLXSW_SP_PORTS_PER_CLUSTER_MAX 4    /* Spectrum-1's clusters of local ports (seeds 002-006) */
+#define MLXSW_SPLIT_MAX		       8    /* ports a module splits into, at most */
+#define MLXSW_SP_PORT_BASE_SPEED       25000 /* Mb/s per lane on Spectrum-1 */
+#define MLXSW_MODULE_MAX	       128
+
+/*
+ * The generations Linux's mlxsw drives, one driver each (spectrum.c's
+ * mlxsw_sp{1,2,3,4}_driver). What differs here: the Linux driver's name,
+ * a lane's speed, and where a split's local ports lie (mlxsw_board_split()).
+ */
+enum mlxsw_asic {
+	MLXSW_ASIC_SPECTRUM1 = 1,
+	MLXSW_ASIC_SPECTRUM2,
+	MLXSW_ASIC_SPECTRUM3,
+	MLXSW_ASIC_SPECTRUM4,
+};
 
 enum mlxsw_reg_id {
 	MLXSW_REG_PMLP,	 /* Port Module Lane map: which module lanes a local port uses */
@@ -34,7 +47,7 @@ struct mlxsw_reg_mgir {
 };
 
 struct mlxsw_reg_pmlp {
-	uint8_t local_port;
+	uint16_t local_port;
 	uint8_t width; /* 0 = unmapped */
 	uint8_t module[MLXSW_PORT_MODULE_MAX_WIDTH];
 	uint8_t lane[MLXSW_PORT_MODULE_MAX_WIDTH];
@@ -50,17 +63,44 @@ struct mlxsw_reg_pmtdb {
 	uint8_t ports_width; /* index */
 	uint8_t num_ports;   /* index */
 	uint8_t status;	     /* MLXSW_REG_PMTDB_STATUS_SUCCESS, or the split is not one the board takes */
-	uint8_t port_num[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
+	uint16_t port_num[MLXSW_SPLIT_MAX];
 };
 #define MLXSW_REG_PMTDB_STATUS_SUCCESS 0
 
+/*
+ * The local ports a module whose unsplit port is @local_port, @width lanes
+ * wide, splits into @count ports at, into @ports: what this emulation's
+ * firmware answers PMTDB, and what a plan expects of a board's. Spectrum-1
+ * (the seeds' SN2700): a split into 2 takes the port and the next local
+ * port, into 4 the port's cluster of four. From Spectrum-2: the port and
+ * the count - 1 after it, which the board leaves free (a module has as many
+ * local ports as lanes). A real board's answers are not published
+ * (docs/vendors.md). False: not a split the board takes.
+ */
+static inline bool mlxsw_board_split(enum mlxsw_asic asic, unsigned int local_port, unsigned int width,
+				     unsigned int count, uint16_t *ports)
+{
+	unsigned int first = local_port;
+
+	if (!local_port || !count || count > width || width % count || count & (count - 1) ||
+	    count > MLXSW_SPLIT_MAX)
+		return false;
+	if (asic == MLXSW_ASIC_SPECTRUM1 && count == MLXSW_SP_PORTS_PER_CLUSTER_MAX)
+		first = (local_port - 1) / MLXSW_SP_PORTS_PER_CLUSTER_MAX * MLXSW_SP_PORTS_PER_CLUSTER_MAX + 1;
+	if (first + count > MLXSW_PORT_MAX_PORTS)
+		return false;
+	for (unsigned int i = 0; i < count; i++)
+		ports[i] = (uint16_t)(first + i);
+	return true;
+}
+
 struct mlxsw_reg_pspa {
-	uint8_t local_port;
+	uint16_t local_port;
 	bool enabled;
 };
 
 struct mlxsw_reg_ptys {
-	uint8_t local_port;
+	uint16_t local_port;
 	uint32_t speed_admin; /* Mb/s upper bound */
 };
 

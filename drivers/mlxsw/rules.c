@@ -11,11 +11,45 @@
 #include <stdio.h>
 #include <string.h>
 
-uint8_t mlxsw_cluster_base_port(uint8_t local_port)
+uint16_t mlxsw_cluster_base_port(uint16_t local_port)
 {
-	uint8_t offset = (uint8_t)((local_port - 1) % MLXSW_SP_PORTS_PER_CLUSTER_MAX);
+	uint16_t offset = (uint16_t)((local_port - 1) % MLXSW_SP_PORTS_PER_CLUSTER_MAX);
 
-	return (uint8_t)(local_port - offset);
+	return (uint16_t)(local_port - offset);
+}
+
+/* spectrum.c's mlxsw_sp{1,2,3,4}_driver_name */
+const char *mlxsw_asic_driver(enum mlxsw_asic asic)
+{
+	static const char *const names[] = {
+	    [MLXSW_ASIC_SPECTRUM1] = "mlxsw_spectrum",
+	    [MLXSW_ASIC_SPECTRUM2] = "mlxsw_spectrum2",
+	    [MLXSW_ASIC_SPECTRUM3] = "mlxsw_spectrum3",
+	    [MLXSW_ASIC_SPECTRUM4] = "mlxsw_spectrum4",
+	};
+
+	return asic >= MLXSW_ASIC_SPECTRUM1 && asic <= MLXSW_ASIC_SPECTRUM4 ? names[asic] : names[1];
+}
+
+/*
+ * A lane's top speed: 25G NRZ on Spectrum-1 (seed 002's base speed), 50G
+ * PAM4 on Spectrum-2 and -3 (200G QSFP56, 400G QSFP-DD), 100G on
+ * Spectrum-4 (800G OSFP).
+ */
+uint32_t mlxsw_asic_speed(enum mlxsw_asic asic, unsigned int lanes)
+{
+	uint32_t lane = asic == MLXSW_ASIC_SPECTRUM4	? 100000
+			: asic >= MLXSW_ASIC_SPECTRUM2 ? 50000
+							: MLXSW_SP_PORT_BASE_SPEED;
+
+	return lane * lanes;
+}
+
+uint32_t mlxsw_port_speed(const struct mlxsw_facts *facts, unsigned int module, unsigned int lanes)
+{
+	if (module < MLXSW_MODULE_MAX && facts->lane_speed[module])
+		return facts->lane_speed[module] * lanes;
+	return mlxsw_asic_speed(facts->asic, lanes);
 }
 
 /* The attributes a port of this spec registers with (also what a plan says it would). */
@@ -29,8 +63,9 @@ void mlxsw_port_attrs_of(const struct mlxsw_facts *facts, const struct port_spec
 	    .split_group = facts->kernel ? ps->module + 1u : ps->module,
 	    .split_subport = ps->subport,
 	    .lanes = ps->width,
-	    .splittable = ps->width == MLXSW_PORT_MODULE_MAX_WIDTH && !ps->split,
-	    .speed = (uint32_t)MLXSW_SP_PORT_BASE_SPEED * ps->width,
+	    /* mlxsw_sp_port_create(): lanes > 1 && !split */
+	    .splittable = ps->width > 1 && !ps->split,
+	    .speed = mlxsw_port_speed(facts, ps->module, ps->width),
 	    .has_module = true,
 	    .module = ps->module,
 	    .lane = ps->lane,
@@ -51,12 +86,67 @@ static int wire_int(const struct dlh_sdk_json *hw, size_t idx, const char *key, 
 	return 0;
 }
 
-/* hw.netdev and hw.ports of a profile: the netdev pattern and the board's wiring (the SDK's checked reads). */
+static int asic_parse(struct mlxsw_facts *facts, const struct dlh_sdk_json *hw, struct dlh_extack *ext)
+{
+	char name[24];
+
+	facts->asic = MLXSW_ASIC_SPECTRUM1;
+	if (!dlh_sdk_json_has(hw, "asic"))
+		return 0;
+	if (!dlh_sdk_json_str(hw, "asic", name, sizeof(name), NULL))
+		for (enum mlxsw_asic a = MLXSW_ASIC_SPECTRUM1; a <= MLXSW_ASIC_SPECTRUM4; a++)
+			if (!strcmp(name, mlxsw_asic_driver(a) + strlen("mlxsw_"))) {
+				facts->asic = a;
+				return 0;
+			}
+	return dlh_sdk_extack(ext, -EINVAL,
+			      "field \"hw.asic\": expected \"spectrum\", \"spectrum2\", \"spectrum3\" or \"spectrum4\"");
+}
+
+/*
+ * Whether the board's wiring leaves each module the local ports its splits
+ * take (mlxsw_board_split()): none of them another module's port. The
+ * highest they reach is the ASIC's last local port.
+ */
+static int wires_check(struct mlxsw_facts *f, struct dlh_extack *ext)
+{
+	for (unsigned int i = 0; i < f->nwires; i++) {
+		const struct mlxsw_wire *w = &f->wires[i];
+		uint16_t lps[MLXSW_SPLIT_MAX];
+
+		if (w->local_port > f->max_local_port)
+			f->max_local_port = w->local_port;
+		for (unsigned int count = 2; count <= w->width; count *= 2) {
+			if (!mlxsw_board_split(f->asic, w->local_port, w->width, count, lps))
+				return dlh_sdk_extack(ext, -EINVAL,
+						      "field \"hw.ports[%u]\": no local ports for a split into %u", i,
+						      count);
+			for (unsigned int k = 0; k < count; k++)
+				if (lps[k] > f->max_local_port)
+					f->max_local_port = lps[k];
+			/* (Spectrum-1's split into 4 takes its cluster's other port: seed 004) */
+			for (unsigned int k = 0; k < count && f->asic != MLXSW_ASIC_SPECTRUM1; k++)
+				if (lps[k] != w->local_port && f->port_at_probe[lps[k]])
+					return dlh_sdk_extack(ext, -EINVAL,
+							      "field \"hw.ports[%u]\": its split into %u would take local "
+							      "port %u, another module's",
+							      i, count, lps[k]);
+		}
+	}
+	return 0;
+}
+
+/* hw.asic, hw.netdev and hw.ports of a profile: the generation, the netdev pattern and the board's wiring. */
 int mlxsw_facts_parse(struct mlxsw_facts *facts, const struct dlh_sdk_json *hw, struct dlh_extack *ext)
 {
-	static const char *const keys[] = {"local_port", "module", "width", NULL};
+	static const char *const keys[] = {"local_port", "module", "width", "lane_speed", NULL};
 	size_t n = 0;
 	int err;
+
+	err = asic_parse(facts, hw, ext);
+	if (err)
+		return err;
+	bool sp1 = facts->asic == MLXSW_ASIC_SPECTRUM1;
 
 	snprintf(facts->netdev_pattern, sizeof(facts->netdev_pattern), "eth%%d");
 	if (dlh_sdk_json_has(hw, "netdev") &&
@@ -71,32 +161,45 @@ int mlxsw_facts_parse(struct mlxsw_facts *facts, const struct dlh_sdk_json *hw, 
 				      MLXSW_PORT_MAX_PORTS - 1);
 	for (size_t i = 0; i < n; i++) {
 		char at[32];
-		long lp, module, width;
+		long lp, module, width, speed = 0;
 
 		snprintf(at, sizeof(at), "ports[%zu]", i);
 		if (dlh_sdk_json_only(hw, at, keys, NULL))
 			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%zu]\": expected an object", i);
-		err = wire_int(hw, i, "local_port", 1, MLXSW_PORT_MAX_PORTS - 1, &lp, ext);
+		/* Spectrum-1: 64 local ports and modules (seed 002) */
+		err = wire_int(hw, i, "local_port", 1, sp1 ? 64 : MLXSW_PORT_MAX_PORTS - 1, &lp, ext);
 		if (!err)
-			err = wire_int(hw, i, "module", 0, MLXSW_MODULE_MAX - 1, &module, ext);
+			err = wire_int(hw, i, "module", 0, sp1 ? 63 : MLXSW_MODULE_MAX - 1, &module, ext);
 		if (!err)
 			err = wire_int(hw, i, "width", 1, MLXSW_PORT_MODULE_MAX_WIDTH, &width, ext);
+		/* a cage slower than the ASIC's lanes (an SFP28 service port): Mb/s a lane */
+		snprintf(at, sizeof(at), "ports[%zu].lane_speed", i);
+		if (!err && dlh_sdk_json_has(hw, at))
+			err = wire_int(hw, i, "lane_speed", 1000, 400000, &speed, ext);
 		if (err)
 			return err;
-		if (width == 3)
-			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%zu].width\": expected 1, 2 or 4", i);
-		/* The split logic assumes 4-lane ports at the first or third local port of a cluster. */
-		if (width == MLXSW_PORT_MODULE_MAX_WIDTH && (lp - 1) % 2)
+		if (width & (width - 1) || (facts->asic == MLXSW_ASIC_SPECTRUM1 && width > 4))
+			return dlh_sdk_extack(ext, -EINVAL, "field \"hw.ports[%zu].width\": expected %s", i,
+					      facts->asic == MLXSW_ASIC_SPECTRUM1 ? "1, 2 or 4" : "1, 2, 4 or 8");
+		/* Spectrum-1's split logic assumes 4-lane ports at the first or third local port of a cluster. */
+		if (facts->asic == MLXSW_ASIC_SPECTRUM1 && width == 4 && (lp - 1) % 2)
 			return dlh_sdk_extack(
 			    ext, -EINVAL,
 			    "field \"hw.ports[%zu].local_port\": a 4-lane port must be at the first or "
 			    "third local port of a cluster",
 			    i);
+		if (facts->port_at_probe[lp] || facts->module_port[module])
+			return dlh_sdk_extack(ext, -EINVAL,
+					      "field \"hw.ports[%zu]\": local port %ld or lanes of module %ld already mapped",
+					      i, lp, module);
 		facts->port_to_module[lp] = (uint8_t)module;
-		facts->port_at_probe[lp] = width == MLXSW_PORT_MODULE_MAX_WIDTH;
-		facts->wires[facts->nwires++] = (struct mlxsw_wire){(uint8_t)lp, (uint8_t)module, (uint8_t)width};
+		facts->port_at_probe[lp] = true;
+		facts->module_port[module] = (uint16_t)lp;
+		facts->module_width[module] = (uint8_t)width;
+		facts->lane_speed[module] = (uint32_t)speed;
+		facts->wires[facts->nwires++] = (struct mlxsw_wire){(uint16_t)lp, (uint8_t)module, (uint8_t)width};
 	}
-	return 0;
+	return wires_check(facts, ext);
 }
 
 /* The port at @local_port as @v has it, into @ps; false if there is none. */
@@ -115,7 +218,7 @@ static bool view_port(const struct ports_view *v, unsigned int local_port, struc
 	if (ps) {
 		memset(ps, 0, sizeof(*ps));
 		dlh_port_module(p, &module, &lane);
-		ps->local_port = (uint8_t)local_port;
+		ps->local_port = (uint16_t)local_port;
 		ps->split = dlh_port_is_split(p);
 		ps->module = (uint8_t)module;
 		ps->width = (uint8_t)dlh_port_lanes(p);
@@ -128,35 +231,24 @@ static bool view_port(const struct ports_view *v, unsigned int local_port, struc
 
 enum mlxsw_linux mlxsw_linux_of(const struct dlh_dev *dev)
 {
+	const struct mlxsw_facts *f = dlh_sdk_dev_facts(dev);
+
+	/* the seeds are Spectrum-1's: a later generation is Linux's mlxsw as it is now */
+	if (f && f->asic > MLXSW_ASIC_SPECTRUM1)
+		return MLXSW_LINUX_PMTDB;
 	return dlh_sdk_linux_version(dlh_sdk_dev_linux(dev)) >= 0x060100 ? MLXSW_LINUX_PMTDB : MLXSW_LINUX_SEEDS;
 }
 
-/*
- * PMTDB as the profile's wiring gives it: a module's split into 2 takes its
- * port and the next local port, into 4 its port's cluster. What a real
- * SN2700's firmware answers is not published; this is what the seeds' own
- * layout implies, and what the emulated firmware answers (emu.c).
- */
+/* PMTDB as the profile's wiring gives it, as the emulated firmware answers (mlxsw_board_split()). */
 void mlxsw_pmtdb_of(const struct mlxsw_facts *f, uint8_t module, unsigned int count, struct mlxsw_pmtdb *db)
 {
-	unsigned int lp = 0, first;
-
 	memset(db, 0, sizeof(*db));
-	for (unsigned int i = 1; i < MLXSW_PORT_MAX_PORTS && !lp; i++)
-		if (f->port_at_probe[i] && f->port_to_module[i] == module)
-			lp = i;
-	if (!lp || (count != 1 && count != 2 && count != 4))
-		return;
-	first = count == 4 ? mlxsw_cluster_base_port((uint8_t)lp) : lp;
-	if (first + count > MLXSW_PORT_MAX_PORTS)
-		return;
-	for (unsigned int i = 0; i < count; i++)
-		db->port[i] = (uint8_t)(first + i);
-	db->ok = true;
+	if (module < MLXSW_MODULE_MAX)
+		db->ok = mlxsw_board_split(f->asic, f->module_port[module], f->module_width[module], count, db->port);
 }
 
 /* The ports of @lps (@n of them) that the view has: what a split or an unsplit takes down. */
-static int collect_at(const struct ports_view *v, const uint8_t *lps, unsigned int n, struct port_spec *old)
+static int collect_at(const struct ports_view *v, const uint16_t *lps, unsigned int n, struct port_spec *old)
 {
 	int nold = 0;
 
@@ -166,19 +258,26 @@ static int collect_at(const struct ports_view *v, const uint8_t *lps, unsigned i
 	return nold;
 }
 
-static int collect_old(const struct ports_view *v, uint8_t base, unsigned int count, struct port_spec *old)
+static int collect_old(const struct ports_view *v, uint16_t base, unsigned int count, struct port_spec *old)
 {
-	uint8_t lps[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
+	uint16_t lps[MLXSW_SPLIT_MAX];
 
 	for (unsigned int i = 0; i < count; i++)
-		lps[i] = (uint8_t)(base + i);
+		lps[i] = (uint16_t)(base + i);
 	return collect_at(v, lps, count, old);
 }
 
-static void split_ports(const struct ports_view *v, const uint8_t *lps, unsigned int count, uint8_t module,
+/* A module's lanes, as the board wires it (mlxsw_sp_port_mapping's module_width). */
+static unsigned int module_width(const struct ports_view *v, uint8_t module)
+{
+	return module < MLXSW_MODULE_MAX && v->facts->module_width[module] ? v->facts->module_width[module]
+									    : MLXSW_SP_PORTS_PER_CLUSTER_MAX;
+}
+
+static void split_ports(const struct ports_view *v, const uint16_t *lps, unsigned int count, uint8_t module,
 			struct port_spec *new)
 {
-	uint8_t width = (uint8_t)(MLXSW_PORT_MODULE_MAX_WIDTH / count);
+	uint8_t width = (uint8_t)(module_width(v, module) / count);
 
 	for (unsigned int i = 0; i < count; i++) {
 		new[i] = (struct port_spec){
@@ -202,14 +301,15 @@ static void split_ports(const struct ports_view *v, const uint8_t *lps, unsigned
  * whose ports another split holds; from 6.1 mlxsw asks the firmware
  * (PMTDB) and takes down whatever port holds them (mlxsw_sp_port_split()).
  */
-int mlxsw_split_decide(const struct ports_view *v, uint8_t local_port, unsigned int count, uint8_t module,
+int mlxsw_split_decide(const struct ports_view *v, uint16_t local_port, unsigned int count, uint8_t module,
 		       uint8_t cur_width, const struct mlxsw_pmtdb *db, struct port_spec *old, int *nold,
 		       struct port_spec *new, struct dlh_extack *ext)
 {
-	uint8_t base_port, lps[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
+	uint16_t base_port, lps[MLXSW_SPLIT_MAX];
 
 	if (v->linux == MLXSW_LINUX_PMTDB) {
-		if (cur_width != MLXSW_PORT_MODULE_MAX_WIDTH)
+		/* (a port narrower than its module is a split one: mlxsw_sp_port->split) */
+		if (cur_width != module_width(v, module))
 			return dlh_sdk_extack(ext, -EINVAL, "Port is already split");
 		if (!db || !db->ok)
 			return dlh_sdk_extack(ext, -EINVAL, "Unsupported split configuration");
@@ -217,7 +317,7 @@ int mlxsw_split_decide(const struct ports_view *v, uint8_t local_port, unsigned 
 		split_ports(v, db->port, count, module, new);
 		return 0;
 	}
-	if (cur_width != MLXSW_PORT_MODULE_MAX_WIDTH)
+	if (cur_width != module_width(v, module))
 		return dlh_sdk_extack(ext, -EINVAL, "Port cannot be split further");
 
 	/* Make sure we have enough slave (even) ports for the split. */
@@ -233,12 +333,12 @@ int mlxsw_split_decide(const struct ports_view *v, uint8_t local_port, unsigned 
 	}
 	*nold = collect_old(v, base_port, count, old);
 	for (unsigned int i = 0; i < count; i++)
-		lps[i] = (uint8_t)(base_port + i);
+		lps[i] = (uint16_t)(base_port + i);
 	split_ports(v, lps, count, module, new);
 	return 0;
 }
 
-int mlxsw_split_port_of(const struct ports_view *v, struct dlh_port *port, unsigned int count, uint8_t *local_port,
+int mlxsw_split_port_of(const struct ports_view *v, struct dlh_port *port, unsigned int count, uint16_t *local_port,
 			struct dlh_extack *ext)
 {
 	uint32_t index = dlh_port_index(port);
@@ -247,7 +347,7 @@ int mlxsw_split_port_of(const struct ports_view *v, struct dlh_port *port, unsig
 		return v->linux == MLXSW_LINUX_PMTDB
 			   ? dlh_sdk_extack(ext, -EINVAL, "Port number does not exist")
 			   : dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
-	*local_port = (uint8_t)index;
+	*local_port = (uint16_t)index;
 	/* from 6.1 devlink's core checks the count against the lanes, and PMTDB the rest */
 	if (v->linux == MLXSW_LINUX_SEEDS && count != 2 && count != 4)
 		return dlh_sdk_extack(ext, -EINVAL, "Port can only be split into 2 or 4 ports");
@@ -255,7 +355,7 @@ int mlxsw_split_port_of(const struct ports_view *v, struct dlh_port *port, unsig
 }
 
 /* A module's unsplit port where the board has one at @lp: what an unsplit re-creates. */
-static bool unsplit_port(const struct ports_view *v, uint8_t lp, struct port_spec *ps)
+static bool unsplit_port(const struct ports_view *v, uint16_t lp, struct port_spec *ps)
 {
 	const struct mlxsw_facts *facts = v->facts;
 
@@ -264,18 +364,19 @@ static bool unsplit_port(const struct ports_view *v, uint8_t lp, struct port_spe
 	*ps = (struct port_spec){
 	    .local_port = lp,
 	    .module = facts->port_to_module[lp],
-	    .width = MLXSW_PORT_MODULE_MAX_WIDTH,
+	    .width = (uint8_t)module_width(v, facts->port_to_module[lp]),
 	};
 	memcpy(ps->netdev, facts->netdev_pattern, sizeof(ps->netdev));
 	return true;
 }
 
-int mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t cur_width,
+int mlxsw_unsplit_decide(const struct ports_view *v, uint16_t local_port, uint8_t module, uint8_t cur_width,
 			 const struct mlxsw_pmtdb *db, struct port_spec *old, int *nold, struct port_spec *new,
 			 int *nnew, struct dlh_extack *ext)
 {
-	unsigned int count = cur_width == 1 ? 4 : 2;
-	uint8_t base_port = mlxsw_cluster_base_port(local_port);
+	/* mlxsw_sp_port_unsplit(): module_width / width */
+	unsigned int count = module_width(v, module) / (cur_width ? cur_width : 1);
+	uint16_t base_port = mlxsw_cluster_base_port(local_port);
 
 	*nnew = 0;
 	if (v->linux == MLXSW_LINUX_PMTDB) {
@@ -292,17 +393,17 @@ int mlxsw_unsplit_decide(const struct ports_view *v, uint8_t local_port, uint8_t
 	}
 	/* Determine which ports to remove. */
 	if (count == 2 && local_port >= base_port + 2)
-		base_port = (uint8_t)(base_port + 2);
+		base_port = (uint16_t)(base_port + 2);
 
 	*nold = collect_old(v, base_port, count, old);
 	/* The seed re-creates every even port; only re-create those the board had. */
 	for (unsigned int i = 0; i < count / 2; i++)
-		if (unsplit_port(v, (uint8_t)(base_port + i * 2), &new[*nnew]))
+		if (unsplit_port(v, (uint16_t)(base_port + i * 2), &new[*nnew]))
 			(*nnew)++;
 	return 0;
 }
 
-int mlxsw_unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uint8_t *local_port, struct port_spec *ps,
+int mlxsw_unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uint16_t *local_port, struct port_spec *ps,
 			  struct dlh_extack *ext)
 {
 	uint32_t index = dlh_port_index(port);
@@ -311,7 +412,7 @@ int mlxsw_unsplit_port_of(const struct ports_view *v, struct dlh_port *port, uin
 		return v->linux == MLXSW_LINUX_PMTDB
 			   ? dlh_sdk_extack(ext, -EINVAL, "Port number does not exist")
 			   : dlh_sdk_extack(ext, -EINVAL, "Port number \"%u\" does not exist", index);
-	*local_port = (uint8_t)index;
+	*local_port = (uint16_t)index;
 	if (!ps->split)
 		return dlh_sdk_extack(ext, -EINVAL,
 				      v->linux == MLXSW_LINUX_PMTDB ? "Port was not split" : "Port wasn't split");
@@ -340,11 +441,11 @@ static int plan_fill(const struct mlxsw_facts *facts, struct dlh_sdk_plan *plan,
 static int mlxsw_port_split_plan(struct dlh_port *port, unsigned int count, struct dlh_sdk_plan *plan,
 				 struct dlh_extack *ext)
 {
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX], ps;
+	struct port_spec old[MLXSW_SPLIT_MAX], new[MLXSW_SPLIT_MAX], ps;
 	const struct ports_view v = {
 	    .facts = dlh_sdk_dev_facts(dlh_port_dev(port)), .linux = mlxsw_linux_of(dlh_port_dev(port)), .plan = plan};
 	struct mlxsw_pmtdb db;
-	uint8_t local_port;
+	uint16_t local_port;
 	int nold, err;
 
 	err = mlxsw_split_port_of(&v, port, count, &local_port, ext);
@@ -357,31 +458,32 @@ static int mlxsw_port_split_plan(struct dlh_port *port, unsigned int count, stru
 
 static int mlxsw_port_unsplit_plan(struct dlh_port *port, struct dlh_sdk_plan *plan, struct dlh_extack *ext)
 {
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX], ps;
+	struct port_spec old[MLXSW_SPLIT_MAX], new[MLXSW_SPLIT_MAX], ps;
 	const struct ports_view v = {
 	    .facts = dlh_sdk_dev_facts(dlh_port_dev(port)), .linux = mlxsw_linux_of(dlh_port_dev(port)), .plan = plan};
 	struct mlxsw_pmtdb db;
-	uint8_t local_port;
+	uint16_t local_port;
 	int nold, nnew, err;
 
 	err = mlxsw_unsplit_port_of(&v, port, &local_port, &ps, ext);
 	if (err)
 		return err;
-	mlxsw_pmtdb_of(v.facts, ps.module, MLXSW_PORT_MODULE_MAX_WIDTH / (ps.width ? ps.width : 1), &db);
-	err = mlxsw_unsplit_decide(&v, local_port, ps.width, &db, old, &nold, new, &nnew, ext);
+	mlxsw_pmtdb_of(v.facts, ps.module, module_width(&v, ps.module) / (ps.width ? ps.width : 1), &db);
+	err = mlxsw_unsplit_decide(&v, local_port, ps.module, ps.width, &db, old, &nold, new, &nnew, ext);
 	if (err)
 		return err;
 	return plan_fill(v.facts, plan, old, nold, new, nnew, ext);
 }
 
 /*
- * A kernel port as Linux's mlxsw_spectrum registers it (6.1 and 6.12 alike):
- * the port number is the module's front-panel label (module + 1), a split
- * port's lanes start at its subport times its width.
+ * A kernel port as Linux's mlxsw registers it (6.1 and 6.12 alike, every
+ * generation): the port number is the module's front-panel label (module +
+ * 1), a split port's lanes start at its subport times its width.
  */
 static void mlxsw_port_attrs_fill(const struct dlh_dev *dev, uint32_t index, struct dlh_sdk_port_attrs *attrs)
 {
-	(void)dev;
+	const struct mlxsw_facts *f = dlh_sdk_dev_facts(dev);
+
 	(void)index;
 	if (attrs->flavour != DLH_PORT_FLAVOUR_PHYSICAL || !attrs->number || attrs->number > MLXSW_MODULE_MAX ||
 	    attrs->lanes > MLXSW_PORT_MODULE_MAX_WIDTH)
@@ -389,21 +491,24 @@ static void mlxsw_port_attrs_fill(const struct dlh_dev *dev, uint32_t index, str
 	attrs->has_module = true;
 	attrs->module = attrs->number - 1;
 	attrs->lane = attrs->split ? attrs->split_subport * attrs->lanes : 0;
-	attrs->speed = (uint32_t)MLXSW_SP_PORT_BASE_SPEED * attrs->lanes;
+	attrs->speed = f ? mlxsw_port_speed(f, attrs->module, attrs->lanes)
+			 : (uint32_t)MLXSW_SP_PORT_BASE_SPEED * attrs->lanes;
 }
 
 /* Whether the kernel's port at @lp, on module @module, is where the board's wiring can put one. */
 static bool port_fits(const struct mlxsw_facts *f, unsigned int lp, const struct dlh_sdk_port_attrs *a)
 {
-	uint8_t base = mlxsw_cluster_base_port((uint8_t)lp);
+	unsigned int width = a->module < MLXSW_MODULE_MAX ? f->module_width[a->module] : 0;
+	struct mlxsw_pmtdb db;
 
-	if (lp < 1 || lp >= MLXSW_PORT_MAX_PORTS || a->lanes < 1 || a->lanes > MLXSW_PORT_MODULE_MAX_WIDTH)
+	if (lp < 1 || lp >= MLXSW_PORT_MAX_PORTS || a->lanes < 1 || !width || width % a->lanes)
 		return false;
 	if (!a->split)
-		return f->port_at_probe[lp] && f->port_to_module[lp] == a->module;
-	/* a split port is on the module of a 4-lane port of its cluster */
-	for (unsigned int i = 0; i < MLXSW_SP_PORTS_PER_CLUSTER_MAX && base + i < MLXSW_PORT_MAX_PORTS; i++)
-		if (f->port_at_probe[base + i] && f->port_to_module[base + i] == a->module)
+		return f->module_port[a->module] == lp && a->lanes == width;
+	/* a split port is at one of the local ports the module's split into width / lanes takes */
+	mlxsw_pmtdb_of(f, (uint8_t)a->module, width / a->lanes, &db);
+	for (unsigned int i = 0; db.ok && i < width / a->lanes; i++)
+		if (db.port[i] == lp)
 			return true;
 	return false;
 }
@@ -423,6 +528,8 @@ static int mlxsw_rules_attach(struct dlh_dev *dev, const char *config, struct dl
 	if (err)
 		return err;
 	facts->kernel = true;
+	bool on[MLXSW_MODULE_MAX] = {0};
+
 	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
 		struct dlh_sdk_port_attrs a = {0};
 		uint32_t module = 0, lane = 0;
@@ -439,11 +546,18 @@ static int mlxsw_rules_attach(struct dlh_dev *dev, const char *config, struct dl
 			return dlh_sdk_extack(ext, -EINVAL,
 					      "port %u (number %u, %u lanes%s) is not where the board has one",
 					      dlh_port_index(p), a.number, a.lanes, a.split ? ", split" : "");
+		on[a.module] = true;
 	}
+	/* a board of the same driver with fewer cages fits too: each of this one's has a port (or its split) */
+	for (unsigned int i = 0; i < facts->nwires; i++)
+		if (!on[facts->wires[i].module])
+			return dlh_sdk_extack(ext, -EINVAL, "module %u, which the board wires to local port %u, has no port",
+					      facts->wires[i].module, facts->wires[i].local_port);
 	return 0;
 }
 
-static const char *const mlxsw_kernel_drivers[] = {"mlxsw_spectrum", NULL};
+static const char *const mlxsw_kernel_drivers[] = {"mlxsw_spectrum", "mlxsw_spectrum2", "mlxsw_spectrum3",
+						   "mlxsw_spectrum4", NULL};
 
 const struct dlh_sdk_rules mlxsw_rules = {
     .kernel_drivers = mlxsw_kernel_drivers,

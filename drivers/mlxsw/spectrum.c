@@ -25,7 +25,7 @@
 #include <string.h>
 
 struct mlxsw_sp_port {
-	uint8_t local_port;
+	uint16_t local_port;
 	bool split;
 	uint8_t module;
 	uint8_t width;
@@ -48,7 +48,7 @@ static struct mlxsw_sp *sp_of(const struct dlh_dev *dev)
 	return dlh_sdk_dev_priv(dev);
 }
 
-static int module_lane_get(struct mlxsw_sp *sp, uint8_t local_port, uint8_t *module, uint8_t *width, uint8_t *lane)
+static int module_lane_get(struct mlxsw_sp *sp, uint16_t local_port, uint8_t *module, uint8_t *width, uint8_t *lane)
 {
 	struct mlxsw_reg_pmlp pmlp = {.local_port = local_port};
 	int err = mlxsw_reg_query(&sp->bus, MLXSW_REG_PMLP, &pmlp);
@@ -61,14 +61,14 @@ static int module_lane_get(struct mlxsw_sp *sp, uint8_t local_port, uint8_t *mod
 	return 0;
 }
 
-static int module_info_get(struct mlxsw_sp *sp, uint8_t local_port, uint8_t *module, uint8_t *width)
+static int module_info_get(struct mlxsw_sp *sp, uint16_t local_port, uint8_t *module, uint8_t *width)
 {
 	uint8_t lane;
 
 	return module_lane_get(sp, local_port, module, width, &lane);
 }
 
-static int module_map(struct mlxsw_sp *sp, uint8_t local_port, uint8_t module, uint8_t width, uint8_t lane)
+static int module_map(struct mlxsw_sp *sp, uint16_t local_port, uint8_t module, uint8_t width, uint8_t lane)
 {
 	struct mlxsw_reg_pmlp pmlp = {.local_port = local_port, .width = width};
 
@@ -79,24 +79,23 @@ static int module_map(struct mlxsw_sp *sp, uint8_t local_port, uint8_t module, u
 	return mlxsw_reg_write(&sp->bus, MLXSW_REG_PMLP, &pmlp);
 }
 
-static int module_unmap(struct mlxsw_sp *sp, uint8_t local_port)
+static int module_unmap(struct mlxsw_sp *sp, uint16_t local_port)
 {
 	struct mlxsw_reg_pmlp pmlp = {.local_port = local_port, .width = 0};
 
 	return mlxsw_reg_write(&sp->bus, MLXSW_REG_PMLP, &pmlp);
 }
 
-static int port_enable_set(struct mlxsw_sp *sp, uint8_t local_port, bool enabled)
+static int port_enable_set(struct mlxsw_sp *sp, uint16_t local_port, bool enabled)
 {
 	struct mlxsw_reg_pspa pspa = {.local_port = local_port, .enabled = enabled};
 
 	return mlxsw_reg_write(&sp->bus, MLXSW_REG_PSPA, &pspa);
 }
 
-static int port_speed_by_width_set(struct mlxsw_sp *sp, uint8_t local_port, uint8_t width)
+static int port_speed_by_width_set(struct mlxsw_sp *sp, uint16_t local_port, uint8_t module, uint8_t width)
 {
-	struct mlxsw_reg_ptys ptys = {.local_port = local_port,
-				      .speed_admin = (uint32_t)MLXSW_SP_PORT_BASE_SPEED * width};
+	struct mlxsw_reg_ptys ptys = {.local_port = local_port, .speed_admin = mlxsw_port_speed(sp->facts, module, width)};
 
 	return mlxsw_reg_write(&sp->bus, MLXSW_REG_PTYS, &ptys);
 }
@@ -111,7 +110,7 @@ static int port_hw_up(struct mlxsw_sp *sp, const struct port_spec *ps, bool map)
 		if (err)
 			return err;
 	}
-	err = port_speed_by_width_set(sp, ps->local_port, ps->width);
+	err = port_speed_by_width_set(sp, ps->local_port, ps->module, ps->width);
 	if (err)
 		goto err_speed_set;
 	err = port_enable_set(sp, ps->local_port, true);
@@ -127,7 +126,7 @@ err_speed_set:
 }
 
 /* Disables, then unmaps (seed 003: active ports cannot be unmapped); undoes itself on failure. */
-static int port_hw_down(struct mlxsw_sp *sp, uint8_t local_port, bool unmap)
+static int port_hw_down(struct mlxsw_sp *sp, uint16_t local_port, bool unmap)
 {
 	int err = port_enable_set(sp, local_port, false);
 
@@ -188,7 +187,7 @@ err_port_register:
 	return err;
 }
 
-static void port_model_del(struct mlxsw_sp *sp, uint8_t local_port)
+static void port_model_del(struct mlxsw_sp *sp, uint16_t local_port)
 {
 	struct mlxsw_sp_port *p = sp->ports[local_port];
 
@@ -261,12 +260,19 @@ static bool own_port(const void *arg, unsigned int local_port, struct port_spec 
 	return true;
 }
 
+/* A module's lanes: its port's width at probe (mlxsw_sp_port_mapping's module_width). */
+static uint8_t module_width_of(const struct mlxsw_sp *sp, uint8_t module)
+{
+	return module < MLXSW_MODULE_MAX && sp->facts->module_width[module] ? sp->facts->module_width[module]
+									     : MLXSW_SP_PORTS_PER_CLUSTER_MAX;
+}
+
 /* What the firmware answers PMTDB for @module split into @count (Linux 6.1's mlxsw_sp_port_split()). */
 static int pmtdb_get(struct mlxsw_sp *sp, uint8_t module, unsigned int count, struct mlxsw_pmtdb *db,
 		     struct dlh_extack *ext)
 {
 	struct mlxsw_reg_pmtdb q = {.module = module,
-				    .ports_width = (uint8_t)(MLXSW_PORT_MODULE_MAX_WIDTH / count),
+				    .ports_width = (uint8_t)(module_width_of(sp, module) / (count ? count : 1)),
 				    .num_ports = (uint8_t)count};
 	int err = mlxsw_reg_query(&sp->bus, MLXSW_REG_PMTDB, &q);
 
@@ -286,10 +292,11 @@ static struct ports_view own_view(struct mlxsw_sp *sp)
 static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct dlh_extack *ext)
 {
 	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX];
+	struct port_spec old[MLXSW_SPLIT_MAX], new[MLXSW_SPLIT_MAX];
 	const struct ports_view v = own_view(sp);
 	struct mlxsw_pmtdb db = {0};
-	uint8_t local_port, module, cur_width;
+	uint16_t local_port;
+	uint8_t module, cur_width;
 	int nold, err;
 
 	err = mlxsw_split_port_of(&v, port, count, &local_port, ext);
@@ -299,7 +306,7 @@ static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct
 	if (err)
 		return dlh_sdk_extack(ext, err, "Failed to get port's width");
 	/* 6.1 asks the firmware only for a port that is not split already */
-	if (v.linux == MLXSW_LINUX_PMTDB && cur_width == MLXSW_PORT_MODULE_MAX_WIDTH) {
+	if (v.linux == MLXSW_LINUX_PMTDB && cur_width == module_width_of(sp, module)) {
 		err = pmtdb_get(sp, module, count, &db, ext);
 		if (err)
 			return err;
@@ -316,10 +323,11 @@ static int mlxsw_sp_port_split(struct dlh_port *port, unsigned int count, struct
 static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 {
 	struct mlxsw_sp *sp = sp_of(dlh_port_dev(port));
-	struct port_spec old[MLXSW_SP_PORTS_PER_CLUSTER_MAX], new[MLXSW_SP_PORTS_PER_CLUSTER_MAX], ps;
+	struct port_spec old[MLXSW_SPLIT_MAX], new[MLXSW_SPLIT_MAX], ps;
 	const struct ports_view v = own_view(sp);
 	struct mlxsw_pmtdb db = {0};
-	uint8_t local_port, module, cur_width;
+	uint16_t local_port;
+	uint8_t module, cur_width;
 	int nold, nnew, err;
 
 	err = mlxsw_unsplit_port_of(&v, port, &local_port, &ps, ext);
@@ -329,11 +337,11 @@ static int mlxsw_sp_port_unsplit(struct dlh_port *port, struct dlh_extack *ext)
 	if (err)
 		return dlh_sdk_extack(ext, err, "Failed to get port's width");
 	if (v.linux == MLXSW_LINUX_PMTDB) {
-		err = pmtdb_get(sp, module, MLXSW_PORT_MODULE_MAX_WIDTH / (cur_width ? cur_width : 1), &db, ext);
+		err = pmtdb_get(sp, module, module_width_of(sp, module) / (cur_width ? cur_width : 1), &db, ext);
 		if (err)
 			return err;
 	}
-	err = mlxsw_unsplit_decide(&v, local_port, cur_width, &db, old, &nold, new, &nnew, ext);
+	err = mlxsw_unsplit_decide(&v, local_port, module, cur_width, &db, old, &nold, new, &nnew, ext);
 	if (err)
 		return err;
 	err = ports_replace(sp, old, nold, new, nnew, ext);
@@ -377,9 +385,9 @@ static int state_apply(struct mlxsw_sp *sp, const struct dlh_sdk_json *hw, struc
 			if (dlh_sdk_json_uint(hw, path, 0, INT64_MAX, &v[k], NULL))
 				goto bad_record;
 		}
-		if (v[0] < 1 || v[0] >= MLXSW_PORT_MAX_PORTS || v[1] < 1 || v[1] > MLXSW_PORT_MODULE_MAX_WIDTH ||
+		if (v[0] < 1 || v[0] > sp->facts->max_local_port || v[1] < 1 || v[1] > MLXSW_PORT_MODULE_MAX_WIDTH ||
 		    v[2] >= MLXSW_MODULE_MAX || v[3] > MLXSW_PORT_MODULE_MAX_WIDTH - v[1] ||
-		    mlxsw_emu_map(sp->emu, (uint8_t)v[0], (uint8_t)v[2], (uint8_t)v[1], (uint8_t)v[3]))
+		    mlxsw_emu_map(sp->emu, (uint16_t)v[0], (uint8_t)v[2], (uint8_t)v[1], (uint8_t)v[3]))
 			return dlh_sdk_extack(ext, -EINVAL,
 					      "field \"hw.state.pmlp[%zu]\": not a mapping the ASIC takes", i);
 		continue;
@@ -398,7 +406,7 @@ static int state_apply(struct mlxsw_sp *sp, const struct dlh_sdk_json *hw, struc
 		if (err == -ENOENT)
 			break;
 		lp = err ? 0 : strtol(key, &end, 10);
-		if (err || !*key || *end || lp < 1 || lp >= MLXSW_PORT_MAX_PORTS)
+		if (err || !*key || *end || lp < 1 || lp > sp->facts->max_local_port)
 			return dlh_sdk_extack(ext, -EINVAL,
 					      "field \"hw.state.netdev.%s\": expected a local port number",
 					      err ? "?" : key);
@@ -449,6 +457,15 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 	err = dlh_sdk_json_parse(config, "hw", &hw, ext);
 	if (err)
 		return err;
+	/* The generation, the netdev pattern and the board's wiring: the rules' facts; then the ASIC. */
+	err = mlxsw_facts_parse(sp->facts, hw, ext);
+	if (err)
+		goto out;
+	sp->emu = mlxsw_emu_new(sp->facts->asic);
+	if (!sp->emu) {
+		err = dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+		goto out;
+	}
 	/* Fault injection from the first access on, so that probe itself can be tested. */
 	if (dlh_sdk_json_has(hw, "fail_nth")) {
 		if (dlh_sdk_json_uint(hw, "fail_nth", 0, UINT64_MAX >> 1, &fail_nth, NULL)) {
@@ -462,16 +479,11 @@ static int config_apply(struct mlxsw_sp *sp, const char *config, struct dlh_exta
 		if (err)
 			goto out;
 	}
-	/* The netdev pattern and the board's wiring: the rules' facts, then the ASIC's lane map. */
-	err = mlxsw_facts_parse(sp->facts, hw, ext);
-	if (err)
-		goto out;
 	for (unsigned int i = 0; i < sp->facts->nwires; i++) {
 		const struct mlxsw_wire *w = &sp->facts->wires[i];
 
 		/* the firmware's port-module database holds the wiring whatever a saved state maps */
-		if (w->width == MLXSW_PORT_MODULE_MAX_WIDTH)
-			mlxsw_emu_wire(sp->emu, w->local_port, w->module);
+		mlxsw_emu_wire(sp->emu, w->local_port, w->module, w->width);
 		if (dlh_sdk_json_has(hw, "state"))
 			continue;
 		if (mlxsw_emu_board_map(sp->emu, w->local_port, w->module, w->width)) {
@@ -493,8 +505,8 @@ static void ports_remove_all(struct mlxsw_sp *sp, bool unmap)
 	for (int lp = MLXSW_PORT_MAX_PORTS - 1; lp >= 1; lp--) {
 		if (!sp->ports[lp])
 			continue;
-		port_hw_down(sp, (uint8_t)lp, unmap);
-		port_model_del(sp, (uint8_t)lp);
+		port_hw_down(sp, (uint16_t)lp, unmap);
+		port_model_del(sp, (uint16_t)lp);
 	}
 }
 
@@ -506,31 +518,31 @@ static int mlxsw_sp_probe(struct dlh_dev *dev, const char *config, struct dlh_ex
 
 	sp->dev = dev;
 	sp->facts = dlh_sdk_dev_facts(dev);
-	sp->emu = mlxsw_emu_new();
-	if (!sp->emu)
-		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");
+	sp->emu = NULL;
 	err = config_apply(sp, config, ext);
 	if (err)
 		goto err_config;
 	mlxsw_emu_bus(sp->emu, &sp->bus);
+	/* no seeds but Spectrum-1's: a later generation splits as Linux's mlxsw does now (docs/vendors.md) */
+	if (sp->facts->asic > MLXSW_ASIC_SPECTRUM1 && !dlh_sdk_dev_linux(dev)) {
+		err = dlh_sdk_dev_linux_set(dev, MLXSW_LINUX_RELEASE, ext);
+		if (err)
+			goto err_config;
+	}
 
-	for (int lp = 1; lp < MLXSW_PORT_MAX_PORTS; lp++) {
-		struct port_spec ps = {.local_port = (uint8_t)lp};
+	for (int lp = 1; lp <= sp->facts->max_local_port; lp++) {
+		struct port_spec ps = {.local_port = (uint16_t)lp};
 
-		err = module_lane_get(sp, (uint8_t)lp, &module, &width, &lane);
+		err = module_lane_get(sp, (uint16_t)lp, &module, &width, &lane);
 		if (err) {
 			dlh_sdk_extack(ext, err, "Failed to get module info of local port %d", lp);
 			goto err_ports;
 		}
 		if (!width)
 			continue;
-		if (width == MLXSW_PORT_MODULE_MAX_WIDTH) {
-			sp->facts->port_to_module[lp] = module;
-			sp->facts->port_at_probe[lp] = true;
-		}
 		ps.module = module;
 		ps.width = width;
-		ps.split = width < MLXSW_PORT_MODULE_MAX_WIDTH;
+		ps.split = width < module_width_of(sp, module);
 		ps.lane = lane;
 		ps.subport = (uint8_t)(lane / width);
 		/* A restored port keeps its name; others take the pattern's next. */
@@ -544,7 +556,7 @@ static int mlxsw_sp_probe(struct dlh_dev *dev, const char *config, struct dlh_ex
 		}
 		err = port_model_add(sp, &ps, ext);
 		if (err) {
-			port_hw_down(sp, (uint8_t)lp, false);
+			port_hw_down(sp, (uint16_t)lp, false);
 			goto err_ports;
 		}
 	}
@@ -645,9 +657,10 @@ static int mlxsw_sp_sim_get(struct dlh_dev *dev, struct dlh_port *port, const ch
 }
 
 /*
- * What Linux's mlxsw says of the device (mlxsw_devlink_info_get, 6.1): the
- * driver of its PCI function, then MGIR's hardware revision ("%X") and PSID,
- * fixed, and the running firmware version; from 6.2 on the core puts the same
+ * What Linux's mlxsw says of the device (mlxsw_devlink_info_get, 6.1 and
+ * 6.12): the driver of its PCI function (the generation's), then MGIR's
+ * hardware revision ("%X") and PSID, fixed, and the running firmware
+ * version, as "fw.version" and as "fw"; from 6.2 on the core puts the same
  * driver name. An empty PSID (a profile without hw.mgir) is left out rather
  * than put empty.
  */
@@ -658,7 +671,7 @@ static int mlxsw_sp_dev_info_get(struct dlh_dev *dev, struct dlh_sdk_info *info,
 	char buf[32], psid[MLXSW_REG_MGIR_FW_INFO_PSID_SIZE + 1];
 	int err;
 
-	err = dlh_sdk_info_driver_put(info, "mlxsw_spectrum", ext);
+	err = dlh_sdk_info_driver_put(info, mlxsw_asic_driver(sp->facts->asic), ext);
 	if (err)
 		return err;
 	err = mlxsw_reg_query(&sp->bus, MLXSW_REG_MGIR, &mgir);
@@ -673,6 +686,9 @@ static int mlxsw_sp_dev_info_get(struct dlh_dev *dev, struct dlh_sdk_info *info,
 	snprintf(buf, sizeof(buf), "%u.%u.%u", mgir.fw_major, mgir.fw_minor, mgir.fw_sub_minor);
 	if (!err)
 		err = dlh_sdk_info_version_put(info, DLH_VERSION_RUNNING, "fw.version", buf, ext);
+	/* and again as the generic "fw" (mlxsw_devlink_info_get(), 6.1 and 6.12) */
+	if (!err)
+		err = dlh_sdk_info_version_put(info, DLH_VERSION_RUNNING, "fw", buf, ext);
 	return err;
 }
 

@@ -15,7 +15,8 @@ i=0; until devlink dev show 2> /dev/null | grep -q "^$D\$"; do i=$((i + 1)); [ $
 
 # What the instance reports of itself: as mlxsw_spectrum reports an SN2700, bound to that driver.
 printf '%s\n' "$D:" "  driver mlxsw_spectrum" "  versions:" "      fixed:" "        hw.revision A1" \
-	"        fw.psid MT_2860111033" "      running:" "        fw.version 13.2010.1006" > $T/rinfo.want
+	"        fw.psid MT_2860111033" "      running:" "        fw.version 13.2010.1006" "        fw 13.2010.1006" \
+	> $T/rinfo.want
 devlink dev info $D > $T/rinfo 2>&1
 dl --kernel dev info $D > $T/rinfo.dl 2>&1
 drv=$(basename "$(readlink /sys/bus/dlhal/devices/0000:03:00.0/driver)")

@@ -208,7 +208,7 @@ describe("dlhal", function()
     it("says what a Spectrum reports of itself, as Linux's mlxsw", function()
       assert.same({ driver = "mlxsw_spectrum",
                     versions = { fixed = { ["hw.revision"] = "A1", ["fw.psid"] = "MT_2860111033" },
-                                 running = { ["fw.version"] = "13.2010.1006" } } },
+                                 running = { ["fw.version"] = "13.2010.1006", fw = "13.2010.1006" } } },
                   assert(ctx:dev(SW):info()))
       assert.same({ driver = "mlx4_core" }, assert(ctx:dev(HCA):info()))
     end)
