@@ -189,7 +189,7 @@ static int recognise(struct dlh_dev *dev, struct dlh_extack *ext)
 	const char *env = getenv("DLHAL_PROFILE_PATH");
 	bool named = false;
 	char why[DLH_EXTACK_MSG_MAX];
-	int err;
+	int err, misfit = 0;
 
 	err = dlh_dev_info_get(dev, &info, ext);
 	if (err == -EBUSY)
@@ -203,10 +203,23 @@ static int recognise(struct dlh_dev *dev, struct dlh_extack *ext)
 		if (!stands_for(c.root, &info, &named))
 			continue;
 		err = attach(dev, &c, ext);
+		/* a board whose layout does not fit: another of the same driver may (no PSID tells them apart) */
+		if (err == -EINVAL) {
+			if (!misfit) {
+				misfit = err;
+				snprintf(why, sizeof(why), "%s", ext && ext->msg[0] ? ext->msg : "does not fit");
+			}
+			continue;
+		}
 		json_decref(c.root);
 		if (w.d)
 			closedir(w.d);
 		return err;
+	}
+	if (misfit) {
+		/* the first profile that stood for it says why, as if it had been the only one */
+		dlh__dev_rules_missing(dev, why);
+		return dlh__extack_set(ext, misfit, dev->handle, "%s", why);
 	}
 	if (named)
 		snprintf(why, sizeof(why), "no profile stands for this %s board (its info matches none)", info.driver);

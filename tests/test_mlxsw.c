@@ -661,3 +661,105 @@ Test(spectrum, as_linux_6_1_an_unsplit_without_an_answer_is_refused)
 	cr_expect_str_eq(ext.msg, "Unsupported split configuration");
 	cr_expect_eq(mlxsw_unsplit_decide(&v, 1, 0, 2, NULL, old, &nold, new, &nnew, &ext), -EINVAL);
 }
+
+/*
+ * Spectrum-2, -3 and -4 boards (issue 43), emulated: every port of N lanes
+ * splits into every power of two up to N and back (the kernel selftest's
+ * contract, devlink_port_split.py), each split port N/count lanes at its
+ * share of the module's lanes, at the generation's lane speed, on local
+ * ports of its own module; counts Linux's core refuses are refused in its
+ * words.
+ */
+Test(spectrum, later_generations_split_every_port_by_every_power_of_two_up_to_its_lanes)
+{
+	static const struct {
+		const char *profile, *dev, *driver;
+		unsigned int lane_speed, splits; /* cages of N lanes times log2(N) */
+	} boards[] = {
+	    {"sn3700", "pci/0000:0a:00.0", "mlxsw_spectrum2", 50000, 32 * 2},
+	    {"sn4700", "pci/0000:0b:00.0", "mlxsw_spectrum3", 50000, 32 * 3},
+	    {"sn5600", "pci/0000:0c:00.0", "mlxsw_spectrum4", 100000, 64 * 3},
+	};
+
+	for (size_t b = 0; b < sizeof(boards) / sizeof(boards[0]); b++) {
+		struct dlh_ctx *ctx = ctx_with(boards[b].profile);
+		struct dlh_dev *dev = dlh_dev_find(ctx, boards[b].dev);
+		struct dlh_dev_info *info = malloc(sizeof(*info));
+		uint32_t indexes[80];
+		size_t n = 0, splits = 0;
+		struct dlh_extack ext;
+
+		cr_assert_not_null(dev, "%s", boards[b].profile);
+		cr_assert_eq(dlh_dev_info_get(dev, info, &ext), 0, "%s", ext.msg);
+		cr_expect_str_eq(info->driver, boards[b].driver);
+		free(info);
+		for (struct dlh_port *p = dlh_port_first(dev); p && n < 80; p = dlh_port_next(p))
+			indexes[n++] = dlh_port_index(p);
+		for (size_t i = 0; i < n; i++) {
+			struct dlh_port *p = dlh_port_find(dev, indexes[i]);
+			unsigned int lanes = dlh_port_lanes(p), number = dlh_port_number(p);
+			uint32_t module = 0, lane = 0;
+
+			cr_expect_eq(dlh_port_splittable(p), lanes > 1, "%s/%u", boards[b].dev, indexes[i]);
+			if (lanes == 1) {
+				cr_expect_eq(dlh_port_split(p, 2, &ext), -EINVAL);
+				cr_expect_str_eq(ext.msg, "Port cannot be split");
+				continue;
+			}
+			cr_expect_eq(dlh_port_split(p, lanes * 2, &ext), -EINVAL);
+			cr_expect_str_eq(ext.msg, "Invalid split count");
+			cr_expect_eq(dlh_port_split(dlh_port_find(dev, indexes[i]), 3, &ext), -EINVAL);
+			cr_expect_str_eq(ext.msg, "Invalid split count");
+			for (unsigned int count = lanes; count > 1; count /= 2, splits++) {
+				cr_assert_eq(dlh_port_split(dlh_port_find(dev, indexes[i]), count, &ext), 0,
+					     "%s/%u by %u: %s", boards[b].dev, indexes[i], count, ext.msg);
+				for (unsigned int k = 0; k < count; k++) {
+					struct dlh_port *s = dlh_port_find(dev, indexes[i] + k);
+
+					cr_assert_not_null(s, "%s/%u by %u: port %u", boards[b].dev, indexes[i], count,
+							   indexes[i] + k);
+					cr_expect_eq(dlh_port_lanes(s), lanes / count);
+					cr_expect_eq(dlh_port_number(s), number);
+					cr_expect_eq(dlh_port_split_subport(s), k);
+					cr_expect(dlh_port_module(s, &module, &lane));
+					cr_expect_eq(lane, k * (lanes / count));
+					cr_expect_eq(dlh_port_speed(s), boards[b].lane_speed * (lanes / count));
+					cr_expect_not(dlh_port_splittable(s));
+				}
+				cr_expect_eq(dlh_port_split(dlh_port_find(dev, indexes[i]), 2, &ext), -EINVAL);
+				cr_expect_str_eq(ext.msg, "Port cannot be split further");
+				cr_assert_eq(dlh_port_unsplit(dlh_port_find(dev, indexes[i] + count - 1), &ext), 0, "%s",
+					     ext.msg);
+				cr_expect_eq(dlh_port_lanes(dlh_port_find(dev, indexes[i])), lanes);
+				cr_expect_null(dlh_port_find(dev, indexes[i] + 1));
+			}
+		}
+		cr_expect_eq(splits, boards[b].splits, "%s: %zu splits", boards[b].profile, splits);
+		dlh_ctx_free(ctx);
+	}
+}
+
+/* An SN5600 split by 8 everywhere: 512 ports, and back; the lane map the ASIC holds says so. */
+Test(spectrum, an_sn5600_split_by_8_has_512_ports)
+{
+	struct dlh_ctx *ctx = ctx_with("sn5600");
+	struct dlh_dev *dev = dlh_dev_find(ctx, "pci/0000:0c:00.0");
+	struct dlh_extack ext;
+	char pmlp[16384];
+	size_t n = 0;
+
+	for (unsigned int cage = 0; cage < 64; cage++)
+		cr_assert_eq(dlh_port_split(dlh_port_find(dev, 8 * cage + 1), 8, &ext), 0, "%s", ext.msg);
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p))
+		n++;
+	cr_expect_eq(n, 513, "512 split ports and the service port");
+	cr_assert_eq(dlh_dev_sim_get(dev, NULL, "pmlp", pmlp, sizeof(pmlp), &ext), 0, "%s", ext.msg);
+	cr_expect_not_null(strstr(pmlp, " 512:1:63:7:e 513:1:64:0:e"), "%s", pmlp + strlen(pmlp) - 40);
+	for (unsigned int cage = 0; cage < 64; cage++)
+		cr_assert_eq(dlh_port_unsplit(dlh_port_find(dev, 8 * cage + 8), &ext), 0, "%s", ext.msg);
+	n = 0;
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p))
+		n++;
+	cr_expect_eq(n, 65);
+	dlh_ctx_free(ctx);
+}

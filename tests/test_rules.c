@@ -24,6 +24,41 @@
 static char fk_driver[32], fk_psid[32], fk_layout[16];
 static int fk_info_calls;
 
+/*
+ * A later Spectrum as Linux's mlxsw reports its board (fk_layout, as
+ * sn3700.json, sn4700.json, sn5600.json have them): cage N's port at local
+ * port stride * (N - 1) + 1, module N - 1, number N; "wide64" is a 64-cage
+ * Spectrum-2 board of 4 lanes no built-in profile has, "short" an SN4700
+ * with half its cages.
+ */
+static int fk_layout_add(struct dlh_dev *dev, struct dlh_extack *ext)
+{
+	unsigned int cages = 32, width = 4;
+	int err = 0;
+
+	if (!strcmp(fk_layout, "sn4700") || !strcmp(fk_layout, "short") || !strcmp(fk_layout, "sn5600"))
+		width = 8;
+	if (!strcmp(fk_layout, "sn5600") || !strcmp(fk_layout, "wide64"))
+		cages = 64;
+	if (!strcmp(fk_layout, "short"))
+		cages = 16;
+	for (unsigned int i = 0; i < cages + !strcmp(fk_layout, "sn5600") && !err; i++) {
+		bool service = i == cages;
+		struct dlh_sdk_port_attrs a = {.flavour = DLH_PORT_FLAVOUR_PHYSICAL,
+					       .number = i + 1,
+					       .lanes = service ? 1 : width,
+					       .splittable = !service};
+		struct dlh_port *p;
+		char name[16];
+
+		snprintf(name, sizeof(name), "eth%u", i);
+		err = dlh_sdk_port_register(dev, width * i + 1, &a, &p, ext);
+		if (!err)
+			err = dlh_sdk_port_type_eth(p, name, ext);
+	}
+	return err;
+}
+
 static int fk_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 {
 	struct dlh_dev *dev;
@@ -32,6 +67,8 @@ static int fk_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 	if (sscanf(dlh_sdk_bus_config(bus), "%31s %31s %15s", fk_driver, fk_psid, fk_layout) != 3)
 		return dlh_sdk_extack(ext, -EINVAL, "bad config");
 	err = dlh_sdk_bus_dev_add(bus, "pci/0000:03:00.0", &dev, ext);
+	if (strncmp(fk_layout, "sn2700", 6) && strcmp(fk_layout, "moved"))
+		return err ? err : fk_layout_add(dev, ext);
 	for (unsigned int c = 0; c < 16 && !err; c++) {
 		for (unsigned int k = 0; k < 2 && !err; k++) {
 			/* cluster c: local ports 4c+1 and 4c+3 on modules 16+c and c (sn2700.json) */
@@ -60,7 +97,7 @@ static int fk_info(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_ex
 	fk_info_calls++;
 	if (!err)
 		err = dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "hw.revision", "A1", ext);
-	if (!err)
+	if (!err && strcmp(fk_psid, "-"))
 		err = dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "fw.psid", fk_psid, ext);
 	return err;
 }
@@ -80,11 +117,14 @@ static int fk_split(struct dlh_port *port, unsigned int count, struct dlh_extack
 	char name[16];
 	int err = 0;
 
-	if (count != 2)
+	/* Spectrum-1's by 2 (its 4 takes a neighbour: not this fake's); a later one's by any count */
+	if (count != 2 && !strncmp(fk_driver, "mlxsw_spectrum", 15))
 		return dlh_sdk_extack(ext, -EINVAL, "Invalid split configuration");
+	if (strlen(fk_driver) > strlen("mlxsw_spectrum"))
+		a.lanes = dlh_port_lanes(port) / count;
 	snprintf(name, sizeof(name), "%s", dlh_port_netdev(port));
 	dlh_sdk_port_unregister(port);
-	for (unsigned int i = 0; i < 2 && !err; i++) {
+	for (unsigned int i = 0; i < count && !err; i++) {
 		struct dlh_port *p;
 
 		a.split_subport = i;
@@ -157,6 +197,127 @@ Test(rules, a_known_board_plans_with_its_vendors_rules)
 	cr_expect_eq(dlh_port_speed(dlh_port_find(dev, 3)), 100000);
 	cr_expect_eq(dlh_dev_cages(dev, &cages), 32, "the board's faceplate");
 	dlh_ctx_free(ctx);
+}
+
+/*
+ * Spectrum-2, -3 and -4 (issue 43): each recognised by its Linux driver and
+ * the layout the kernel reports (no PSID names a model), planned exactly: a
+ * split by every power of two up to the port's lanes, as the kernel's
+ * selftest holds a driver to, with the ports it brings, and held to the
+ * outcome the kernel reports.
+ */
+Test(rules, each_later_spectrum_is_recognised_by_driver_and_layout_and_plans_exactly)
+{
+	static const struct {
+		const char *config, *profile;
+		unsigned int lanes, speed;
+	} boards[] = {
+	    {"mlxsw_spectrum2 - sn3700", "sn3700", 4, 200000},
+	    {"mlxsw_spectrum3 - sn4700", "sn4700", 8, 400000},
+	    {"mlxsw_spectrum4 - sn5600", "sn5600", 8, 800000},
+	};
+
+	for (size_t b = 0; b < sizeof(boards) / sizeof(boards[0]); b++) {
+		char want[64];
+
+		for (unsigned int count = 2; count <= boards[b].lanes; count *= 2) {
+			struct dlh_ctx *ctx;
+			struct dlh_dev *dev = fk_dev(&ctx, boards[b].config);
+			struct dlh_port *port = dlh_port_find(dev, 1);
+			struct dlh_extack ext;
+			struct dlh_plan plan;
+			bool exact = false;
+			unsigned int lanes_each = boards[b].lanes / count;
+
+			cr_assert_not_null(port);
+			cr_assert_eq(dlh_port_split_plan(port, count, &plan, &ext), 0, "%s: %s", boards[b].profile,
+				     ext.msg);
+			snprintf(want, sizeof(want), "mlxsw rules, profile %s", boards[b].profile);
+			cr_expect_str_eq(dlh_dev_rules(dev, &exact), want);
+			cr_expect(exact);
+			cr_expect_not(plan.partial, "%s by %u", boards[b].profile, count);
+			cr_expect_eq(plan.ngone, 1, "%s by %u: its own port, no neighbour's", boards[b].profile, count);
+			cr_assert_eq(plan.ncome, count);
+			for (unsigned int i = 0; i < count; i++) {
+				cr_expect_eq(plan.come[i].index, 1 + i);
+				cr_expect_eq(plan.come[i].lanes, lanes_each);
+				cr_expect_eq(plan.come[i].split_subport, i);
+			}
+			cr_expect_eq(dlh_port_speed(port), boards[b].speed, "%s", boards[b].profile);
+			cr_expect_eq(dlh_port_split_counts(port), boards[b].lanes == 8 ? 0x114u : 0x14u);
+			/* done by the "kernel": what it reports is what the plan said */
+			cr_assert_eq(dlh_port_split(port, count, &ext), 0, "%s", ext.msg);
+			for (unsigned int i = 0; i < count; i++) {
+				struct dlh_port *p = dlh_port_find(dev, 1 + i);
+
+				cr_assert_not_null(p);
+				cr_expect_eq(dlh_port_lanes(p), lanes_each);
+				cr_expect_eq(dlh_port_speed(p), boards[b].speed / count);
+			}
+			dlh_ctx_free(ctx);
+		}
+	}
+}
+
+Test(rules, the_sn5600_service_port_is_one_sfp28_lane)
+{
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev = fk_dev(&ctx, "mlxsw_spectrum4 - sn5600");
+	struct dlh_port *svc = dlh_port_find(dev, 513);
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+
+	cr_assert_not_null(svc);
+	cr_expect_eq(dlh_port_split_plan(svc, 2, &plan, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Port cannot be split");
+	cr_expect_eq(dlh_port_speed(svc), 25000, "a 25G lane, not the ASIC's 100G");
+	cr_expect_eq(dlh_port_number(svc), 65);
+	dlh_ctx_free(ctx);
+}
+
+Test(rules, boards_of_one_driver_are_told_apart_by_layout)
+{
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev;
+	struct dlh_plan plan;
+	struct dlh_extack ext;
+	bool exact = true;
+	char dir[] = "/tmp/dlhal-boards-XXXXXX", path[64], want[128];
+	FILE *f;
+
+	/* an SN4700 reporting half its cages is no SN4700: the first misfit is said */
+	dev = fk_dev(&ctx, "mlxsw_spectrum3 - short");
+	cr_assert_eq(dlh_port_split_plan(dlh_port_find(dev, 1), 2, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect(plan.partial);
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact),
+			 "mlxsw rules, profile sn4700, do not fit: module 16, which the board wires to local port 129, has "
+			 "no port");
+	cr_expect_not(exact);
+	dlh_ctx_free(ctx);
+
+	/* a second Spectrum-2 board, of 64 cages, on the profile path: the SN3700 is tried first and does not fit */
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/wide64.json", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "{\"driver\": \"mlxsw\", \"handle\": \"pci/0000:0d:00.0\", \"kernel\": {\"driver\": "
+		   "\"mlxsw_spectrum2\"}, \"hw\": {\"asic\": \"spectrum2\", \"ports\": [");
+	for (unsigned int i = 0; i < 64; i++)
+		fprintf(f, "%s{\"local_port\": %u, \"module\": %u, \"width\": 4}", i ? ", " : "", 4 * i + 1, i);
+	fprintf(f, "]}}\n");
+	fclose(f);
+	setenv("DLHAL_PROFILE_PATH", dir, 1);
+	dev = fk_dev(&ctx, "mlxsw_spectrum2 - wide64");
+	snprintf(want, sizeof(want), "mlxsw rules, profile %s", path);
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact), want);
+	cr_expect(exact);
+	dlh_ctx_free(ctx);
+	dev = fk_dev(&ctx, "mlxsw_spectrum2 - sn3700");
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact), "mlxsw rules, profile sn3700");
+	dlh_ctx_free(ctx);
+	unsetenv("DLHAL_PROFILE_PATH");
+	unlink(path);
+	rmdir(dir);
 }
 
 Test(rules, an_unknown_board_or_driver_stays_partial_saying_what_is_missing)
