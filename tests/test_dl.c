@@ -1550,6 +1550,9 @@ Test(panel, the_seed_states_drawn_as_the_golden_pictures)
 	    {"e810-split4-quads-ascii.txt", "e810-cqda2",
 	     "port split ens16f0 4\n" ICE_RESET "port split ens16f0 4\n" ICE_RESET "panel --ascii\n"},
 	    {"e810-split8-color.txt", "e810-cqda2", "port split ens16f0 8\n" ICE_RESET "panel --color=always\n"},
+	    /* 8-lane cages: a line a lane, each port of a split by 8 shown (issue 43) */
+	    {"sn4700-split8.txt", "sn4700", "port split eth0 8\nport split eth1 4\nport split eth2 2\npanel\n"},
+	    {"sn5600-split8-ascii.txt", "sn5600", "port split eth63 8\npanel --ascii\n"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -18,11 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#define CELLS	  4 /* lines inside a cage: a split by 4 shows each port */
+#define CELLS	  4 /* lines inside a cage at least: a split by 4 shows each port */
 #define INNER	  8 /* characters inside a cage */
 #define BOX	  (INNER + 2)
 #define COLS	  80 /* the width the picture fits */
-#define PORTS_MAX 8  /* ports of one cage kept (a split by 8: the first four shown, "+4") */
+#define PORTS_MAX 8  /* ports of one cage kept, and lines inside a cage at most: a split by 8 shows each port */
 
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
@@ -216,8 +216,8 @@ static void name_fit(const char *name, int w, bool ascii, char *buf, size_t len)
 		snprintf(buf, len, "%c%s%s", name[0], ascii ? "~" : "…", name + n - (size_t)(w - 2));
 }
 
-/* One of the 4 lines inside a cage, @line from 0, INNER characters wide (colour codes aside). */
-static void cage_line(struct panel *pn, struct text *t, const struct cage *cg, int line)
+/* One of the @cells lines inside a cage, @line from 0, INNER characters wide (colour codes aside). */
+static void cage_line(struct panel *pn, struct text *t, const struct cage *cg, int line, int cells)
 {
 	char cell[64], pend[16]; /* UTF-8: a hatch character is 3 bytes */
 	const char *col = "", *reset = pn->color ? "\033[0m" : "";
@@ -235,7 +235,7 @@ static void cage_line(struct panel *pn, struct text *t, const struct cage *cg, i
 		put(t, "%s%s%s", pn->color ? "\033[2m" : "", cell, pn->color ? reset : "");
 		return;
 	}
-	if ((size_t)line < cg->nports && (line < CELLS - 1 || cg->nports + cg->more <= CELLS)) {
+	if ((size_t)line < cg->nports && (line < cells - 1 || cg->nports + cg->more <= (size_t)cells)) {
 		const struct dlh_port *p = cg->ports[line];
 		const char *name = dlh_port_netdev(p) ? dlh_port_netdev(p) : dlh_port_ibdev(p) ? dlh_port_ibdev(p) : "";
 		char letter = type_letter(p);
@@ -246,16 +246,16 @@ static void cage_line(struct panel *pn, struct text *t, const struct cage *cg, i
 		put(t, "%s%c%s %-*s", col, letter, *col ? reset : "", INNER - 2, cell);
 		return;
 	}
-	if (line == CELLS - 1 && cg->nports + cg->more > CELLS) {
-		put(t, "+%-*zu", INNER - 1, cg->nports + cg->more - (CELLS - 1));
+	if (line == cells - 1 && cg->nports + cg->more > (size_t)cells) {
+		put(t, "+%-*zu", INNER - 1, cg->nports + cg->more - (size_t)(cells - 1));
 		return;
 	}
 	/* the last free line: what waits for a reset, else the cable */
-	if (line == CELLS - 1 && pend[0]) {
+	if (line == cells - 1 && pend[0]) {
 		put(t, "%s%-*s%s", pn->color ? "\033[33m" : "", INNER, pend, pn->color ? reset : "");
 		return;
 	}
-	if (line == CELLS - 1 && cg->cable[0]) {
+	if (line == cells - 1 && cg->cable[0]) {
 		snprintf(cell, sizeof(cell), "~%s", cg->cable);
 		put(t, "%-*s", INNER, cell);
 		return;
@@ -307,6 +307,14 @@ static void unit_text(struct panel *pn, struct text *t, const struct unit *u)
 
 	unit_header(u, n, generic, head, sizeof(head));
 	put(t, "%s\n", head);
+	/* a line a port, 4 at least: a QSFP-DD or OSFP cage split by 8 shows every port */
+	int cells = CELLS;
+
+	for (size_t i = 0; cg && i < n; i++)
+		if (cg[i].nports + cg[i].more > (size_t)cells)
+			cells = (int)(cg[i].nports + cg[i].more);
+	if (cells > PORTS_MAX)
+		cells = PORTS_MAX;
 	for (size_t i = 0; cg && i < n;) {
 		size_t j = i;
 		unsigned int row = cg[i].c.row;
@@ -320,17 +328,17 @@ static void unit_text(struct panel *pn, struct text *t, const struct unit *u)
 
 			while (end < j && cg[end].c.col < first_col + per)
 				end++;
-			for (int line = -1; line <= CELLS; line++) {
+			for (int line = -1; line <= cells; line++) {
 				unsigned int col = first_col;
 
 				for (size_t c = k; c < end; c++, col++) {
 					for (; col < cg[c].c.col; col++)
 						put(t, "%*s", BOX, "");
-					if (line < 0 || line == CELLS) {
+					if (line < 0 || line == cells) {
 						cage_edge(pn, t, &cg[c], line < 0);
 					} else {
 						put(t, "%s", v);
-						cage_line(pn, t, &cg[c], line);
+						cage_line(pn, t, &cg[c], line, cells);
 						put(t, "%s", v);
 					}
 				}
@@ -576,7 +584,7 @@ static void svg_unit(struct panel *pn, const struct unit *u, int di, void *arg)
 	for (size_t i = 0; cg && i < n; i++) {
 		int x = SVG_MARGIN + (int)cg[i].c.col * (SVG_CAGE_W + SVG_GAP);
 		int y = y0 + (int)cg[i].c.row * (SVG_CAGE_H + SVG_GAP);
-		size_t k = cg[i].nports ? (cg[i].nports < CELLS ? cg[i].nports : CELLS) : 0;
+		size_t k = cg[i].nports < PORTS_MAX ? cg[i].nports : PORTS_MAX;
 
 		printf("<g id=\"d%d-cage-", di);
 		if (cg[i].by_index)
