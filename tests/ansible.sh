@@ -85,6 +85,15 @@ if failed_with "$T/a1" '--sim nope: Unknown profile' && ! grep -q 'Broken pipe' 
 else
 	nok "misuse through Ansible" "$(cat "$T/a1" "$T/a2" "$T/a3" "$T/a4")"
 fi
+# An 8-lane cage split by 8 (issue 43): the task reports the eight ports it brings.
+adhoc dlhal.devlink.ports "{\"sim\": \"sn4700\", \"dl_path\": \"$DL\",
+	\"ports\": [{\"device\": \"pci/0000:0b:00.0\", \"number\": 1, \"split\": 8}]}" > "$T/a5"
+if grep -q '"changed": true' "$T/a5" && grep -q '"port": "pci/0000:0b:00.0/8"' "$T/a5" &&
+	[ "$(grep -c '"lanes": 1,' "$T/a5")" -ge 8 ]; then
+	ok "an SN4700's cage split by 8 through the ports module: changed, eight 1-lane ports"
+else
+	nok "split by 8 through Ansible" "$(head -n 60 "$T/a5")"
+fi
 cd "$T" || exit 1
 
 # --- one host: every behaviour, asserted in the playbook --------------------------------------

@@ -1665,3 +1665,57 @@ Test(panel, colour_only_on_a_terminal_no_color_honoured_and_the_layout_in_json)
 	cr_expect_eq(r.status, 2, "%s", r.err);
 	run_free(&r);
 }
+
+/* 8-lane boards in a desired file (issue 43): splits by 8, 4 and 2 of an SN4700, and a whole SN5600 by 8. */
+Test(apply, eight_lane_cages_split_by_8_from_a_file_and_a_whole_sn5600)
+{
+	char *conf = conf_tmp("[Match]\nDevice=pci/0000:0b:00.0\nNumber=1\n[Port]\nSplit=8\n\n"
+			      "[Match]\nDevice=pci/0000:0b:00.0\nNumber=2\n[Port]\nSplit=4\n\n"
+			      "[Match]\nDevice=pci/0000:0b:00.0\nNumber=3\n[Port]\nSplit=2\n");
+	char batch[1024], want[2048], *whole;
+	struct run_result r;
+	size_t len = 0, cap = 1 << 16;
+
+	snprintf(batch, sizeof(batch), "apply %s\napply %s\nport show pci/0000:0b:00.0/8\nport show pci/0000:0b:00.0/12\n",
+		 conf, conf);
+	run_dl(&r, "--sim sn4700 -b -", batch);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	snprintf(want, sizeof(want),
+		 "done: split pci/0000:0b:00.0 port 1 into 8 (%s:5)\n"
+		 "done: split pci/0000:0b:00.0 port 2 into 4 (%s:11)\n"
+		 "done: split pci/0000:0b:00.0 port 3 into 2 (%s:17)\n"
+		 "nothing to do: the devices are as %s says\n"
+		 "pci/0000:0b:00.0/8: type eth netdev eth38 split_group 0\n"
+		 "pci/0000:0b:00.0/12: type eth netdev eth41 split_group 1\n",
+		 conf, conf, conf, conf);
+	cr_expect_str_eq(r.out, want);
+	run_free(&r);
+	unlink(conf);
+	free(conf);
+
+	/* 64 cages by 8 in one file: 512 ports, planned first, all or nothing */
+	whole = malloc(cap);
+	cr_assert_not_null(whole);
+	for (unsigned int n = 1; n <= 64; n++)
+		len += (size_t)snprintf(whole + len, cap - len,
+					"[Match]\nDevice=pci/0000:0c:00.0\nNumber=%u\n[Port]\nSplit=8\n\n", n);
+	conf = conf_tmp(whole);
+	free(whole);
+	snprintf(batch, sizeof(batch), "apply --atomic %s\nport show pci/0000:0c:00.0\n", conf);
+	run_dl(&r, "--sim sn5600 -b -", batch);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	{
+		size_t done = 0, ports = 0;
+
+		for (const char *p = r.out; (p = strstr(p, "done: split")); p++)
+			done++;
+		for (const char *p = r.out; (p = strstr(p, "\npci/0000:0c:00.0/")); p++)
+			ports++;
+		cr_expect_eq(done, 64);
+		cr_expect_eq(ports, 513, "512 split ports and the service port");
+		cr_expect_not_null(strstr(r.out, "\npci/0000:0c:00.0/512: type eth netdev eth"));
+	}
+	run_free(&r);
+	unlink(conf);
+	free(conf);
+}

@@ -84,6 +84,24 @@ describe("dlhal", function()
       assert.same({ nil, SW .. "/1: Port wasn't split", "EINVAL" }, { ctx:port("eth0"):plan_unsplit() })
     end)
 
+    it("splits an 8-lane cage by 8 as planned, and refuses by 16 in the kernel's words", function()
+      local sw <close> = assert(dlhal.open { sim = "sn4700" })
+      local D = "pci/0000:0b:00.0"
+      local p = sw:port("eth0")
+      assert.equal(8, p.lanes)
+      assert.same({ nil, D .. "/1: Invalid split count", "EINVAL" }, { p:plan_split(16) })
+      local plan = assert(p:plan_split(8))
+      assert.equal(8, #plan.new)
+      assert.same({ port = D .. "/8", type = "eth", netdev = "eth38", lanes = 1, split = true, split_group = 0,
+        subport = 7 }, plan.new[8])
+      local new = assert(p:split(8))
+      assert.equal(8, #new)
+      for i = 1, 8 do assert.equal(plan.new[i].netdev, new[i].netdev) end
+      assert.equal(1, new[8].lanes)
+      assert(new[8]:unsplit())
+      assert.equal(8, sw:port(D .. "/1").lanes)
+    end)
+
     it("applies a desired state from a table: in order, once, and stops at a refusal", function()
       local want = {
         { device = SW, number = 17, split = 2 },
