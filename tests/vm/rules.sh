@@ -130,40 +130,50 @@ refused_as_planned() { # PLAN OUT BEFORE AFTER
 seed=${RULES_SEED:-30}
 rnd() { seed=$(((seed * 1103515245 + 12345) % 2147483648)); R=$((seed / 65536 % $1)); } # in this shell, into R
 # udev names a kernel device's netdevs, not the board: plans name none, so none is compared
-ports() { dl --kernel port show $D | sed 's/ netdev [^ ]*//' | sort; }
+ports() { dl --kernel port show ${1:-$D} | sed 's/ netdev [^ ]*//' | sort; }
 steps=${RULES_STEPS:-200}
-n=0 good=0 refused=0 bad=
-while [ $n -lt $steps ]; do
-	n=$((n + 1))
-	set -- $(devlink port show | sed -n "s|^$D/\([0-9]*\):.*|\1|p")
-	rnd $#
-	shift $R
-	p=$1
-	# mostly what may be done (a split port unsplit, a whole one split), sometimes what may not
-	rnd 10
-	if devlink port show $D/$p | grep -q split_group; then
-		case $R in 0) op="split"; arg=2 ;; *) op="unsplit"; arg= ;; esac
-	else
-		case $R in [0-4]) op="split"; arg=2 ;; [5-8]) op="split"; arg=4 ;; *) op="unsplit"; arg= ;; esac
-	fi
-	ports > $T/pb
-	dl --kernel port $op $D/$p $arg --dry-run > $T/pp 2>&1; rp=$?
-	if [ $((n % 2)) = 0 ]; then
-		devlink port $op $D/$p ${arg:+count $arg} > $T/po 2>&1; ro=$?; by=devlink
-	else
-		dl --kernel port $op $D/$p $arg > $T/po 2>&1; ro=$?; by=dl
-	fi
-	ports > $T/pa
-	if [ $rp = 0 ]; then
-		{ sed -n 's/^del \(.*\): type .*/\1:/p' $T/pp > $T/pdel
-		  grep -v -F -f $T/pdel $T/pb; sed -n 's/^new //p' $T/pp; } | sort > $T/pw
-		if [ $ro = 0 ] && cmp -s $T/pw $T/pa; then good=$((good + 1)); continue; fi
-	elif [ $rp = 1 ] && refused_as_planned $T/pp $T/po $T/pb $T/pa; then
-		refused=$((refused + 1)); continue
-	fi
-	bad="step $n ($by: port $op $D/$p $arg): plan rc=$rp $(head -n 6 $T/pp) / op rc=$ro $(head -n 2 $T/po) / $(diff $T/pw $T/pa 2> /dev/null | head -n 6)"
-	break
-done
+# STEPS random changes of Spectrum DEV's ports, made by dl and by devlink in turn, each held to its dry
+# run (a separate dl): done as it said, or refused as the kernel refuses. A whole port is split by 2 or
+# 4, and by 8 when MAX is 8 (an 8-lane board). Counts into good and refused; the first miss into bad.
+spectrum_rounds() { # DEV STEPS MAX
+	sr_dev=$1 sr_steps=$2 sr_max=$3
+	n=0 good=0 refused=0 bad=
+	while [ $n -lt $sr_steps ]; do
+		n=$((n + 1))
+		set -- $(devlink port show | sed -n "s|^$sr_dev/\([0-9]*\):.*|\1|p")
+		rnd $#
+		shift $R
+		p=$1
+		# mostly what may be done (a split port unsplit, a whole one split), sometimes what may not
+		rnd 10
+		if devlink port show $sr_dev/$p | grep -q split_group; then
+			case $R in 0) op="split"; arg=2 ;; *) op="unsplit"; arg= ;; esac
+		elif [ $sr_max = 8 ]; then
+			case $R in [0-2]) op="split"; arg=2 ;; [3-5]) op="split"; arg=4 ;; [6-8]) op="split"; arg=8 ;;
+			*) op="unsplit"; arg= ;; esac
+		else
+			case $R in [0-4]) op="split"; arg=2 ;; [5-8]) op="split"; arg=4 ;; *) op="unsplit"; arg= ;; esac
+		fi
+		ports $sr_dev > $T/pb
+		dl --kernel port $op $sr_dev/$p $arg --dry-run > $T/pp 2>&1; rp=$?
+		if [ $((n % 2)) = 0 ]; then
+			devlink port $op $sr_dev/$p ${arg:+count $arg} > $T/po 2>&1; ro=$?; by=devlink
+		else
+			dl --kernel port $op $sr_dev/$p $arg > $T/po 2>&1; ro=$?; by=dl
+		fi
+		ports $sr_dev > $T/pa
+		if [ $rp = 0 ]; then
+			{ sed -n 's/^del \(.*\): type .*/\1:/p' $T/pp > $T/pdel
+			  grep -v -F -f $T/pdel $T/pb; sed -n 's/^new //p' $T/pp; } | sort > $T/pw
+			if [ $ro = 0 ] && cmp -s $T/pw $T/pa; then good=$((good + 1)); continue; fi
+		elif [ $rp = 1 ] && refused_as_planned $T/pp $T/po $T/pb $T/pa; then
+			refused=$((refused + 1)); continue
+		fi
+		bad="step $n ($by: port $op $sr_dev/$p $arg): plan rc=$rp $(head -n 6 $T/pp) / op rc=$ro $(head -n 2 $T/po) / $(diff $T/pw $T/pa 2> /dev/null | head -n 6)"
+		break
+	done
+}
+spectrum_rounds $D $steps 4
 if [ -z "$bad" ] && [ $good -gt 0 ] && [ $refused -gt 0 ]; then
 	ok "$steps random changes by dl and devlink: $good done as planned, $refused refused as planned"
 else

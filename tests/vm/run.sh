@@ -143,6 +143,29 @@ if [ -x $py ] && [ -d /usr/lib/python3/dist-packages/ansible/module_utils ]; the
 		"$root/usr/lib/python3/dist-packages/ansible_collections/dlhal/devlink/"
 fi
 cp "$psample" "$nsim/netdevsim.ko" "$bridge/dlhal_bridge.ko" "$root/modules/"
+# The kernel's own port-split selftest, from the source of the kernel booted (rules.sh runs it against
+# a bridged 8-lane board), and udev's part in it, which busybox lacks: "udevadm settle" names the
+# ports of device UDEV_DEV as a switch's udev rules do (sw + phys_port_name: swp1, swp1s0).
+case $series in
+6.1) selftest=tools/testing/selftests/net/devlink_port_split.py ;;
+*) selftest=tools/testing/selftests/drivers/net/hw/devlink_port_split.py ;;
+esac
+if [ ! -s "$cache/devlink_port_split-$series.py" ]; then
+	tar -xOf "$lsrc" "linux-source-$series/$selftest" > "$cache/devlink_port_split-$series.py" ||
+		fail "cannot extract $selftest from linux-source-$series"
+fi
+cp "$cache/devlink_port_split-$series.py" "$root/devlink_port_split.py"
+cat > "$root/usr/bin/udevadm" <<'UDEV'
+#!/bin/sh
+[ "$1" = settle ] && [ -n "${UDEV_DEV:-}" ] || exit 0
+for n in /sys/class/net/*; do
+	case "$(readlink -f "$n/device" 2> /dev/null)" in */"$UDEV_DEV") ;; *) continue ;; esac
+	p=$(cat "$n/phys_port_name" 2> /dev/null) || continue
+	[ -n "$p" ] && [ "${n##*/}" != "sw$p" ] && ip link set dev "${n##*/}" name "sw$p" 2> /dev/null
+done
+exit 0
+UDEV
+chmod 755 "$root/usr/bin/udevadm"
 # The kit against a kernel device: it loads the kernel backend and, to recognise a Spectrum or a
 # ConnectX-3, the vendor's module.
 mkdir -p "$root/usr/lib/dlhal"
@@ -153,7 +176,8 @@ copy_bin "$build/drivers/mlx4/mlx4.so" /usr/lib/dlhal/mlx4.so
 copy_bin "$build/drivers/ice/ice.so" /usr/lib/dlhal/ice.so
 copy_bin "$build/tests/bridge_client" /usr/bin/bridge_client
 copy_bin "$build/tests/bridge_fuzz" /usr/bin/bridge_fuzz
-cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$src/tests/vm/bridge-cases.sh" "$src/tests/vm/rules.sh" "$root/"
+cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$src/tests/vm/bridge-cases.sh" "$src/tests/vm/rules.sh" \
+	"$src/tests/vm/spectrum.sh" "$root/"
 # An SN2700 whose board no profile stands for (another PSID): the generic path on a bridged Spectrum.
 sed '/"mgir"/s/MT_2860111033/MT_0000000001/' "$src/drivers/mlxsw/profiles/sn2700.json" > "$root/sn2700-other.json"
 cp "$src/tests/port-matrix.sh" "$root/usr/bin/"
