@@ -26,6 +26,10 @@ END {
 		row("`-j port show`, " n " ports", "dump " n)
 	row("bridged split+unsplit pair (dl --kernel vs devlink, through dlhald)", "pair 64")
 	row("bridged Spectrum `-j port show`: dlhald socket (dl) vs kernel (devlink)", "bridged 64")
+	row("bridged SN5600 split by 8 in every cage and back: `dl --kernel apply` of a file vs 128 devlink commands", "board 512")
+	row("bridged SN5600 split by 8, 513 ports, `-j port show` from the kernel", "dump513 513")
+	row("the same, dl through dlhald's socket (devlink from the kernel)", "bdump513 513")
+	row("`dl --kernel panel` of it (vs one `devlink port show`, a process's floor)", "panel513 513")
 	printf "\nThe same with ASLR on (each run translates its code again: see tests/vm/bench.sh):\n\n"
 	printf "| case | dl (ms) | devlink (ms) | dl / devlink |\n|---|---|---|---|\n"
 	row("`-V` (process start only)", "start-aslr 1024")

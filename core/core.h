@@ -68,7 +68,22 @@ void dlh__htab_remove(struct dlh__htab *t, struct dlh__hnode *n);
 struct dlh__hnode *dlh__htab_find(const struct dlh__htab *t, uint64_t hash, dlh__hmatch_fn match, const void *key);
 /* The next match at or after @from in its chain (a table may hold equal keys): dlh__htab_find_next(n->next, ...). */
 struct dlh__hnode *dlh__htab_find_next(struct dlh__hnode *from, uint64_t hash, dlh__hmatch_fn match, const void *key);
+/* Calls @fn on every node (it may not change the table). */
+void dlh__htab_each(const struct dlh__htab *t, void (*fn)(struct dlh__hnode *n, void *arg), void *arg);
 void dlh__htab_fini(struct dlh__htab *t);
+
+/*
+ * The numbers of a netdev name pattern ("eth%d") that names in use have, as
+ * bits: a pick finds the lowest free one by word, not by a lookup of each
+ * name below it (name.c). @pattern "" is unused.
+ */
+struct dlh__name_bits {
+	char pattern[DLH_NETDEV_NAME_MAX];
+	uint64_t *words;
+	size_t nwords;
+	unsigned long stamp; /* last used: the oldest of a context's is taken for another pattern */
+};
+#define DLH__NAME_BITS 4
 
 struct dlh__driver_ent {
 	struct dlh__list node;
@@ -134,6 +149,7 @@ struct dlh_sdk_plan {
 	char pick_pattern[DLH_NETDEV_NAME_MAX];
 	int pick_next;
 	unsigned int pick_ngone;
+	const struct dlh__name_bits *pick_bits; /* the pattern's numbers in use (the model's, a sequence's), or NULL */
 };
 
 /* A port as it was before a driver op, to check and restore it afterwards (op.c). */
@@ -182,6 +198,13 @@ struct dlh_ctx {
 	unsigned int fill_mode; /* what the running fill asks for: DLH_SDK_FILL_*, DLH__FILL_NETDEV or _DEV */
 	struct dlh__htab dev_by_handle;
 	struct dlh__htab port_by_netdev;
+	/*
+	 * The numbers in use of the last patterns names were picked from, kept
+	 * with port_by_netdev (name.c): a board's hundreds of ports are named
+	 * in linear time.
+	 */
+	struct dlh__name_bits name_bits[DLH__NAME_BITS];
+	unsigned long name_stamp;
 	struct dlh__list subs;
 	int delivering;
 	bool rules_wanted; /* a device's recognition was asked for while delivering: done after */
@@ -269,6 +292,7 @@ struct dlh_port {
 	char ibdev[DLH_IBDEV_NAME_MAX];
 	char *handle;		/* in the same allocation, after priv: its own length, not DLH_HANDLE_MAX */
 	struct dlh__view *view; /* a phantom's view; NULL for a port of the model */
+	struct dlh__hnode number_node; /* a phantom's, in its view's by_number */
 	alignas(max_align_t) unsigned char priv[];
 };
 
@@ -358,7 +382,8 @@ struct dlh__view {
 	struct dlh_seq *seq;
 	struct dlh_dev *dev;
 	struct dlh__list ports; /* phantoms, by index */
-	struct dlh__htab by_index; /* the phantoms' index_node */
+	struct dlh__htab by_index;  /* the phantoms' index_node */
+	struct dlh__htab by_number; /* the phantoms' number_node, by dlh_port_number() */
 	unsigned char *pool;	   /* the first copy's phantoms, in one block */
 	size_t pool_size;
 	bool unknown;		/* a partial plan was taken: the ports after it are not known */
@@ -372,16 +397,37 @@ int dlh__port_plan(struct dlh_port *port, const struct dlh_change_req *req, stru
 		   struct dlh_sdk_port_attrs *come_attrs, struct dlh_extack *ext);
 /* Whether a port of the model or of a view of @seq (other than @except's gone ports) holds @name. */
 bool dlh__seq_name_taken(const struct dlh_seq *seq, const char *name, const struct dlh_sdk_plan *except);
+/*
+ * The numbers of @pattern that names in @seq's world have (its phantoms', and
+ * the model's on devices it has no view of), made when first asked for and
+ * kept as its phantoms come and go; NULL when out of memory.
+ */
+const struct dlh__name_bits *dlh__seq_name_bits(struct dlh_seq *seq, const char *pattern);
 
 /* name.c */
 int dlh__netdev_name_valid(const char *name);
 typedef bool (*dlh__name_taken_fn)(const struct dlh_ctx *ctx, const char *name, const void *arg);
+/* The next number at or above @n that may be free (a pick tries it with its taken function); NULL: n. */
+typedef int (*dlh__name_next_fn)(const void *arg, int n);
 /*
  * The lowest-numbered name of @pattern ("eth%d") that @taken says is free,
- * looked for from *@from (NULL: from 0); *@from is then the number after it.
+ * looked for from *@from (NULL: from 0), trying only the numbers @next says
+ * may be free; *@from is then the number after it.
  */
-int dlh__netdev_name_pick(const struct dlh_ctx *ctx, const char *pattern, dlh__name_taken_fn taken, const void *arg,
-			  int *from, char *buf, size_t len, struct dlh_extack *ext);
+int dlh__netdev_name_pick(const struct dlh_ctx *ctx, const char *pattern, dlh__name_taken_fn taken,
+			  dlh__name_next_fn next, const void *arg, int *from, char *buf, size_t len,
+			  struct dlh_extack *ext);
+/* The number @name has in @pattern ("eth12" in "eth%d": 12), or -1 if it is not one of its names. */
+int dlh__netdev_name_number(const char *pattern, const char *name);
+/* @name came into (@in) or left the model's name table: the bits of every pattern it is a name of follow. */
+void dlh__netdev_name_note(struct dlh_ctx *ctx, const char *name, bool in);
+/* The model's bits of @pattern, made now if no bits are kept for it; NULL when out of memory. */
+struct dlh__name_bits *dlh__netdev_name_bits(struct dlh_ctx *ctx, const char *pattern);
+/* Sets (@in) or clears @n in @b; false when out of memory (the bits are dropped: @b is unused). */
+bool dlh__name_bits_set(struct dlh__name_bits *b, int n, bool in);
+/* The lowest number at or above @from whose bit is clear. */
+int dlh__name_bits_free(const struct dlh__name_bits *b, int from);
+void dlh__name_bits_fini(struct dlh__name_bits *b);
 
 /* bus.c */
 /* A card's faceplate for a bus-local driver's devices, as its profile says it (NULL, 0 for none). */

@@ -56,6 +56,8 @@ DLH_EXPORT void dlh_ctx_free(struct dlh_ctx *ctx)
 	}
 	dlh__htab_fini(&ctx->dev_by_handle);
 	dlh__htab_fini(&ctx->port_by_netdev);
+	for (size_t i = 0; i < DLH__NAME_BITS; i++)
+		dlh__name_bits_fini(&ctx->name_bits[i]);
 	free(ctx);
 }
 

@@ -96,6 +96,15 @@ struct dlh__hnode *dlh__htab_find_next(struct dlh__hnode *from, uint64_t hash, d
 	return NULL;
 }
 
+void dlh__htab_each(const struct dlh__htab *t, void (*fn)(struct dlh__hnode *n, void *arg), void *arg)
+{
+	for (size_t i = 0; i < t->nbuckets; i++)
+		for (struct dlh__hnode *e = t->buckets[i], *next; e; e = next) {
+			next = e->next;
+			fn(e, arg);
+		}
+}
+
 void dlh__htab_fini(struct dlh__htab *t)
 {
 	free(t->buckets);

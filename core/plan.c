@@ -67,6 +67,27 @@ DLH_EXPORT int dlh_sdk_plan_gone(struct dlh_sdk_plan *plan, uint32_t index, stru
 	return 0;
 }
 
+/*
+ * The next number of the pattern being picked at or above @n that may be
+ * free for the plan: one whose bit is clear (in the model's bits, or in a
+ * sequence's), or the name of a port the plan takes away. plan_taken()
+ * then decides.
+ */
+static int plan_next(const void *arg, int n)
+{
+	const struct dlh_sdk_plan *plan = arg;
+	int best = plan->pick_bits ? dlh__name_bits_free(plan->pick_bits, n) : n;
+
+	for (unsigned int i = 0; i < plan->out->ngone && best > n; i++) {
+		const struct dlh_port *g = dlh_sdk_plan_port(plan, plan->out->gone[i]);
+		int k = g && dlh__port_netdev(g) ? dlh__netdev_name_number(plan->pick_pattern, g->netdev) : -1;
+
+		if (k >= n && k < best)
+			best = k;
+	}
+	return best;
+}
+
 DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, const struct dlh_sdk_port_attrs *attrs,
 				 enum dlh_port_type type, const char *name, struct dlh_extack *ext)
 {
@@ -119,12 +140,14 @@ DLH_EXPORT int dlh_sdk_plan_come(struct dlh_sdk_plan *plan, uint32_t index, cons
 			if (strncmp(plan->pick_pattern, netdev, sizeof(plan->pick_pattern)) ||
 			    plan->pick_ngone != plan->out->ngone || strlen(netdev) >= sizeof(plan->pick_pattern))
 				plan->pick_next = 0;
-			err = dlh__netdev_name_pick(plan->dev->ctx, netdev, plan_taken, plan, &plan->pick_next,
-						    pc->netdev, sizeof(pc->netdev), ext);
-			if (err)
-				return err;
 			snprintf(plan->pick_pattern, sizeof(plan->pick_pattern), "%s", netdev);
 			plan->pick_ngone = plan->out->ngone;
+			plan->pick_bits = plan->view ? dlh__seq_name_bits(plan->view->seq, netdev)
+						     : dlh__netdev_name_bits(plan->dev->ctx, netdev);
+			err = dlh__netdev_name_pick(plan->dev->ctx, netdev, plan_taken, plan_next, plan,
+						    &plan->pick_next, pc->netdev, sizeof(pc->netdev), ext);
+			if (err)
+				return err;
 		} else if (!dlh__netdev_name_valid(netdev)) {
 			return dlh__extack_set(ext, -EINVAL, plan->dev->handle, "Invalid netdev name \"%s\"",
 					       DLH__QUOTE(netdev, strlen(netdev)));

@@ -407,15 +407,22 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 /* Out of the name table; the name stays readable for the port's del event. */
 static void netdev_unlink(struct dlh_port *port)
 {
-	if (port->netdev[0])
+	if (port->netdev[0]) {
 		dlh__htab_remove(&port->dev->ctx->port_by_netdev, &port->netdev_node);
+		dlh__netdev_name_note(port->dev->ctx, port->netdev, false);
+	}
 }
 
 int dlh__port_netdev_link(struct dlh_port *port)
 {
+	int err;
+
 	if (!port->netdev[0])
 		return 0;
-	return dlh__htab_insert(&port->dev->ctx->port_by_netdev, &port->netdev_node, dlh__hash_str(port->netdev));
+	err = dlh__htab_insert(&port->dev->ctx->port_by_netdev, &port->netdev_node, dlh__hash_str(port->netdev));
+	if (!err)
+		dlh__netdev_name_note(port->dev->ctx, port->netdev, true);
+	return err;
 }
 
 /* Out of the model (tables, list); the object stays. */
@@ -535,6 +542,7 @@ DLH_EXPORT int dlh_sdk_port_type_eth(struct dlh_port *port, const char *netdev, 
 		port->netdev[0] = '\0';
 		return dlh__extack_set(ext, err, port->handle, "Out of memory");
 	}
+	dlh__netdev_name_note(ctx, name, true);
 	port->type = DLH_PORT_TYPE_ETH;
 	port->ibdev[0] = '\0';
 	dlh__event_emit(ctx, DLH_EVENT_PORT_CHANGE, port->dev, port);

@@ -18,6 +18,13 @@ struct dlh_seq {
 	size_t nviews;
 	/* every phantom's netdev name (its netdev_node): a name is looked up once, not by a walk of every view */
 	struct dlh__htab names;
+	/*
+	 * The numbers of one pattern in use (dlh__seq_name_bits()). A model name
+	 * that comes or goes on a device of no view while the sequence lives is
+	 * not followed: a pick tries each number the bits say free with the
+	 * exact check, so a name is never picked taken, at worst one higher.
+	 */
+	struct dlh__name_bits bits;
 };
 
 static int name_match(const struct dlh__hnode *n, const void *key)
@@ -28,6 +35,11 @@ static int name_match(const struct dlh__hnode *n, const void *key)
 static int index_match(const struct dlh__hnode *n, const void *key)
 {
 	return dlh__container_of(n, struct dlh_port, index_node)->index == *(const uint32_t *)key;
+}
+
+static int number_match(const struct dlh__hnode *n, const void *key)
+{
+	return dlh__container_of(n, struct dlh_port, number_node)->attrs.number == *(const uint32_t *)key;
 }
 
 DLH_EXPORT int dlh_seq_new(struct dlh_ctx *ctx, struct dlh_seq **seq)
@@ -47,11 +59,23 @@ static bool phantom_pooled(const struct dlh_port *p)
 	return (const unsigned char *)p >= v->pool && (const unsigned char *)p < v->pool + v->pool_size;
 }
 
+/* A phantom's name comes (@in) or goes: the sequence's bits of its pattern follow. */
+static void bits_note(struct dlh_seq *seq, const char *name, bool in)
+{
+	int n = seq->bits.pattern[0] ? dlh__netdev_name_number(seq->bits.pattern, name) : -1;
+
+	if (n >= 0)
+		dlh__name_bits_set(&seq->bits, n, in);
+}
+
 static void phantom_free(struct dlh_port *p)
 {
-	if (p->netdev[0])
+	if (p->netdev[0]) {
 		dlh__htab_remove(&p->view->seq->names, &p->netdev_node);
+		bits_note(p->view->seq, p->netdev, false);
+	}
 	dlh__htab_remove(&p->view->by_index, &p->index_node);
+	dlh__htab_remove(&p->view->by_number, &p->number_node);
 	dlh__list_del(&p->node);
 	if (!phantom_pooled(p))
 		free(p);
@@ -62,6 +86,7 @@ static void view_free(struct dlh__view *v)
 	while (!dlh__list_empty(&v->ports))
 		phantom_free(dlh__container_of(v->ports.next, struct dlh_port, node));
 	dlh__htab_fini(&v->by_index);
+	dlh__htab_fini(&v->by_number);
 	free(v->pool);
 	free(v->steps);
 	free(v);
@@ -70,11 +95,16 @@ static void view_free(struct dlh__view *v)
 /* A phantom's names, its netdev in the sequence's table. */
 static int phantom_names_set(struct dlh_port *p, const char *netdev, const char *ibdev)
 {
+	int err;
+
 	memcpy(p->netdev, netdev, sizeof(p->netdev));
 	memcpy(p->ibdev, ibdev, sizeof(p->ibdev));
 	if (!p->netdev[0])
 		return 0;
-	return dlh__htab_insert(&p->view->seq->names, &p->netdev_node, dlh__hash_str(p->netdev));
+	err = dlh__htab_insert(&p->view->seq->names, &p->netdev_node, dlh__hash_str(p->netdev));
+	if (!err)
+		bits_note(p->view->seq, p->netdev, true);
+	return err;
 }
 
 DLH_EXPORT void dlh_seq_free(struct dlh_seq *seq)
@@ -84,6 +114,7 @@ DLH_EXPORT void dlh_seq_free(struct dlh_seq *seq)
 	for (size_t i = 0; i < seq->nviews; i++)
 		view_free(seq->views[i]);
 	dlh__htab_fini(&seq->names);
+	dlh__name_bits_fini(&seq->bits);
 	free(seq->views);
 	free(seq);
 }
@@ -114,6 +145,12 @@ static struct dlh_port *phantom_new(struct dlh__view *v, void *mem, uint32_t ind
 	p->handle = (char *)p->priv + dev->drv->port_priv_size;
 	dlh__port_handle_format(p->handle, dev->handle, index);
 	if (dlh__htab_insert(&v->by_index, &p->index_node, dlh__hash_u64(index))) {
+		if (!mem)
+			free(p);
+		return NULL;
+	}
+	if (dlh__htab_insert(&v->by_number, &p->number_node, dlh__hash_u64(attrs->number))) {
+		dlh__htab_remove(&v->by_index, &p->index_node);
 		if (!mem)
 			free(p);
 		return NULL;
@@ -208,6 +245,34 @@ DLH_EXPORT struct dlh_port *dlh_seq_port_next(const struct dlh_port *port)
 	return dlh__container_of(port->node.next, struct dlh_port, node);
 }
 
+DLH_EXPORT struct dlh_port *dlh_seq_port_find_number(struct dlh_seq *seq, struct dlh_dev *dev, uint32_t number)
+{
+	struct dlh__view *v = view_get(seq, dev);
+	struct dlh__hnode *n;
+
+	if (!v || v->unknown)
+		return NULL;
+	n = dlh__htab_find(&v->by_number, dlh__hash_u64(number), number_match, &number);
+	return n ? dlh__container_of(n, struct dlh_port, number_node) : NULL;
+}
+
+DLH_EXPORT struct dlh_port *dlh_seq_port_find(struct dlh_seq *seq, struct dlh_dev *dev, uint32_t index)
+{
+	struct dlh__view *v = view_get(seq, dev);
+
+	return v && !v->unknown ? dlh__view_port(v, index) : NULL;
+}
+
+DLH_EXPORT struct dlh_port *dlh_seq_port_next_number(const struct dlh_port *port)
+{
+	struct dlh__hnode *n;
+
+	if (port->life != DLH__PORT_PHANTOM)
+		return NULL;
+	n = dlh__htab_find_next(port->number_node.next, port->number_node.hash, number_match, &port->attrs.number);
+	return n ? dlh__container_of(n, struct dlh_port, number_node) : NULL;
+}
+
 DLH_EXPORT struct dlh_port *dlh_seq_port_find_netdev(struct dlh_seq *seq, const char *netdev)
 {
 	struct dlh_port *holder;
@@ -262,6 +327,46 @@ bool dlh__seq_name_taken(const struct dlh_seq *seq, const char *name, const stru
 			return true;
 	}
 	return false;
+}
+
+struct seq_fill {
+	const struct dlh_seq *seq;
+	bool phantoms; /* filling from the sequence's names: else from the model's */
+	bool failed;
+};
+
+static void seq_bits_one(struct dlh__hnode *node, void *arg)
+{
+	struct seq_fill *f = arg;
+	struct dlh_seq *seq = (struct dlh_seq *)f->seq;
+	const struct dlh_port *p = dlh__container_of(node, struct dlh_port, netdev_node);
+	int n = dlh__netdev_name_number(seq->bits.pattern, p->netdev);
+
+	/* a model port on a device the sequence has a view of is its phantom's now */
+	if (n < 0 || f->failed || (!f->phantoms && view_find(seq, p->dev)))
+		return;
+	if (!dlh__name_bits_set(&seq->bits, n, true))
+		f->failed = true;
+}
+
+const struct dlh__name_bits *dlh__seq_name_bits(struct dlh_seq *seq, const char *pattern)
+{
+	struct seq_fill f = {seq, false, false};
+
+	if (!strcmp(seq->bits.pattern, pattern))
+		return &seq->bits;
+	if (strlen(pattern) >= sizeof(seq->bits.pattern))
+		return NULL;
+	dlh__name_bits_fini(&seq->bits);
+	memcpy(seq->bits.pattern, pattern, strlen(pattern) + 1);
+	dlh__htab_each(&seq->ctx->port_by_netdev, seq_bits_one, &f);
+	f.phantoms = true;
+	dlh__htab_each(&seq->names, seq_bits_one, &f);
+	if (f.failed) {
+		dlh__name_bits_fini(&seq->bits);
+		return NULL;
+	}
+	return &seq->bits;
 }
 
 static int step_add(struct dlh__view *v, const struct dlh_change_req *req)
@@ -380,8 +485,7 @@ DLH_EXPORT int dlh_seq_change(struct dlh_seq *seq, struct dlh_dev *dev, const st
 		plan->partial = true;
 		return 0;
 	}
-	for (p = dlh_seq_port_first(seq, dev); p && p->index != req->index; p = dlh_seq_port_next(p))
-		;
+	p = dlh_seq_port_find(seq, dev, req->index);
 	if (!p)
 		return dlh__extack_set(ext, -ENODEV, dev->handle, "Port %u would not exist", req->index);
 	return seq_plan(seq, p, &(struct dlh_change_req){req->kind, p->index, req->count, req->type}, plan, ext);

@@ -41,8 +41,16 @@ static unsigned int group(struct dlh_seq *seq, struct dlh_dev *dev, unsigned int
 
 	*nsplit = 0;
 	*first = NULL;
-	for (struct dlh_port *p = seq ? dlh_seq_port_first(seq, dev) : dlh_port_first(dev); p;
-	     p = seq ? dlh_seq_port_next(p) : dlh_port_next(p)) {
+	/* in a sequence, through its table by number (a whole board's file is linear in its ports) */
+	for (struct dlh_port *p = seq ? dlh_seq_port_find_number(seq, dev, number) : NULL; p;
+	     p = dlh_seq_port_next_number(p)) {
+		if (!n++ || dlh_port_index(p) < dlh_port_index(*first))
+			*first = p;
+		*nsplit += dlh_port_is_split(p);
+	}
+	if (seq)
+		return n;
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
 		if (dlh_port_number(p) != number)
 			continue;
 		if (!n++)

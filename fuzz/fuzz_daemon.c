@@ -7,8 +7,9 @@
  *
  * Set up once, reset per input (issue 46: fresh devices per input ran 232
  * inputs a second): each input starts from the same state. A client the
- * input left with state of its own (subscribed, dropped, a queue) is
- * replaced; the devices are loaded again only after an input that may have
+ * input left with state of its own (subscribed, dropped, a queue, a dry
+ * run's sequence kept for the next) is replaced; the devices are loaded
+ * again only after an input that may have
  * changed them (an event was emitted, or it held an emulator control or a
  * reset).
  */
@@ -131,7 +132,8 @@ static bool clients_clean(void)
 
 		for (int i = 0; i < CLIENTS; i++)
 			ours |= c == client[i];
-		if (!ours || c->subscribed || c->dropped || c->lost || c->warned || c->head || c->pend_len || c->queued)
+		if (!ours || c->subscribed || c->dropped || c->lost || c->warned || c->head || c->pend_len || c->queued ||
+		    c->plan)
 			return false;
 	}
 	return n == CLIENTS;
@@ -177,9 +179,12 @@ static void teardown(void)
  */
 static bool record_changes(const uint8_t *data, size_t len)
 {
-	struct nlmsghdr *h = (struct nlmsghdr *)(uintptr_t)data; /* libnl takes no const */
-	int rem = (int)len;
+	/* a record sits anywhere in the input: read as the server does, from an aligned buffer */
+	static uint32_t buf[DLHAL_RECORD_MAX / sizeof(uint32_t)];
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	int rem = (int)(len < sizeof(buf) ? len : sizeof(buf));
 
+	memcpy(buf, data, (size_t)rem);
 	for (; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem)) {
 		uint8_t cmd;
 

@@ -2223,3 +2223,37 @@ Test(daemon, a_dry_run_is_refused_to_whom_the_change_would_be)
 	daemon_stop();
 	unlink(conf);
 }
+
+/*
+ * dlhald goes on from a client's last dry run when the next one carries the
+ * same changes before it (a file planned entry by entry): the same answers
+ * as planning every change again, whether the model changed in between, the
+ * changes before differ (another file), or not. A batch prints through the
+ * daemon exactly what it prints in process.
+ */
+Test(daemon, dry_runs_that_go_on_from_the_last_answer_as_if_planned_again)
+{
+	char path[64], batch[1024], args[128];
+	struct run_result there, here;
+
+	snprintf(path, sizeof(path), "/tmp/dlhald-plans-%d.conf", (int)getpid());
+	text_write(path, "[Match]\nDevice=" SW "\nNumber=17\n[Port]\nSplit=4\n\n"
+			 "[Match]\nDevice=" SW "\nNumber=18\n[Port]\nSplit=2\n\n"
+			 "[Match]\nDevice=" SW "\nNumber=19\n[Port]\nSplit=2\n\n"
+			 "[Match]\nDevice=" SW "\nNumber=20\n[Port]\nSplit=4\n");
+	snprintf(batch, sizeof(batch),
+		 "apply %s --dry-run\napply %s --dry-run\nport split " SW "/7 2\napply %s --dry-run\n"
+		 "port split " SW "/11 2\napply %s --dry-run\napply %s\napply %s --dry-run\nport show\n",
+		 path, path, path, path, path, path);
+	daemon_start(NULL);
+	snprintf(args, sizeof(args), "-s %s -b -", sock);
+	run_dl(&there, args, batch);
+	run_dl(&here, "--sim cx3-vpi,sn2700 -b -", batch);
+	cr_expect_eq(there.status, here.status, "%s / %s", there.err, here.err);
+	cr_expect_str_eq(there.out, here.out);
+	cr_expect_not_null(strstr(there.out, "nothing to do"), "%s", there.out);
+	run_free(&there);
+	run_free(&here);
+	daemon_stop();
+	unlink(path);
+}

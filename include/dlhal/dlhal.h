@@ -1135,6 +1135,28 @@ DLH_EXPORT bool dlh_seq_known(struct dlh_seq *seq, struct dlh_dev *dev);
 DLH_EXPORT struct dlh_port *dlh_seq_port_find_netdev(struct dlh_seq *seq, const char *netdev);
 
 /**
+ * @brief The ports of @p dev with front-panel number @p number
+ *        (dlh_port_number()) as the changes planned so far leave it, found
+ *        through a table rather than a walk of every port: a whole board's
+ *        file is planned in time linear in its ports.
+ *
+ * dlh_seq_port_find_number() gives the first of them (in no particular
+ * order; NULL if none, or if nothing is known of @p dev: dlh_seq_known()),
+ * dlh_seq_port_next_number() the next after @p port (NULL after the last).
+ * The ports are the sequence's, as dlh_seq_port_first() gives them.
+ */
+DLH_EXPORT struct dlh_port *dlh_seq_port_find_number(struct dlh_seq *seq, struct dlh_dev *dev, uint32_t number);
+/** @brief The next port of @p port's device in its sequence with its number; NULL after the last. */
+DLH_EXPORT struct dlh_port *dlh_seq_port_next_number(const struct dlh_port *port);
+
+/**
+ * @brief The port of @p dev at @p index as the changes planned so far leave
+ *        it (dlh_port_find() of the sequence); NULL if it has none there, or
+ *        if nothing is known of @p dev (dlh_seq_known()).
+ */
+DLH_EXPORT struct dlh_port *dlh_seq_port_find(struct dlh_seq *seq, struct dlh_dev *dev, uint32_t index);
+
+/**
  * @brief Plans splitting @p port (a port of @p seq's view) after the changes
  *        planned before it; on success the view takes the plan. The checks
  *        and plan are those of dlh_port_split_plan(). Where the device's

@@ -73,4 +73,33 @@ echo "BENCH pair 64 $(timeit $RUNS sh -c "dl --kernel port split $P 2 && dl --ke
 	sh -c "devlink port split $P count 2 && devlink port unsplit $P")"
 echo "BENCH bridged 64 $(timeit $RUNS dl -s /tmp/b.sock -j port show ::: devlink -j port show)"
 kill $bd; wait $bd
+# Today's largest board (issue 43): an SN5600 bridged as mlxsw_spectrum4, split by 8 in every cage and
+# back (512 ports): dl --kernel apply of a whole-board file (each step planned, then done) against 64
+# devlink commands each way; then its 513-port JSON dump from the kernel and from dlhald, and dl's panel.
+dlhald -f -s /tmp/b5.sock --sim sn5600 --kernel-bridge > /tmp/b5.log 2>&1 &
+b5=$!
+S=dlhal/0000:0c:00.0
+i=0
+until [ "$(devlink port show 2> /dev/null | grep -c "^$S/")" = 65 ]; do
+	i=$((i + 1)); [ $i -gt 300 ] && { echo "not ok bench: no SN5600"; cat /tmp/b5.log; exit 1; }; sleep 0.1
+done
+: > /tmp/split8.conf; : > /tmp/whole.conf; : > /tmp/dsplit.sh
+i=0
+while [ $i -lt 64 ]; do
+	i=$((i + 1))
+	printf '[Match]\nDevice=%s\nNumber=%d\n[Port]\nSplit=8\n\n' $S $i >> /tmp/split8.conf
+	printf '[Match]\nDevice=%s\nNumber=%d\n[Port]\nSplit=1\n\n' $S $i >> /tmp/whole.conf
+	echo "devlink port split $S/$((8 * i - 7)) count 8" >> /tmp/dsplit.sh
+done
+i=0
+while [ $i -lt 64 ]; do i=$((i + 1)); echo "devlink port unsplit $S/$((8 * i))" >> /tmp/dsplit.sh; done
+echo "BENCH board 512 $(timeit ${BOARD_RUNS:-5} sh -c "dl --kernel apply /tmp/split8.conf > /dev/null &&
+	dl --kernel apply /tmp/whole.conf > /dev/null" ::: sh /tmp/dsplit.sh)"
+dl --kernel apply /tmp/split8.conf > /dev/null
+[ "$(devlink port show | grep -c "^$S/")" = 513 ] || echo "not ok bench: the SN5600 is not split by 8"
+echo "BENCH dump513 513 $(timeit $RUNS dl --kernel -j port show ::: devlink -j port show)"
+echo "BENCH bdump513 513 $(timeit $RUNS dl -s /tmp/b5.sock -j port show ::: devlink -j port show)"
+echo "BENCH panel513 513 $(timeit $RUNS dl --kernel panel $S ::: devlink port show $S/1)"
+dl --kernel apply /tmp/whole.conf > /dev/null
+kill $b5; wait $b5
 echo "1 passed, 0 failed"

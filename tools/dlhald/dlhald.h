@@ -41,6 +41,7 @@ struct client {
 	/* What the request in hand (or a timer) produced for this client, sent as one record. */
 	unsigned char *pend;
 	size_t pend_len;
+	struct plan_cache *plan; /* its last dry run's sequence, for the next to go on from (proto.c) */
 };
 
 struct server {
@@ -67,6 +68,7 @@ struct server {
 	char state_failed[512]; /* why the last write failed, logged once; "" when it did not */
 	/* Notifications to subscribers, each counted once a subscriber (--metrics-file). */
 	unsigned long long events_delivered, events_dropped;
+	unsigned long model_gen; /* events of the model seen: a cached dry run is of the model as it was */
 };
 
 /* A device in the kernel through /dev/dlhal, and the ports the kernel holds for it. */
@@ -122,6 +124,8 @@ void server_flush(struct server *srv, struct client *last);
 
 /* proto.c */
 void proto_handle(struct client *c, const unsigned char *buf, size_t len);
+/* What proto.c keeps for a client: freed with it. */
+void proto_client_free(struct client *c);
 void proto_event(const struct dlh_event *ev, void *arg);
 
 /* state.c: the state file; every failure says which file, field and why in @why */

@@ -384,11 +384,8 @@ struct plan_as {
 static const struct dlh_port *plan_as(uint32_t index, void *arg)
 {
 	struct plan_as *a = arg;
-	struct dlh_port *as = dlh_seq_port_first(a->seq, a->dev);
 
-	while (as && dlh_port_index(as) != index)
-		as = dlh_seq_port_next(as);
-	return as;
+	return dlh_seq_port_find(a->seq, a->dev, index);
 }
 
 /*
@@ -424,6 +421,73 @@ static bool desired_keeps(struct client *c, struct dlh_port *port, const struct 
 }
 
 /*
+ * A client's last dry run: the sequence it left and the changes planned in
+ * it. A file planned entry by entry sends each dry run with every change
+ * before it on the device (dl apply, dlhald --desired): the next goes on
+ * from here instead of planning them all again, so a whole board's file is
+ * planned in time linear in its entries. Only while the model is as it was
+ * (no event since) and the changes before are these.
+ */
+struct plan_cache {
+	struct dlh_seq *seq;
+	struct dlh_dev *dev;
+	unsigned long gen;
+	size_t n;
+	struct dlh_change_req reqs[DLHAL_PLAN_BEFORE_MAX];
+};
+
+void proto_client_free(struct client *c)
+{
+	if (c->plan)
+		dlh_seq_free(c->plan->seq);
+	free(c->plan);
+	c->plan = NULL;
+}
+
+static bool req_same(const struct dlh_change_req *a, const struct dlh_change_req *b)
+{
+	return a->kind == b->kind && a->index == b->index && a->count == b->count && a->type == b->type;
+}
+
+/* The cached sequence, if it is of @dev as the model is now after exactly @before; else NULL (and none kept). */
+static struct dlh_seq *plan_cached(struct client *c, struct dlh_dev *dev, const struct dlh_change_req *before,
+				   size_t nbefore)
+{
+	struct plan_cache *pc = c->plan;
+
+	if (!pc || pc->dev != dev || pc->gen != c->srv->model_gen || pc->n != nbefore)
+		goto drop;
+	for (size_t i = 0; i < nbefore; i++)
+		if (!req_same(&pc->reqs[i], &before[i]))
+			goto drop;
+	return pc->seq;
+drop:
+	proto_client_free(c);
+	return NULL;
+}
+
+/* Keeps @seq, after @before and @want, for the client's next dry run; frees it if it cannot. */
+static void plan_keep(struct client *c, struct dlh_seq *seq, struct dlh_dev *dev, unsigned long gen,
+		      const struct dlh_change_req *before, size_t nbefore, const struct dlh_change_req *want)
+{
+	struct plan_cache *pc = c->plan;
+
+	if (nbefore >= DLHAL_PLAN_BEFORE_MAX || (!pc && !(pc = calloc(1, sizeof(*pc))))) {
+		dlh_seq_free(seq);
+		proto_client_free(c);
+		return;
+	}
+	dlh_seq_free(pc->seq); /* (none: the one in hand was taken out of it) */
+	memcpy(pc->reqs, before, nbefore * sizeof(*before));
+	pc->reqs[nbefore] = *want;
+	pc->n = nbefore + 1;
+	pc->seq = seq;
+	pc->dev = dev;
+	pc->gen = gen;
+	c->plan = pc;
+}
+
+/*
  * A dry run (DLHAL_ATTR_DRY_RUN on PORT_SET, PORT_SPLIT or PORT_UNSPLIT): the
  * changes the client planned before on the device (DLHAL_ATTR_PLAN_BEFORE)
  * are planned first, then this one, each by the daemon's driver on the ports
@@ -438,6 +502,7 @@ static void cmd_plan(struct client *c, const struct nlmsghdr *req, struct nlattr
 	struct nl_msg *msg = NULL;
 	struct plan_as as = {0};
 	struct dlh_plan plan;
+	unsigned long gen;
 	const char *why;
 	size_t nbefore;
 	int err;
@@ -452,16 +517,22 @@ static void cmd_plan(struct client *c, const struct nlmsghdr *req, struct nlattr
 		reply_err(c, req, err, why);
 		return;
 	}
-	if (dlh_seq_new(c->srv->ctx, &as.seq)) {
-		reply_err(c, req, -ENOMEM, "Out of memory");
-		return;
-	}
-	for (size_t i = 0; i < nbefore; i++) {
-		err = dlh_seq_change(as.seq, as.dev, &before[i], &plan, &ext);
-		if (err) {
-			snprintf(text, sizeof(text), "A change planned before would be refused: %s", ext.msg);
-			reply_err(c, req, err, text);
-			goto out_seq;
+	gen = c->srv->model_gen;
+	as.seq = plan_cached(c, as.dev, before, nbefore);
+	if (as.seq) {
+		c->plan->seq = NULL; /* in hand: kept again below, or freed */
+	} else {
+		if (dlh_seq_new(c->srv->ctx, &as.seq)) {
+			reply_err(c, req, -ENOMEM, "Out of memory");
+			return;
+		}
+		for (size_t i = 0; i < nbefore; i++) {
+			err = dlh_seq_change(as.seq, as.dev, &before[i], &plan, &ext);
+			if (err) {
+				snprintf(text, sizeof(text), "A change planned before would be refused: %s", ext.msg);
+				reply_err(c, req, err, text);
+				goto out_seq;
+			}
 		}
 	}
 	/* what a --desired file keeps is refused in a dry run as in the change */
@@ -474,8 +545,11 @@ static void cmd_plan(struct client *c, const struct nlmsghdr *req, struct nlattr
 	reply_answer(c, req, msg,
 		     msg ? put_dev_name(msg, as.dev) || dlh__plan_put(msg, &plan, ext.msg, plan_as, &as) : 0);
 	nlmsg_free(msg);
+	plan_keep(c, as.seq, as.dev, gen, before, nbefore, &want);
+	return;
 out_seq:
 	dlh_seq_free(as.seq);
+	proto_client_free(c);
 }
 
 /*
@@ -613,6 +687,7 @@ void proto_event(const struct dlh_event *ev, void *arg)
 	struct server *srv = arg;
 	struct nl_msg *msg;
 
+	srv->model_gen++;
 	/* The kernel mirror lost notifications and repaired itself: clients saw the repair as port and
 	 * device events already. */
 	if (ev->type == DLH_EVENT_RESYNC) {

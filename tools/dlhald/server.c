@@ -45,6 +45,7 @@ static void client_free(struct client *c)
 	ev_io_stop(srv->loop, &c->wio);
 	close(c->fd);
 	free(c->pend);
+	proto_client_free(c);
 	while (c->head) {
 		struct record *r = c->head;
 
