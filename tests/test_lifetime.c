@@ -503,3 +503,49 @@ Test(lifetime, a_removal_notified_during_any_call_leaves_held_objects_readable, 
 {
 	inject_each_call(INJECT_NOTIFY);
 }
+
+/*
+ * A dry run that goes on from the last one is of the model as it is: another
+ * client's change in between (an event) makes dlhald plan the changes before
+ * again. Client A plans splits of ports 17 and 18 in one sequence; client B
+ * splits port 19; A's next dry run in that sequence (a split of port 19,
+ * sent with the two before it) is refused as the change now would be:
+ * dlhald never answers from the model it saw before.
+ */
+Test(lifetime, a_kept_dry_run_is_dropped_when_the_model_changes)
+{
+	static const char *const names[] = {"eth0", "eth2", "eth4"}; /* ports 17, 18 and 19 of the SN2700 */
+	struct dlh_port *p[3], *q;
+	struct dlh_ctx *a, *b;
+	struct dlh_extack ext;
+	struct dlh_seq *seq;
+	struct dlh_plan plan;
+
+	daemon_start("cx3-vpi,sn2700");
+	cr_assert_eq(dlh_ctx_new(&a, &ext), 0);
+	cr_assert_eq(dlh_ctx_new(&b, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(a, &daemon_driver, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(b, &daemon_driver, &ext), 0);
+	cr_assert_eq(dlh_ctx_backends_attach(a, &(struct dlh_backends){.socket = sock}, NULL, &ext), 0, "%s", ext.msg);
+	cr_assert_eq(dlh_ctx_backends_attach(b, &(struct dlh_backends){.socket = sock}, NULL, &ext), 0, "%s", ext.msg);
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(dlh_port_lookup(a, names[i], &p[i], &ext), 0, "%s", ext.msg);
+	cr_assert_eq(dlh_seq_new(a, &seq), 0);
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(dlh_seq_split(seq, dlh_seq_port_find(seq, dlh_port_dev(p[i]), dlh_port_index(p[i])), 2,
+					   &plan, &ext),
+			     0, "%s", ext.msg);
+		cr_expect_not(plan.partial, "planned by the daemon");
+	}
+	/* B splits port 19 behind A's back */
+	cr_assert_eq(dlh_port_lookup(b, names[2], &q, &ext), 0, "%s", ext.msg);
+	cr_assert_eq(dlh_port_split(q, 2, &ext), 0, "%s", ext.msg);
+	/* A goes on, not having read B's notification: the daemon plans on the model as it is now */
+	cr_expect_eq(dlh_seq_split(seq, dlh_seq_port_find(seq, dlh_port_dev(p[2]), dlh_port_index(p[2])), 2, &plan,
+				   &ext),
+		     -EINVAL, "the daemon planned on the model it kept: %s", ext.msg);
+	dlh_seq_free(seq);
+	dlh_ctx_free(a);
+	dlh_ctx_free(b);
+	daemon_stop();
+}
