@@ -127,6 +127,22 @@ if until_query 'dlhal_device_pending_reset{device="pci/0000:16:00.0"}' 'device=p
 else
 	nok "pending reset" "$(cat "$T/q")"
 fi
+# An 8-lane cage split by 8 (issue 43): eight ports of one lane in the file, promtool content.
+"$DLHALD" -f -s "$T/s8.sock" --sim sn4700 --metrics-file "$T/s8.prom" > "$T/s8.log" 2>&1 &
+pids+=($!)
+daemon_wait "$T/s8.sock"
+"$DL" -s "$T/s8.sock" port split eth0 8 > /dev/null 2>&1
+for _ in $(seq 100); do
+	[ "$(grep -c '^dlhal_port_info{device="pci/0000:0b:00.0",.*number="1",.*lanes="1"} 1$' "$T/s8.prom" 2> /dev/null)" = 8 ] && break
+	sleep 0.1
+done
+if [ "$(grep -c '^dlhal_port_info{device="pci/0000:0b:00.0",.*number="1",.*lanes="1"} 1$' "$T/s8.prom")" = 8 ] &&
+	grep -q '^dlhal_port_info{device="pci/0000:0b:00.0",port="pci/0000:0b:00.0/9",.*lanes="8"} 1$' "$T/s8.prom" &&
+	promtool check metrics < "$T/s8.prom" > "$T/s8.pc" 2>&1; then
+	ok "an SN4700's cage split by 8: eight 1-lane ports of number 1 in dlhald's file, beside 8-lane ones"
+else
+	nok "split by 8 in the metrics" "$(grep 'number="1"' "$T/s8.prom"; cat "$T/s8.pc")"
+fi
 # The alerting rules of docs/fleet.md, as written there.
 sed -n '/<!-- rules:/,/^```$/p' "$SRC/docs/fleet.md" | sed '1,2d;$d' > "$T/rules.yml"
 if [ -s "$T/rules.yml" ] && promtool check rules "$T/rules.yml" > "$T/pr" 2>&1 && grep -q "SUCCESS: 5 rules found" "$T/pr"; then
