@@ -215,6 +215,6 @@ DLH_EXPORT int dlh_sdk_netdev_name_alloc(struct dlh_ctx *ctx, const char *patter
 					 struct dlh_extack *ext)
 {
 	/* (bits that cannot be kept: every number is tried, as before) */
-	return dlh__netdev_name_pick(ctx, pattern, in_model, model_next, dlh__netdev_name_bits(ctx, pattern), NULL,
-				     buf, len, ext);
+	return dlh__netdev_name_pick(ctx, pattern, in_model, model_next, dlh__netdev_name_bits(ctx, pattern), NULL, buf,
+				     len, ext);
 }

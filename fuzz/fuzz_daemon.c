@@ -132,8 +132,8 @@ static bool clients_clean(void)
 
 		for (int i = 0; i < CLIENTS; i++)
 			ours |= c == client[i];
-		if (!ours || c->subscribed || c->dropped || c->lost || c->warned || c->head || c->pend_len || c->queued ||
-		    c->plan)
+		if (!ours || c->subscribed || c->dropped || c->lost || c->warned || c->head || c->pend_len ||
+		    c->queued || c->plan)
 			return false;
 	}
 	return n == CLIENTS;

@@ -114,7 +114,9 @@ Test(help, seed_usage_texts)
 		cr_expect_eq(strncmp(r.out, seed, strlen(seed)), 0, "%s", r.out);
 	}
 	cr_expect_not_null(strstr(r.out, "--sim PROFILE"), "extended with dlhal's options");
-	cr_expect_not_null(strstr(r.out, "Built-in profiles for --sim: sn2700, cx3-vpi, e810-cqda2, sn3700, sn4700, sn5600\n"), "%s", r.out);
+	cr_expect_not_null(
+	    strstr(r.out, "Built-in profiles for --sim: sn2700, cx3-vpi, e810-cqda2, sn3700, sn4700, sn5600\n"), "%s",
+	    r.out);
 	run_free(&r);
 	/* --help anywhere after an object: that object's usage, exit 0 */
 	run_dl(&r, "apply --help", NULL);
@@ -1676,8 +1678,8 @@ Test(apply, eight_lane_cages_split_by_8_from_a_file_and_a_whole_sn5600)
 	struct run_result r;
 	size_t len = 0, cap = 1 << 16;
 
-	snprintf(batch, sizeof(batch), "apply %s\napply %s\nport show pci/0000:0b:00.0/8\nport show pci/0000:0b:00.0/12\n",
-		 conf, conf);
+	snprintf(batch, sizeof(batch),
+		 "apply %s\napply %s\nport show pci/0000:0b:00.0/8\nport show pci/0000:0b:00.0/12\n", conf, conf);
 	run_dl(&r, "--sim sn4700 -b -", batch);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	snprintf(want, sizeof(want),

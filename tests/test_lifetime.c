@@ -541,9 +541,9 @@ Test(lifetime, a_kept_dry_run_is_dropped_when_the_model_changes)
 	cr_assert_eq(dlh_port_lookup(b, names[2], &q, &ext), 0, "%s", ext.msg);
 	cr_assert_eq(dlh_port_split(q, 2, &ext), 0, "%s", ext.msg);
 	/* A goes on, not having read B's notification: the daemon plans on the model as it is now */
-	cr_expect_eq(dlh_seq_split(seq, dlh_seq_port_find(seq, dlh_port_dev(p[2]), dlh_port_index(p[2])), 2, &plan,
-				   &ext),
-		     -EINVAL, "the daemon planned on the model it kept: %s", ext.msg);
+	cr_expect_eq(
+	    dlh_seq_split(seq, dlh_seq_port_find(seq, dlh_port_dev(p[2]), dlh_port_index(p[2])), 2, &plan, &ext),
+	    -EINVAL, "the daemon planned on the model it kept: %s", ext.msg);
 	dlh_seq_free(seq);
 	dlh_ctx_free(a);
 	dlh_ctx_free(b);

@@ -728,8 +728,8 @@ Test(spectrum, later_generations_split_every_port_by_every_power_of_two_up_to_it
 				}
 				cr_expect_eq(dlh_port_split(dlh_port_find(dev, indexes[i]), 2, &ext), -EINVAL);
 				cr_expect_str_eq(ext.msg, "Port cannot be split further");
-				cr_assert_eq(dlh_port_unsplit(dlh_port_find(dev, indexes[i] + count - 1), &ext), 0, "%s",
-					     ext.msg);
+				cr_assert_eq(dlh_port_unsplit(dlh_port_find(dev, indexes[i] + count - 1), &ext), 0,
+					     "%s", ext.msg);
 				cr_expect_eq(dlh_port_lanes(dlh_port_find(dev, indexes[i])), lanes);
 				cr_expect_null(dlh_port_find(dev, indexes[i] + 1));
 			}

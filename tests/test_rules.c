@@ -289,9 +289,10 @@ Test(rules, boards_of_one_driver_are_told_apart_by_layout)
 	dev = fk_dev(&ctx, "mlxsw_spectrum3 - short");
 	cr_assert_eq(dlh_port_split_plan(dlh_port_find(dev, 1), 2, &plan, &ext), 0, "%s", ext.msg);
 	cr_expect(plan.partial);
-	cr_expect_str_eq(dlh_dev_rules(dev, &exact),
-			 "mlxsw rules, profile sn4700, do not fit: module 16, which the board wires to local port 129, has "
-			 "no port");
+	cr_expect_str_eq(
+	    dlh_dev_rules(dev, &exact),
+	    "mlxsw rules, profile sn4700, do not fit: module 16, which the board wires to local port 129, has "
+	    "no port");
 	cr_expect_not(exact);
 	dlh_ctx_free(ctx);
 

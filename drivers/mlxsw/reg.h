@@ -10,10 +10,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define MLXSW_PORT_MAX_PORTS	       1025 /* local ports 1..1024: room for a 64-cage, 8-lane board split by 8 */
-#define MLXSW_PORT_MODULE_MAX_WIDTH    8    /* QSFP-DD and OSFP cages */
-#define MLXSW_SP_PORTS_PER_CLUSTER_MAX 4    /* Spectrum-1's clusters of local ports (seeds 002-006) */
-#define MLXSW_SPLIT_MAX		       8    /* ports a module splits into, at most */
+#define MLXSW_PORT_MAX_PORTS	       1025  /* local ports 1..1024: room for a 64-cage, 8-lane board split by 8 */
+#define MLXSW_PORT_MODULE_MAX_WIDTH    8     /* QSFP-DD and OSFP cages */
+#define MLXSW_SP_PORTS_PER_CLUSTER_MAX 4     /* Spectrum-1's clusters of local ports (seeds 002-006) */
+#define MLXSW_SPLIT_MAX		       8     /* ports a module splits into, at most */
 #define MLXSW_SP_PORT_BASE_SPEED       25000 /* Mb/s per lane on Spectrum-1 */
 #define MLXSW_MODULE_MAX	       128
 
@@ -82,8 +82,7 @@ static inline bool mlxsw_board_split(enum mlxsw_asic asic, unsigned int local_po
 {
 	unsigned int first = local_port;
 
-	if (!local_port || !count || count > width || width % count || count & (count - 1) ||
-	    count > MLXSW_SPLIT_MAX)
+	if (!local_port || !count || count > width || width % count || count & (count - 1) || count > MLXSW_SPLIT_MAX)
 		return false;
 	if (asic == MLXSW_ASIC_SPECTRUM1 && count == MLXSW_SP_PORTS_PER_CLUSTER_MAX)
 		first = (local_port - 1) / MLXSW_SP_PORTS_PER_CLUSTER_MAX * MLXSW_SP_PORTS_PER_CLUSTER_MAX + 1;

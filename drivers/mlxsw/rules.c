@@ -38,9 +38,9 @@ const char *mlxsw_asic_driver(enum mlxsw_asic asic)
  */
 uint32_t mlxsw_asic_speed(enum mlxsw_asic asic, unsigned int lanes)
 {
-	uint32_t lane = asic == MLXSW_ASIC_SPECTRUM4	? 100000
+	uint32_t lane = asic == MLXSW_ASIC_SPECTRUM4   ? 100000
 			: asic >= MLXSW_ASIC_SPECTRUM2 ? 50000
-							: MLXSW_SP_PORT_BASE_SPEED;
+						       : MLXSW_SP_PORT_BASE_SPEED;
 
 	return lane * lanes;
 }
@@ -99,8 +99,8 @@ static int asic_parse(struct mlxsw_facts *facts, const struct dlh_sdk_json *hw, 
 				facts->asic = a;
 				return 0;
 			}
-	return dlh_sdk_extack(ext, -EINVAL,
-			      "field \"hw.asic\": expected \"spectrum\", \"spectrum2\", \"spectrum3\" or \"spectrum4\"");
+	return dlh_sdk_extack(
+	    ext, -EINVAL, "field \"hw.asic\": expected \"spectrum\", \"spectrum2\", \"spectrum3\" or \"spectrum4\"");
 }
 
 /*
@@ -127,10 +127,11 @@ static int wires_check(struct mlxsw_facts *f, struct dlh_extack *ext)
 			/* (Spectrum-1's split into 4 takes its cluster's other port: seed 004) */
 			for (unsigned int k = 0; k < count && f->asic != MLXSW_ASIC_SPECTRUM1; k++)
 				if (lps[k] != w->local_port && f->port_at_probe[lps[k]])
-					return dlh_sdk_extack(ext, -EINVAL,
-							      "field \"hw.ports[%u]\": its split into %u would take local "
-							      "port %u, another module's",
-							      i, count, lps[k]);
+					return dlh_sdk_extack(
+					    ext, -EINVAL,
+					    "field \"hw.ports[%u]\": its split into %u would take local "
+					    "port %u, another module's",
+					    i, count, lps[k]);
 		}
 	}
 	return 0;
@@ -189,9 +190,10 @@ int mlxsw_facts_parse(struct mlxsw_facts *facts, const struct dlh_sdk_json *hw, 
 			    "third local port of a cluster",
 			    i);
 		if (facts->port_at_probe[lp] || facts->module_port[module])
-			return dlh_sdk_extack(ext, -EINVAL,
-					      "field \"hw.ports[%zu]\": local port %ld or lanes of module %ld already mapped",
-					      i, lp, module);
+			return dlh_sdk_extack(
+			    ext, -EINVAL,
+			    "field \"hw.ports[%zu]\": local port %ld or lanes of module %ld already mapped", i, lp,
+			    module);
 		facts->port_to_module[lp] = (uint8_t)module;
 		facts->port_at_probe[lp] = true;
 		facts->module_port[module] = (uint16_t)lp;
@@ -271,7 +273,7 @@ static int collect_old(const struct ports_view *v, uint16_t base, unsigned int c
 static unsigned int module_width(const struct ports_view *v, uint8_t module)
 {
 	return module < MLXSW_MODULE_MAX && v->facts->module_width[module] ? v->facts->module_width[module]
-									    : MLXSW_SP_PORTS_PER_CLUSTER_MAX;
+									   : MLXSW_SP_PORTS_PER_CLUSTER_MAX;
 }
 
 static void split_ports(const struct ports_view *v, const uint16_t *lps, unsigned int count, uint8_t module,
@@ -491,8 +493,8 @@ static void mlxsw_port_attrs_fill(const struct dlh_dev *dev, uint32_t index, str
 	attrs->has_module = true;
 	attrs->module = attrs->number - 1;
 	attrs->lane = attrs->split ? attrs->split_subport * attrs->lanes : 0;
-	attrs->speed = f ? mlxsw_port_speed(f, attrs->module, attrs->lanes)
-			 : (uint32_t)MLXSW_SP_PORT_BASE_SPEED * attrs->lanes;
+	attrs->speed =
+	    f ? mlxsw_port_speed(f, attrs->module, attrs->lanes) : (uint32_t)MLXSW_SP_PORT_BASE_SPEED * attrs->lanes;
 }
 
 /* Whether the kernel's port at @lp, on module @module, is where the board's wiring can put one. */
@@ -551,7 +553,8 @@ static int mlxsw_rules_attach(struct dlh_dev *dev, const char *config, struct dl
 	/* a board of the same driver with fewer cages fits too: each of this one's has a port (or its split) */
 	for (unsigned int i = 0; i < facts->nwires; i++)
 		if (!on[facts->wires[i].module])
-			return dlh_sdk_extack(ext, -EINVAL, "module %u, which the board wires to local port %u, has no port",
+			return dlh_sdk_extack(ext, -EINVAL,
+					      "module %u, which the board wires to local port %u, has no port",
 					      facts->wires[i].module, facts->wires[i].local_port);
 	return 0;
 }

@@ -46,7 +46,7 @@ struct mlxsw_facts {
 	struct mlxsw_wire wires[MLXSW_PORT_MAX_PORTS]; /* hw.ports in order */
 	unsigned int nwires;
 	uint16_t max_local_port; /* the highest a module's port or split may take: the ASIC's ports */
-	bool kernel; /* a kernel device: its split group is the port number, as Linux 6.1 reports it */
+	bool kernel;		 /* a kernel device: its split group is the port number, as Linux 6.1 reports it */
 };
 
 /*

@@ -95,7 +95,8 @@ static int port_enable_set(struct mlxsw_sp *sp, uint16_t local_port, bool enable
 
 static int port_speed_by_width_set(struct mlxsw_sp *sp, uint16_t local_port, uint8_t module, uint8_t width)
 {
-	struct mlxsw_reg_ptys ptys = {.local_port = local_port, .speed_admin = mlxsw_port_speed(sp->facts, module, width)};
+	struct mlxsw_reg_ptys ptys = {.local_port = local_port,
+				      .speed_admin = mlxsw_port_speed(sp->facts, module, width)};
 
 	return mlxsw_reg_write(&sp->bus, MLXSW_REG_PTYS, &ptys);
 }
@@ -264,7 +265,7 @@ static bool own_port(const void *arg, unsigned int local_port, struct port_spec 
 static uint8_t module_width_of(const struct mlxsw_sp *sp, uint8_t module)
 {
 	return module < MLXSW_MODULE_MAX && sp->facts->module_width[module] ? sp->facts->module_width[module]
-									     : MLXSW_SP_PORTS_PER_CLUSTER_MAX;
+									    : MLXSW_SP_PORTS_PER_CLUSTER_MAX;
 }
 
 /* What the firmware answers PMTDB for @module split into @count (Linux 6.1's mlxsw_sp_port_split()). */
