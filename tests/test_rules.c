@@ -80,6 +80,24 @@ static int fk_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 
 			if (lp == 1 && !strcmp(fk_layout, "moved"))
 				lp = 2;
+			/* port 17 (local port 1) split by 4 before anything asks: it holds port 1's local port 3 */
+			if (c == 0 && !strcmp(fk_layout, "sn2700s4")) {
+				for (unsigned int s = 0; s < 4 && !k && !err; s++) {
+					struct dlh_sdk_port_attrs sa = {.flavour = DLH_PORT_FLAVOUR_PHYSICAL,
+									.number = 17,
+									.split = true,
+									.split_group = 17,
+									.split_subport = s,
+									.lanes = 1};
+					struct dlh_port *sp;
+
+					snprintf(name, sizeof(name), "eth%u", s ? 31 + s : 0);
+					err = dlh_sdk_port_register(dev, 1 + s, &sa, &sp, ext);
+					if (!err)
+						err = dlh_sdk_port_type_eth(sp, name, ext);
+				}
+				continue;
+			}
 			snprintf(name, sizeof(name), "eth%u", 2 * c + k);
 			err = dlh_sdk_port_register(dev, lp, &a, &p, ext);
 			if (!err)
@@ -319,6 +337,23 @@ Test(rules, boards_of_one_driver_are_told_apart_by_layout)
 	unsetenv("DLHAL_PROFILE_PATH");
 	unlink(path);
 	rmdir(dir);
+}
+
+/* An SN2700 whose port 17 was split by 4 before it was recognised: port 1's module has no port, rightly. */
+Test(rules, a_spectrum_split_by_4_before_recognition_is_recognised)
+{
+	struct dlh_ctx *ctx;
+	struct dlh_dev *dev = fk_dev(&ctx, "mlxsw_spectrum MT_2860111033 sn2700s4");
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	bool exact = false;
+
+	cr_assert_eq(dlh_port_unsplit_plan(dlh_port_find(dev, 4), &plan, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact), "mlxsw rules, profile sn2700");
+	cr_expect(exact);
+	cr_expect_not(plan.partial);
+	cr_expect_eq(plan.ncome, 2, "ports 17 and 1 back");
+	dlh_ctx_free(ctx);
 }
 
 Test(rules, an_unknown_board_or_driver_stays_partial_saying_what_is_missing)

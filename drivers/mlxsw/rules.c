@@ -530,7 +530,7 @@ static int mlxsw_rules_attach(struct dlh_dev *dev, const char *config, struct dl
 	if (err)
 		return err;
 	facts->kernel = true;
-	bool on[MLXSW_MODULE_MAX] = {0};
+	bool on[MLXSW_MODULE_MAX] = {0}, held[MLXSW_PORT_MAX_PORTS] = {0};
 
 	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
 		struct dlh_sdk_port_attrs a = {0};
@@ -549,10 +549,15 @@ static int mlxsw_rules_attach(struct dlh_dev *dev, const char *config, struct dl
 					      "port %u (number %u, %u lanes%s) is not where the board has one",
 					      dlh_port_index(p), a.number, a.lanes, a.split ? ", split" : "");
 		on[a.module] = true;
+		held[dlh_port_index(p)] = true;
 	}
-	/* a board of the same driver with fewer cages fits too: each of this one's has a port (or its split) */
+	/*
+	 * A board of the same driver with fewer cages fits too: each of this
+	 * one's has a port, its split's, or another module's split holds its
+	 * local port (Spectrum-1's split by 4 takes its cluster's other module).
+	 */
 	for (unsigned int i = 0; i < facts->nwires; i++)
-		if (!on[facts->wires[i].module])
+		if (!on[facts->wires[i].module] && !held[facts->wires[i].local_port])
 			return dlh_sdk_extack(ext, -EINVAL,
 					      "module %u, which the board wires to local port %u, has no port",
 					      facts->wires[i].module, facts->wires[i].local_port);
