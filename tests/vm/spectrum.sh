@@ -50,9 +50,9 @@ if [ -z "$bad" ] && [ "$n" = 513 ] && [ "$l" = 512 ] && [ "$(dl --kernel port sh
 else
 	nok "SN5600 by 8" "${bad:-$n ports, $l of one lane}"
 fi
-spectrum_rounds $S4 ${RULES_STEPS8:-120} 8
+spectrum_rounds $S4 ${RULES_STEPS8:-200} 8
 if [ -z "$bad" ] && [ $good -gt 0 ] && [ $refused -gt 0 ]; then
-	ok "${RULES_STEPS8:-120} random splits by 2, 4 and 8 and unsplits of the SN4700 by dl and devlink: $good done as planned, $refused refused as planned"
+	ok "${RULES_STEPS8:-200} random splits by 2, 4 and 8 and unsplits of the SN4700 by dl and devlink: $good done as planned, $refused refused as planned"
 else
 	nok "the SN4700's plans against the kernel's outcomes" "${bad:-$good done, $refused refused}"
 fi
