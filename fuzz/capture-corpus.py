@@ -83,8 +83,8 @@ def main():
             first = reps[0][0]  # the subscription's connection answers first
             open(os.path.join(out["client"], "session-%02d" % i), "wb").write(
                 b"".join(chunk(1 if fd == first else 0, d) for fd, d in reps))
-    for name in ("drivers/mlxsw/profiles/sn2700.json", "drivers/mlx4/profiles/cx3-vpi.json",
-                 "drivers/ice/profiles/e810-cqda2.json"):
+    for name in ("drivers/mlxsw/profiles/sn2700.json", "drivers/mlxsw/profiles/sn5600.json",
+                 "drivers/mlx4/profiles/cx3-vpi.json", "drivers/ice/profiles/e810-cqda2.json"):
         shutil.copy(os.path.join(SRC, name), out["profile"])
     shutil.copy(os.path.join(SRC, "tools/dl/tour.dl"), out["batch"])
     shutil.rmtree(tmp)
