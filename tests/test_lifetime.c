@@ -504,6 +504,16 @@ Test(lifetime, a_removal_notified_during_any_call_leaves_held_objects_readable, 
 	inject_each_call(INJECT_NOTIFY);
 }
 
+/* What a caller's loop does: read what the library's sockets hold (notifications). */
+static void drain(struct dlh_ctx *ctx)
+{
+	int fds[4];
+	size_t nfd = dlh_ctx_io_fds(ctx, fds, 4);
+
+	for (size_t i = 0; i < nfd && i < 4; i++)
+		dlh_ctx_io_ready(ctx, fds[i]);
+}
+
 /*
  * A dry run that goes on from the last one is of the model as it is: another
  * client's change in between (an event) makes dlhald plan the changes before
@@ -545,6 +555,41 @@ Test(lifetime, a_kept_dry_run_is_dropped_when_the_model_changes)
 	    dlh_seq_split(seq, dlh_seq_port_find(seq, dlh_port_dev(p[2]), dlh_port_index(p[2])), 2, &plan, &ext),
 	    -EINVAL, "the daemon planned on the model it kept: %s", ext.msg);
 	dlh_seq_free(seq);
+	/*
+	 * Many rounds: B unsplits and splits port 19 in turn between A's dry
+	 * runs, and A reads the notification before its third (its own view
+	 * then agrees with the daemon's model): each answered as the model is.
+	 */
+	struct dlh_dev *dev = dlh_port_dev(p[0]);
+	uint32_t idx[3];
+
+	for (int i = 0; i < 3; i++)
+		idx[i] = dlh_port_index(p[i]);
+	for (int round = 0; round < 40; round++) {
+		bool split = round % 2;
+
+		drain(a);
+		cr_assert_eq(dlh_seq_new(a, &seq), 0);
+		for (int i = 0; i < 2; i++)
+			cr_assert_eq(dlh_seq_split(seq, dlh_seq_port_find(seq, dev, idx[i]), 2, &plan, &ext), 0,
+				     "round %d: %s", round, ext.msg);
+		dlh_seq_free(seq);
+		char h[DLH_HANDLE_MAX];
+
+		snprintf(h, sizeof(h), "%s/%u", dlh_dev_handle(dev), idx[2]);
+		cr_assert_eq(dlh_port_lookup(b, h, &q, &ext), 0, "%s", ext.msg);
+		cr_assert_eq(split ? dlh_port_split(q, 2, &ext) : dlh_port_unsplit(q, &ext), 0, "round %d: %s", round,
+			     ext.msg);
+		drain(a);
+		/* the same two changes before, then port 19: the daemon's kept sequence is of the model before */
+		cr_assert_eq(dlh_seq_new(a, &seq), 0);
+		for (int i = 0; i < 2; i++)
+			cr_assert_eq(dlh_seq_split(seq, dlh_seq_port_find(seq, dev, idx[i]), 2, &plan, &ext), 0,
+				     "round %d: %s", round, ext.msg);
+		cr_expect_eq(dlh_seq_split(seq, dlh_seq_port_find(seq, dev, idx[2]), 2, &plan, &ext),
+			     split ? -EINVAL : 0, "round %d: %s", round, ext.msg);
+		dlh_seq_free(seq);
+	}
 	dlh_ctx_free(a);
 	dlh_ctx_free(b);
 	daemon_stop();
