@@ -250,6 +250,20 @@ static void plan_of(struct kdl *k, struct nlmsghdr *nlh)
 		return;
 	k->plan_got = true;
 	k->plan_err = dlh__plan_get(nlh, k->plan, k->plan_ext);
+	/*
+	 * A port or name the plan finds taken, or missing, in this side's view
+	 * of the device: the view may be older than dlhald's model (its
+	 * notifications not read yet), or the daemon wrong. Either way, say so.
+	 */
+	if ((k->plan_err == -EEXIST || k->plan_err == -ENOENT) && k->plan_ext) {
+		char why[DLH_EXTACK_MSG_MAX];
+
+		snprintf(why, sizeof(why), "%s", k->plan_ext->msg);
+		dlh_sdk_extack(k->plan_ext, k->plan_err,
+			       "dlhald's plan does not fit this view of the device (%s): read its notifications "
+			       "and plan again",
+			       why);
+	}
 }
 
 /*

@@ -590,6 +590,27 @@ Test(lifetime, a_kept_dry_run_is_dropped_when_the_model_changes)
 			     split ? -EINVAL : 0, "round %d: %s", round, ext.msg);
 		dlh_seq_free(seq);
 	}
+	/*
+	 * A view older than the daemon's model: port 19 is split (the last
+	 * round) and A has read it; B unsplits it and A does not read that; the
+	 * daemon's plan for port 17 names the netdev port 19's second half has
+	 * in A's view, and A says why it does not take the plan.
+	 */
+	{
+		char h[DLH_HANDLE_MAX];
+
+		snprintf(h, sizeof(h), "%s/%u", dlh_dev_handle(dev), idx[2]);
+		drain(a);
+		cr_assert_eq(dlh_port_lookup(b, h, &q, &ext), 0, "%s", ext.msg);
+		cr_assert_eq(dlh_port_unsplit(q, &ext), 0, "%s", ext.msg);
+		cr_assert_eq(dlh_seq_new(a, &seq), 0);
+		cr_expect_eq(dlh_seq_split(seq, dlh_seq_port_find(seq, dev, idx[0]), 2, &plan, &ext), -EEXIST);
+		cr_expect_not_null(strstr(ext.msg, "dlhald's plan does not fit this view of the device (Netdev name "),
+				   "%s", ext.msg);
+		cr_expect_not_null(strstr(ext.msg, "): read its notifications and plan again"), "%s", ext.msg);
+		dlh_seq_free(seq);
+		drain(a);
+	}
 	dlh_ctx_free(a);
 	dlh_ctx_free(b);
 	daemon_stop();
