@@ -1143,7 +1143,8 @@ DLH_EXPORT struct dlh_port *dlh_seq_port_find_netdev(struct dlh_seq *seq, const 
  * dlh_seq_port_find_number() gives the first of them (in no particular
  * order; NULL if none, or if nothing is known of @p dev: dlh_seq_known()),
  * dlh_seq_port_next_number() the next after @p port (NULL after the last).
- * The ports are the sequence's, as dlh_seq_port_first() gives them.
+ * The ports are the sequence's, as dlh_seq_port_first() gives them: valid
+ * until the sequence is freed or a change planned in it takes them away.
  */
 DLH_EXPORT struct dlh_port *dlh_seq_port_find_number(struct dlh_seq *seq, struct dlh_dev *dev, uint32_t number);
 /** @brief The next port of @p port's device in its sequence with its number; NULL after the last. */
@@ -1152,7 +1153,8 @@ DLH_EXPORT struct dlh_port *dlh_seq_port_next_number(const struct dlh_port *port
 /**
  * @brief The port of @p dev at @p index as the changes planned so far leave
  *        it (dlh_port_find() of the sequence); NULL if it has none there, or
- *        if nothing is known of @p dev (dlh_seq_known()).
+ *        if nothing is known of @p dev (dlh_seq_known()). The port is the
+ *        sequence's, valid as dlh_seq_port_find_number()'s are.
  */
 DLH_EXPORT struct dlh_port *dlh_seq_port_find(struct dlh_seq *seq, struct dlh_dev *dev, uint32_t index);
 
