@@ -645,8 +645,10 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 	if (!err)
 		err = dlh__op_end(ctx, drv, handle, op(port, type, ext), ext);
 	dlh__rules_check(x, err, ext);
-	if (err || DLH__STAGED(drv, DLH_SDK_STAGED_TYPE))
-		return err; /* staged: the port keeps its desired type until the reset (its pending says the new one) */
+	if (err)
+		return err;
+	/* A staged change keeps the type the port runs until the reset (its pending says the new one), but
+	 * what is asked for is stored: the desired type, as any other, so that asking again is a no-op. */
 	/* a relay's device may have gone with the notifications its answer brought */
 	dev = dlh__dev_find(ctx, devhandle);
 	port = dev ? port_find(dev, &(struct index_key){index}) : NULL;

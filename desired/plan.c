@@ -188,8 +188,12 @@ static int step_plan(struct dlh_seq *seq, struct dlh_ctx *ctx, struct dlh_desire
 				err = dlh_seq_type_set(seq, p, s->type, &plan, ext);
 				if (!err && keep)
 					err = plan_keep(s, &plan);
-				again = !err && !plan.partial;
 				s->partial |= !err && plan.partial;
+				/* stored for the next reset (ConnectX-4..7): the view stays, on to the next port */
+				s->staged |= !err && plan.staged;
+				if (!err && plan.staged)
+					continue;
+				again = !err && !plan.partial;
 				break;
 			}
 		}
@@ -371,11 +375,31 @@ static int phase_run(const struct dlh_desired *d, struct dlh_ctx *ctx, struct dl
 			snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
 			add = true;
 		} else if (e->type && phase == PHASE_TYPE) {
-			for (struct dlh_port *q = dlh_seq_port_first(seq, dev); q && !add; q = dlh_seq_port_next(q))
-				add = dlh_port_number(q) == number && dlh_port_desired_type(q) != e->type;
+			struct dlh_pending pt;
+			bool type_pend = false;
+
+			for (struct dlh_port *q = dlh_seq_port_first(seq, dev); q && !add; q = dlh_seq_port_next(q)) {
+				struct dlh_port *m;
+
+				if (dlh_port_number(q) != number)
+					continue;
+				add = dlh_port_desired_type(q) != e->type;
+				/* a type the card stores for its next reset (ConnectX-4..7): met, and pending (the
+				 * model's port says so: a view copies no pending) */
+				m = dlh_port_find(dev, dlh_port_index(q));
+				type_pend |= m && dlh_port_pending(m, &pt) && pt.type == e->type;
+			}
 			s = (struct dlh_desired_step){
 			    .kind = DLH_CHANGE_TYPE, .type = e->type, .line = e->type_line, .entry = i};
 			snprintf(s.port, sizeof(s.port), "%s#%u", dlh_dev_handle(dev), number);
+			if (!add && type_pend && !pend[i]) {
+				pend[i] = true;
+				if (notes)
+					fprintf(notes, "%s: pending until a reset of %s: type %s\n",
+						where(d, i, e->type_line, at, sizeof(at)), dlh_dev_handle(dev),
+						dlh_port_type_name(e->type));
+				p->npending++;
+			}
 		}
 		if (!add)
 			continue;
@@ -632,17 +656,21 @@ DLH_EXPORT void dlh_desired_entry_describe(const struct dlh_desired *d, size_t i
 			 e->type ? dlh_port_type_name(e->type) : "", at);
 }
 
-/* A staged change (the split an E810 stores for its next reset) of entry @e's port to another count than its. */
+/*
+ * A staged change of entry @e's port away from what it asks: the split an E810 stores for its next
+ * reset, to another count; the type a ConnectX-4..7 stores, to another type.
+ */
 static bool staged_undoes(struct dlh_seq *seq, struct dlh_dev *dev, unsigned int number,
 			  const struct dlh_desired_entry *e, const struct dlh_change_req *req)
 {
 	unsigned int count = req->kind == DLH_CHANGE_SPLIT ? req->count : 1;
 
-	if (!e->split || req->kind == DLH_CHANGE_TYPE)
+	if (req->kind == DLH_CHANGE_TYPE ? !e->type : !e->split)
 		return false;
 	for (struct dlh_port *p = dlh_seq_port_first(seq, dev); p; p = dlh_seq_port_next(p))
 		if (dlh_port_index(p) == req->index)
-			return dlh_port_number(p) == number && count != e->split;
+			return dlh_port_number(p) == number &&
+			       (req->kind == DLH_CHANGE_TYPE ? req->type != e->type : count != e->split);
 	return false;
 }
 

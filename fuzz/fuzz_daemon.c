@@ -16,6 +16,7 @@
 #include "chunks.h"
 #include "dlhald.h"
 #include "ice.h"
+#include "mlx5.h"
 #include "mlx4.h"
 #include "mlxsw.h"
 
@@ -152,6 +153,7 @@ static int setup(void)
 	if (dlh_ctx_new(&srv.ctx, &ext) || dlh_sdk_driver_register(srv.ctx, &mlxsw_driver, &ext) ||
 	    dlh_sdk_driver_register(srv.ctx, &mlx4_driver, &ext) ||
 	    dlh_sdk_driver_register(srv.ctx, &ice_driver, &ext) ||
+	    dlh_sdk_driver_register(srv.ctx, &mlx5_driver, &ext) ||
 	    state_load(srv.ctx, "cx3-vpi,sn2700,e810-cqda2", NULL, "fuzz", why, sizeof(why)))
 		return -1;
 	for (struct dlh_dev *dev = dlh_dev_first(srv.ctx); dev; dev = dlh_dev_next(dev))

@@ -2,6 +2,7 @@
 /* The board-profile loader (sdk/host.c, then the driver's config parser: mlxsw, mlx4, the example) on any file. */
 #include "input_file.h"
 #include "ice.h"
+#include "mlx5.h"
 #include "mlx4.h"
 #include "mlxsw.h"
 
@@ -32,6 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (dlh_ctx_new(&ctx, &ext) || dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) ||
 	    dlh_sdk_driver_register(ctx, &mlx4_driver, &ext) || dlh_sdk_driver_register(ctx, &ice_driver, &ext) ||
+	    dlh_sdk_driver_register(ctx, &mlx5_driver, &ext) ||
 	    dlh_sdk_driver_register(ctx, fuzz_example_driver, &ext))
 		abort();
 	if (!dlh_ctx_sim_load(ctx, path, &ext)) {

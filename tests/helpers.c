@@ -2,6 +2,7 @@
 #include "helpers.h"
 
 #include "ice.h"
+#include "mlx5.h"
 #include "mlx4.h"
 #include "mlxsw.h"
 
@@ -191,6 +192,7 @@ struct dlh_ctx *ctx_with(const char *profiles)
 	cr_assert_eq(dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext), 0);
 	cr_assert_eq(dlh_sdk_driver_register(ctx, &mlx4_driver, &ext), 0);
 	cr_assert_eq(dlh_sdk_driver_register(ctx, &ice_driver, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(ctx, &mlx5_driver, &ext), 0);
 	for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save))
 		cr_assert_eq(dlh_ctx_sim_load(ctx, p, &ext), 0, "%s: %s", p, ext.msg);
 	free(copy);

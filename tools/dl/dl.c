@@ -7,6 +7,7 @@
 #include "dl.h"
 #include "host.h"
 #include "ice.h"
+#include "mlx5.h"
 #include "kernel.h"
 #include "mlx4.h"
 #include "mlxsw.h"
@@ -267,6 +268,7 @@ static int ctx_make(struct dl *dl, struct dlh_ctx **out)
 	if (dlh_sdk_driver_register(dl->ctx, &mlxsw_driver, &ext) ||
 	    dlh_sdk_driver_register(dl->ctx, &mlx4_driver, &ext) ||
 	    dlh_sdk_driver_register(dl->ctx, &ice_driver, &ext) ||
+	    dlh_sdk_driver_register(dl->ctx, &mlx5_driver, &ext) ||
 	    dlh_sdk_driver_register(dl->ctx, &kernel_driver, &ext) ||
 	    dlh_sdk_driver_register(dl->ctx, &daemon_driver, &ext))
 		return dl_op_err(-EINVAL, &ext);

@@ -418,10 +418,12 @@ static void port_text(struct fields *f, const struct dlh_port *port)
 	enum dlh_port_type type = dlh_port_type(port), des = dlh_port_desired_type(port);
 	bool details = f->details;
 	struct dlh_pending pending;
+	bool has_pending = dlh_port_pending(port, &pending);
 
-	/* The seed's "type eth(auto)"; iproute2 says "des_type auto" (JSON keeps its key). */
+	/* The seed's "type eth(auto)"; iproute2 says "des_type auto" (JSON keeps its key). A type waiting
+	 * for a reset (a ConnectX-4..7's) says so instead, on every listing. */
 	printf("%s: type %s", dlh_port_handle(port), dlh_port_type_name(type));
-	if (des != DLH_PORT_TYPE_NOTSET && des != type)
+	if (des != DLH_PORT_TYPE_NOTSET && des != type && !(has_pending && pending.type == des))
 		printf("(%s)", dlh_port_type_name(des));
 	field_of(f, "netdev", port, DLH_PORT_FIELD_NETDEV);
 	field_of(f, "ibdev", port, DLH_PORT_FIELD_IBDEV);
@@ -430,8 +432,11 @@ static void port_text(struct fields *f, const struct dlh_port *port)
 		field_of(f, "port", port, DLH_PORT_FIELD_NUMBER);
 	}
 	field_of(f, "split_group", port, DLH_PORT_FIELD_SPLIT_GROUP);
-	if (!details)
+	if (!details) {
+		if (has_pending)
+			pending_out(f, &pending);
 		return;
+	}
 	field_of(f, "split_subport", port, DLH_PORT_FIELD_SPLIT_SUBPORT);
 	field_of(f, "splittable", port, DLH_PORT_FIELD_SPLITTABLE);
 	field_of(f, "lanes", port, DLH_PORT_FIELD_LANES);
@@ -453,7 +458,7 @@ static void port_text(struct fields *f, const struct dlh_port *port)
 		if (!now)
 			printf("none");
 	}
-	if (dlh_port_pending(port, &pending))
+	if (has_pending)
 		pending_out(f, &pending);
 }
 
