@@ -232,5 +232,6 @@ Test(profile, built_in_names)
 	cr_expect_str_eq(p[3], "sn3700");
 	cr_expect_str_eq(p[4], "sn4700");
 	cr_expect_str_eq(p[5], "sn5600");
-	cr_expect_null(p[6]);
+	cr_expect_str_eq(p[6], "cx6-vpi");
+	cr_expect_null(p[7]);
 }
