@@ -40,6 +40,7 @@ static int walk_one(const struct dlh_sdk_port_info *in, void *arg)
 	struct walk *w = arg;
 	char handle[DLH_HANDLE_MAX];
 	struct dlh_port p = {0};
+	struct dlh_pending pend = {0};
 
 	if (w->ret)
 		return w->ret;
@@ -63,6 +64,12 @@ static int walk_one(const struct dlh_sdk_port_info *in, void *arg)
 		memcpy(p.netdev, in->netdev, strlen(in->netdev) + 1);
 	if (in->ibdev && p.type == DLH_PORT_TYPE_IB)
 		memcpy(p.ibdev, in->ibdev, strlen(in->ibdev) + 1);
+	/* checked as dlh_sdk_port_pending_set() keeps it: a type or nothing, a terminated message */
+	if (in->pending && dlh__port_type_valid(in->pending->type) && in->pending->type != DLH_PORT_TYPE_NOTSET) {
+		pend.type = in->pending->type;
+		memcpy(pend.message, in->pending->message, strnlen(in->pending->message, sizeof(pend.message) - 1));
+		p.pending = &pend;
+	}
 	dlh__port_handle_format(handle, w->dev.handle, in->index);
 	p.handle = handle;
 	w->ret = w->fn(&p, w->arg);

@@ -197,6 +197,7 @@ static void port_walk(struct kdl *k, struct nlattr **tb)
 	info.desired_type = m.desired;
 	info.netdev = m.netdev;
 	info.ibdev = m.ibdev;
+	info.pending = &m.pending;
 	k->walk_ret = k->walk_fn(&info, k->walk_arg);
 }
 

@@ -397,7 +397,7 @@ Test(drivers, duplicate_and_foreign_abi_are_refused)
 	other.name = "fake2";
 	other.abi_version = DLH_SDK_ABI_VERSION + 1;
 	cr_expect_eq(dlh_sdk_driver_register(ctx, &other, &ext), -ENOEXEC);
-	cr_expect_not_null(strstr(ext.msg, "Driver ABI version 7, host ABI version 6"), "%s", ext.msg);
+	cr_expect_not_null(strstr(ext.msg, "Driver ABI version 8, host ABI version 7"), "%s", ext.msg);
 	cr_expect_eq(dlh_ctx_sim_load(ctx, "no-such-profile", &ext), -ENOENT);
 	cr_expect_str_eq(ext.msg, "Unknown profile \"no-such-profile\"");
 	dlh_ctx_free(ctx);

@@ -2257,3 +2257,55 @@ Test(daemon, dry_runs_that_go_on_from_the_last_answer_as_if_planned_again)
 	daemon_stop();
 	unlink(path);
 }
+
+/*
+ * A ConnectX-6's staged type through dlhald: the set's warning, the pending type on the plain listing
+ * (streamed, not mirrored), durable across SIGKILL with --state, applied by a relayed fw_activate. A
+ * --desired daemon that owns the port's type refuses another client's staged set to another type.
+ */
+Test(daemon, staged_type_through_the_protocol_and_across_sigkill)
+{
+	char statep[64], conf[64];
+	const char *more[] = {"--state", statep, NULL}, *owned[] = {"--desired", conf, NULL};
+	struct run_result r;
+	int st;
+
+	snprintf(statep, sizeof(statep), "/tmp/dlhald-cx6-%d.state", (int)getpid());
+	snprintf(conf, sizeof(conf), "/tmp/dlhald-cx6-%d.conf", (int)getpid());
+	unlink(statep);
+	daemon_sim = "cx6-vpi";
+	daemon_start_with(NULL, more);
+	dl(&r, "port set pci/0000:03:00.0/65535 type ib");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.err, "Warning: pci/0000:03:00.0/65535: Please reboot machine to load new configurations.\n");
+	run_free(&r);
+	cr_assert_eq(kill(daemon_pid, SIGKILL), 0);
+	waitpid(daemon_pid, &st, 0);
+	daemon_start_with(NULL, more);
+	dl(&r, "port show");
+	cr_expect_str_eq(r.out, "pci/0000:03:00.0/65535: type eth netdev ens1f0np0 pending type ib\n"
+				"pci/0000:03:00.1/131071: type ib ibdev mlx5_1\n",
+			 "pending after SIGKILL, nothing applied: %s", r.err);
+	run_free(&r);
+	dl(&r, "dev reload pci/0000:03:00.1 action fw_activate");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	dl(&r, "port show");
+	cr_expect_str_eq(r.out, "pci/0000:03:00.0/65535: type ib ibdev mlx5_0\n"
+				"pci/0000:03:00.1/131071: type ib ibdev mlx5_1\n");
+	run_free(&r);
+	daemon_stop();
+	unlink(statep);
+	text_write(conf, "[Match]\nDevice=pci/0000:03:00.1\nNumber=1\n[Port]\nType=ib\n");
+	daemon_start_with(NULL, owned);
+	dl(&r, "port set pci/0000:03:00.1/131071 type eth");
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.err, "Would undo pci/0000:03:00.1 port 1: type ib"), "%s", r.err);
+	run_free(&r);
+	dl(&r, "port show pci/0000:03:00.1/131071");
+	cr_expect_str_eq(r.out, "pci/0000:03:00.1/131071: type ib ibdev mlx5_1\n", "nothing stored");
+	run_free(&r);
+	daemon_stop();
+	daemon_sim = NULL;
+	unlink(conf);
+}

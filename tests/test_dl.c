@@ -1721,3 +1721,47 @@ Test(apply, eight_lane_cages_split_by_8_from_a_file_and_a_whole_sn5600)
 	unlink(conf);
 	free(conf);
 }
+
+/*
+ * One file sets InfiniBand on a ConnectX-3 (at once, mlx4) and a ConnectX-6 (stored in its
+ * configuration until a firmware reset, mlx5) alike: the dry run says which waits, the run does one
+ * and stores the other, a second run has nothing to do but says what waits, --reload resets the card
+ * with the stored type and the ports are then as the file says.
+ */
+Test(apply, one_file_switches_a_connectx3_at_once_and_a_connectx6_at_its_reset)
+{
+	char *conf = conf_tmp("[Match]\nDevice=pci/0000:01:00.0\nNumber=1\n[Port]\nType=eth\n\n"
+			      "[Match]\nDevice=pci/0000:03:00.0\nNumber=0\n[Port]\nType=ib\n");
+	char batch[1024], want[2048];
+	struct run_result r;
+
+	snprintf(batch, sizeof(batch),
+		 "apply %s --dry-run\napply %s\nport show\napply %s\napply %s --reload\nport show\napply %s\n", conf,
+		 conf, conf, conf, conf);
+	run_dl(&r, "--sim cx3-vpi,cx6-vpi -b -", batch);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	snprintf(want, sizeof(want),
+		 "would: type eth on pci/0000:01:00.0 port 1 (%s:5)\n"
+		 "would: type ib on pci/0000:03:00.0 port 0 (%s:11), applied at the next reset\n"
+		 "done: type eth on pci/0000:01:00.0 port 1 (%s:5)\n"
+		 "pending: type ib on pci/0000:03:00.0 port 0 (%s:11): Please reboot machine to load new "
+		 "configurations\n"
+		 "pending until a reset: 1 entry of %s (dl apply --reload %s, or dl dev reload)\n"
+		 "pci/0000:01:00.0/1: type eth netdev ens4\n"
+		 "pci/0000:01:00.0/2: type ib ibdev mlx4_0\n"
+		 "pci/0000:03:00.0/65535: type eth netdev ens1f0np0 pending type ib\n"
+		 "pci/0000:03:00.1/131071: type ib ibdev mlx5_1\n"
+		 "pending until a reset: 1 entry of %s (dl apply --reload %s, or dl dev reload)\n"
+		 "done: reload pci/0000:03:00.0 (fw_activate)\n"
+		 "pci/0000:01:00.0/1: type eth netdev ens4\n"
+		 "pci/0000:01:00.0/2: type ib ibdev mlx4_0\n"
+		 "pci/0000:03:00.0/65535: type ib ibdev mlx5_0\n"
+		 "pci/0000:03:00.1/131071: type ib ibdev mlx5_1\n"
+		 "nothing to do: the devices are as %s says\n",
+		 conf, conf, conf, conf, conf, conf, conf, conf, conf);
+	cr_expect_str_eq(r.out, want);
+	cr_expect(strstr(r.err, "pending until a reset of pci/0000:03:00.0: type ib"), "%s", r.err);
+	run_free(&r);
+	unlink(conf);
+	free(conf);
+}

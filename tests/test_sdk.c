@@ -71,7 +71,7 @@ Test(module, wrong_abi_is_refused_with_both_versions)
 	cr_assert_eq(dlh_ctx_new(&ctx, &ext), 0);
 	cr_expect_eq(dlh_ctx_module_load(ctx, getenv("MODULE_BADABI"), &ext), -ENOEXEC);
 	cr_expect_str_eq(ext.obj, getenv("MODULE_BADABI"), "the module is named");
-	cr_expect_str_eq(ext.msg, "Module ABI version 99, host ABI version 6");
+	cr_expect_str_eq(ext.msg, "Module ABI version 99, host ABI version 7");
 	dlh_extack_str(&ext, want, sizeof(want));
 	cr_expect_not_null(strstr(want, "bad_abi"), "%s", want);
 	dlh_ctx_free(ctx);

@@ -37,8 +37,9 @@ extern "C" {
  * 4: ::dlh_sdk_driver.rules (a vendor's rules, also over kernel devices).
  * 5: ::dlh_sdk_rules.kernel_answered (rules learn from the kernel's answers).
  * 6: ::dlh_sdk_rules.learnt_save and learnt_restore (what they learnt, kept).
+ * 7: ::dlh_sdk_port_info.pending (a streamed port's pending type).
  */
-#define DLH_SDK_ABI_VERSION 6u
+#define DLH_SDK_ABI_VERSION 7u
 
 struct dlh_sdk_timer;
 struct dlh_sdk_plan;
@@ -225,6 +226,8 @@ struct dlh_sdk_port_info {
 	enum dlh_port_type desired_type;	/**< Desired type, @c DLH_PORT_TYPE_NOTSET for none. */
 	const char *netdev;			/**< Netdev name, or NULL. */
 	const char *ibdev;			/**< IB device name, or NULL. */
+	/** What the port has pending until a reset (a type a card stores for it); NULL or all zero: none. */
+	const struct dlh_pending *pending;
 };
 
 #define DLH_SDK_FILL_DEVS  1u /**< Every device, including those without ports. */
