@@ -260,7 +260,15 @@ static int port_set_type(lua_State *L)
 	if (err)
 		return ldlhal_fail_ext(L, err, &ext);
 	lua_pushboolean(L, 1);
-	return 1;
+	/* a change stored for the next reset (a ConnectX-4..7's type) says so: true, the driver's word */
+	if (!ext.msg[0])
+		return 1;
+	{
+		char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX];
+
+		lua_pushstring(L, dlh_extack_str(&ext, buf, sizeof(buf)));
+	}
+	return 2;
 }
 
 /* The ports the operation created, in the order it created them. */
