@@ -94,6 +94,23 @@ if grep -q '"changed": true' "$T/a5" && grep -q '"port": "pci/0000:0b:00.0/8"' "
 else
 	nok "split by 8 through Ansible" "$(head -n 60 "$T/a5")"
 fi
+# A ConnectX-3 at once and a ConnectX-6 at its reset from one task (issue 44): changed and waiting for
+# a reset, then ok and still waiting, then reload=true: the reset done, nothing waits.
+daemon vpi cx3-vpi,cx6-vpi
+wait_socks vpi
+vpi='"ports": [{"device": "pci/0000:01:00.0", "number": 1, "type": "eth"}, {"device": "pci/0000:03:00.0", "number": 0, "type": "ib"}]'
+adhoc dlhal.devlink.ports "{\"socket\": \"$T/vpi.sock\", \"dl_path\": \"$DL\", $vpi}" > "$T/v1"
+adhoc dlhal.devlink.ports "{\"socket\": \"$T/vpi.sock\", \"dl_path\": \"$DL\", $vpi}" > "$T/v2"
+adhoc dlhal.devlink.ports "{\"socket\": \"$T/vpi.sock\", \"dl_path\": \"$DL\", \"reload\": true, $vpi}" > "$T/v3"
+if grep -q '"changed": true' "$T/v1" && grep -q '"reboot_required": true' "$T/v1" &&
+	grep -q '"changed": false' "$T/v2" && grep -q '"reboot_required": true' "$T/v2" &&
+	grep -q '"pci/0000:03:00.0/65535": {' "$T/v2" && grep -q '"reboot_required": false' "$T/v3" &&
+	[ "$("$DL" -s "$T/vpi.sock" port show pci/0000:03:00.0)" = "pci/0000:03:00.0/65535: type ib ibdev mlx5_0" ] &&
+	[ "$("$DL" -s "$T/vpi.sock" port show pci/0000:01:00.0/1)" = "pci/0000:01:00.0/1: type eth netdev ens4" ]; then
+	ok "one task sets a ConnectX-3 at once and a ConnectX-6 at its reset: changed, then ok waiting for the reset, then reload=true applies it"
+else
+	nok "ConnectX-3 and -6 through Ansible" "$(cat "$T/v1" "$T/v2" "$T/v3" | head -n 80)"
+fi
 cd "$T" || exit 1
 
 # --- one host: every behaviour, asserted in the playbook --------------------------------------

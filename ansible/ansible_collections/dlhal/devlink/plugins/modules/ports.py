@@ -147,7 +147,7 @@ reboot_required:
   returned: always
   type: bool
 pending:
-  description: The devices with a change pending until their next reset, and what it is.
+  description: The devices (an E810's split) and ports (a ConnectX-4..7's type) with a change pending until their next reset, and what it is.
   returned: always
   type: dict
   sample: {"pci/0000:16:00.0": {"split": 4, "message": "Reboot required to finish port split"}}
@@ -205,13 +205,14 @@ def ports_text(ports, devices):
     return ''.join(port_line(h, ports[h]) + '\n' for h in sorted(ports, key=key) if h.rpartition('/')[0] in devices)
 
 
-def pending_of(devs):
-    """The devices with something pending until their next reset (dl -j -d dev show)."""
+def pending_of(devs, ports=None):
+    """The devices and ports with something pending until their next reset (dl -j -d dev show, port show)."""
     out = {}
-    for handle, d in (devs or {}).items():
-        p = d.get('dlhal', {}).get('pending') or d.get('pending')
-        if p:
-            out[handle] = p
+    for objs in (devs or {}, ports or {}):
+        for handle, d in objs.items():
+            p = d.get('dlhal', {}).get('pending') or d.get('pending')
+            if p:
+                out[handle] = p
     return out
 
 
@@ -243,7 +244,8 @@ def run_module():
         module.fail_json(msg='dl: %s' % (err.strip() or 'no answer'), rc=rc)
     a = applied[0]
     steps = a.get('steps', [])
-    pending = pending_of(devs[0] if devs else {})
+    # a device's (an E810's split) or a port's (a ConnectX-4..7's type), as the ports are now
+    pending = pending_of(devs[0] if devs else {}, listed[1])
     res = dict(
         changed=bool(a.get('changed')) or (module.check_mode and a.get('result') in ('would', 'partial')),
         result=a.get('result'),
