@@ -8,6 +8,7 @@
 #include "helpers.h"
 
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <dlhal/sdk.h>
 #include <errno.h>
 #include <stdio.h>
@@ -334,4 +335,198 @@ Test(mlx5, malformed_profiles_name_the_field)
 		unlink(path);
 		free(path);
 	}
+}
+
+/* ---- mstflint's programs: the table read as hostile input, the runner's bounds, the stand-ins ---- */
+
+#include "mstflint.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#define HEAD                                                                   \
+	"\nDevice #1:\n----------\n\nDevice type:    ConnectX6       \nName:           MCX653106A-HDA_Ax\n" \
+	"Description:    ConnectX-6 VPI adapter card\nDevice:         0000:03:00.0    \n\n"
+#define COLS3 "Configurations:                              Default         Current         Next Boot\n"
+
+static int parse(const char *text, struct mlx5_nv *nv, struct dlh_extack *ext)
+{
+	return mlx5_nv_parse(text, strlen(text), nv, ext);
+}
+
+Test(mstflint, a_query_table_is_read_by_its_heading)
+{
+	struct mlx5_nv nv;
+	struct dlh_extack ext;
+
+	cr_assert_eq(parse(HEAD COLS3 "*        LINK_TYPE_P1                        IB(1)           ETH(2)          "
+				      "IB(1)           \n"
+				      "         SRIOV_EN                            False(0)        False(0)        "
+				      "False(0)        \n"
+				      "         LINK_TYPE_P2                        IB(1)           IB(1)           "
+				      "IB(1)           \n"
+				      "The '*' shows parameters with next value different from default/current value.\n",
+			   &nv, &ext),
+		     0, "%s", ext.msg);
+	cr_expect_eq(nv.nports, 2);
+	cr_expect_str_eq(nv.device_type, "ConnectX6");
+	cr_expect(nv.has_default && nv.has_current);
+	cr_expect_eq(nv.link_type[MLX5_NV_CURRENT][0], MLX5_LINK_TYPE_ETH);
+	cr_expect_eq(nv.link_type[MLX5_NV_NEXT][0], MLX5_LINK_TYPE_IB, "pending: Next Boot differs from Current");
+	/* firmware that cannot read the current values: the heading has no Current column */
+	cr_assert_eq(parse(HEAD "Configurations:                              Default           Next Boot\n"
+				"         LINK_TYPE_P1                        2               1               \n"
+				"Device Firmware does not support reading current configurations\n",
+			   &nv, &ext),
+		     0, "%s", ext.msg);
+	cr_expect(nv.has_default && !nv.has_current);
+	cr_expect_eq(nv.link_type[MLX5_NV_NEXT][0], MLX5_LINK_TYPE_IB, "a bare number is a value too");
+	/* an Ethernet-only card: a table without LINK_TYPE */
+	cr_assert_eq(parse(HEAD COLS3 "         SRIOV_EN                            False(0)        False(0)        "
+				      "False(0)        \n",
+			   &nv, &ext),
+		     0);
+	cr_expect_eq(nv.nports, 0);
+}
+
+Test(mstflint, what_is_not_its_table_is_refused_naming_the_line)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+	    {"", "mstconfig: no configuration table in its output"},
+	    {"-E- Failed to open the device\n", "mstconfig: no configuration table in its output"},
+	    {HEAD "Configurations:      Default    Current\n", "mstconfig: line 10: no Next Boot column"},
+	    {HEAD COLS3 "         LINK_TYPE_P1    IB(1)   ETH(2)\n",
+	     "mstconfig: line 11: LINK_TYPE_P1: expected 3 values, each IB(1) or ETH(2)"},
+	    {HEAD COLS3 "         LINK_TYPE_P1    IB(1)   ETH(2)  VPI(3)\n",
+	     "mstconfig: line 11: LINK_TYPE_P1: expected 3 values, each IB(1) or ETH(2)"},
+	    {HEAD COLS3 "         LINK_TYPE_P1    IB(1)   ETH(2)  IB(1)  IB(1)\n",
+	     "mstconfig: line 11: LINK_TYPE_P1: more than 3 values"},
+	    {HEAD COLS3 "         LINK_TYPE_P2    IB(1)   ETH(2)  IB(1)\n",
+	     "mstconfig: line 11: LINK_TYPE_P2 out of order"},
+	    {HEAD COLS3 "         LINK_TYPE_P9    IB(1)   ETH(2)  IB(1)\n",
+	     "mstconfig: line 11: LINK_TYPE_P9 is no port of a card of 2"},
+	    {HEAD COLS3 "         LINK_TYPE_P1    IB(1)   ETH(2)  IB(1)\n"
+			"         LINK_TYPE_P1    IB(1)   ETH(2)  IB(1)\n",
+	     "mstconfig: line 12: LINK_TYPE_P1 out of order"},
+	};
+	struct mlx5_nv nv;
+	struct dlh_extack ext;
+	char *long_line = malloc(8192);
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cr_expect_eq(parse(cases[i].text, &nv, &ext), -EPROTO, "case %zu", i);
+		cr_expect_str_eq(ext.msg, cases[i].msg, "case %zu", i);
+	}
+	cr_expect_eq(mlx5_nv_parse("Configurations: Next Boot\n\0x", 28, &nv, &ext), -EPROTO);
+	cr_expect_str_eq(ext.msg, "mstconfig: a NUL in its output");
+	memset(long_line, 'x', 8191);
+	long_line[8191] = '\0';
+	cr_expect_eq(parse(long_line, &nv, &ext), -EPROTO);
+	cr_expect_str_eq(ext.msg, "mstconfig: line 1 is over 4096 bytes");
+	free(long_line);
+}
+
+/* The runner: no program, one that overstays, one that writes too much, one killed, exit codes. */
+Test(mstflint, programs_run_bounded)
+{
+	char out[256];
+	size_t len;
+	int status = -1;
+	struct dlh_extack ext;
+
+	cr_expect_eq(mlx5_mst_run((const char *const[]){"mstconfig-not-here", NULL}, out, sizeof(out), &len, &status,
+				  1000, &ext),
+		     -ENOENT);
+	cr_expect_str_eq(ext.msg, "mstconfig-not-here not found: install Debian's mstflint package");
+	cr_expect_eq(mlx5_mst_run((const char *const[]){"sleep", "10", NULL}, out, sizeof(out), &len, &status, 200, &ext),
+		     -ETIMEDOUT);
+	cr_expect_str_eq(ext.msg, "sleep took more than 200 ms: killed");
+	cr_expect_eq(mlx5_mst_run((const char *const[]){"yes", NULL}, out, sizeof(out), &len, &status, 5000, &ext),
+		     -EMSGSIZE);
+	cr_expect_eq(len, sizeof(out) - 1);
+	cr_expect_eq(mlx5_mst_run((const char *const[]){"sh", "-c", "kill -9 $$", NULL}, out, sizeof(out), &len,
+				  &status, 5000, &ext),
+		     -EIO);
+	cr_expect_str_eq(ext.msg, "sh was killed by signal 9");
+	cr_assert_eq(mlx5_mst_run((const char *const[]){"sh", "-c", "echo out; echo err >&2; exit 3", NULL}, out,
+				  sizeof(out), &len, &status, 5000, &ext),
+		     0, "%s", ext.msg);
+	cr_expect_eq(status, 3);
+	cr_expect_str_eq(out, "out\nerr\n", "stdout and stderr, as a terminal shows them");
+	/* no shell: a parameter is one argument, whatever it holds */
+	cr_assert_eq(mlx5_mst_run((const char *const[]){"echo", "$(id); x", NULL}, out, sizeof(out), &len, &status,
+				  5000, &ext),
+		     0);
+	cr_expect_str_eq(out, "$(id); x\n");
+}
+
+static pid_t standin_daemon(const char *sock)
+{
+	const char *dlhald = getenv("DLHALD");
+	pid_t pid;
+
+	cr_assert_not_null(dlhald, "DLHALD must name dlhald");
+	unlink(sock);
+	pid = fork();
+	if (!pid) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 2);
+		execl(dlhald, dlhald, "-f", "-s", sock, "--sim", "cx6-vpi", (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 500; i++) {
+		struct stat st;
+
+		if (!stat(sock, &st))
+			return pid;
+		usleep(10000);
+	}
+	cr_assert_fail("dlhald did not listen on %s", sock);
+	return pid;
+}
+
+static void standin_env(const char *sock)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/tests/stand-ins:%s", getenv("SRCDIR"), getenv("PATH"));
+	setenv("PATH", path, 1);
+	setenv("DLHAL_STANDIN_SOCKET", sock, 1);
+	setenv("DLHAL_STANDIN_DL", getenv("DL"), 1);
+}
+
+/* The stand-ins speak mstconfig to the emulated card: a query, a set read back, refusals by exit code. */
+Test(mstflint, the_stand_ins_reach_the_emulated_card)
+{
+	char sock[64];
+	struct mlx5_nv nv;
+	struct dlh_extack ext;
+	pid_t pid;
+	int st;
+
+	snprintf(sock, sizeof(sock), "/tmp/dlhal-standin-%d.sock", (int)getpid());
+	standin_env(sock);
+	pid = standin_daemon(sock);
+	cr_assert_eq(mlx5_mst_query("0000:03:00.1", &nv, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(nv.nports, 2);
+	cr_expect_eq(nv.link_type[MLX5_NV_CURRENT][0], MLX5_LINK_TYPE_ETH);
+	cr_expect_eq(nv.link_type[MLX5_NV_DEFAULT][0], MLX5_LINK_TYPE_IB);
+	cr_assert_eq(mlx5_mst_set("0000:03:00.0", 0, MLX5_LINK_TYPE_IB, &ext), 0, "%s", ext.msg);
+	cr_assert_eq(mlx5_mst_query("0000:03:00.0", &nv, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(nv.link_type[MLX5_NV_CURRENT][0], MLX5_LINK_TYPE_ETH, "runs eth until the reset");
+	cr_expect_eq(nv.link_type[MLX5_NV_NEXT][0], MLX5_LINK_TYPE_IB, "stored for the next boot");
+	cr_expect_eq(mlx5_mst_query("0000:09:00.0", &nv, &ext), -EIO);
+	cr_expect_str_eq(ext.msg, "mstconfig -d 0000:09:00.0 failed (exit 3): Failed to open the device");
+	cr_expect_eq(mlx5_mst_query("0000:03:00.0; reboot", &nv, &ext), -EINVAL);
+	cr_expect_str_eq(ext.msg, "Not a PCI address: expected DDDD:BB:SS.F");
+	kill(pid, SIGTERM);
+	waitpid(pid, &st, 0);
+	unlink(sock);
+	/* no card behind the stand-in: mstconfig's own words */
+	cr_expect_eq(mlx5_mst_query("0000:03:00.0", &nv, &ext), -EIO);
+	cr_expect_str_eq(ext.msg, "mstconfig -d 0000:03:00.0 failed (exit 3): Failed to open the device");
 }

@@ -325,6 +325,30 @@ static int mlx5_sim_set(struct dlh_dev *dev, struct dlh_port *port, const char *
 			      "Unknown emulator control \"%s\" (ConnectX VPI has: fail_nth and lag on a device)", key);
 }
 
+/*
+ * What mstconfig reads of the card (its query's heading and LINK_TYPE_Pn's three values), for the
+ * stand-ins of mstflint's programs that tests run against an emulated card (tests/stand-ins/).
+ */
+static int config_json(struct mlx5_card *card, char *buf, size_t len)
+{
+	static const char *const which[] = {"default", "current", "next"};
+	const struct mlx5_emu_board *b = mlx5_emu_board(card->emu);
+	size_t at = 0;
+	int n;
+
+	n = snprintf(buf, len, "{\"device_type\":\"%s\",\"name\":\"%s\",\"description\":\"%s\",\"vpi\":%s",
+		     card->id.device_type, card->id.name, card->id.description, b->vpi ? "true" : "false");
+	for (unsigned int w = 0; n >= 0 && (at += (size_t)n) < len && w < 3; w++) {
+		n = snprintf(buf + at, len - at, ",\"%s\":[\"%s\"%s%s%s]", which[w], link_name(b->link_type[w][0]),
+			     b->nports > 1 ? ",\"" : "", b->nports > 1 ? link_name(b->link_type[w][1]) : "",
+			     b->nports > 1 ? "\"" : "");
+	}
+	if (n < 0 || at >= len)
+		return -1;
+	n = snprintf(buf + at, len - at, "}");
+	return n < 0 || at + (size_t)n >= len ? -1 : (int)(at + (size_t)n);
+}
+
 static int mlx5_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *key, char *buf, size_t len,
 			struct dlh_extack *ext)
 {
@@ -346,10 +370,13 @@ static int mlx5_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *
 				   : snprintf(buf, len, "{\"current\":[\"%s\"],\"next\":[\"%s\"]}",
 					      link_name(b->link_type[MLX5_NV_CURRENT][0]),
 					      link_name(b->link_type[MLX5_NV_NEXT][0]));
+	} else if (!port && !strcmp(key, "config")) {
+		n = config_json(card, buf, len);
 	} else {
-		return dlh_sdk_extack(
-		    ext, -EINVAL,
-		    "Unknown emulator control \"%s\" (ConnectX VPI has: fail_nth, accesses and state on a device)", key);
+		return dlh_sdk_extack(ext, -EINVAL,
+				      "Unknown emulator control \"%s\" (ConnectX VPI has: fail_nth, accesses, state and "
+				      "config on a device)",
+				      key);
 	}
 	return n < 0 || (size_t)n >= len ? dlh_sdk_extack(ext, -ENOSPC, "Buffer too small") : 0;
 }

@@ -105,13 +105,23 @@ static int link_at(const struct dlh_sdk_json *j, const char *path, uint8_t *t, s
 	return 0;
 }
 
+/* Printable ASCII but '"' and '\\': what mstconfig prints of the card, quoted as it is by the emulator. */
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e || *s == '"' || *s == '\\')
+			return false;
+	return true;
+}
+
 static int str_at(const struct dlh_sdk_json *j, const char *path, char *buf, size_t size, bool need,
 		  struct dlh_extack *ext)
 {
 	if (!need && !dlh_sdk_json_has(j, path))
 		return 0;
-	if (dlh_sdk_json_str(j, path, buf, size, NULL) || !buf[0] || strcspn(buf, "\n\r\t") != strlen(buf))
-		return dlh_sdk_extack(ext, -EINVAL, "field \"hw.%s\": expected 1 to %zu characters on one line",
+	if (dlh_sdk_json_str(j, path, buf, size, NULL) || !buf[0] || !printable(buf))
+		return dlh_sdk_extack(ext, -EINVAL,
+				      "field \"hw.%s\": expected 1 to %zu printable characters, no '\"' or '\\'",
 				      path, size - 1);
 	return 0;
 }
