@@ -11,8 +11,9 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 pass=0
 fail=0
-for f in daemon client kernel state profile batch desired desired_json; do
+for f in daemon client kernel state profile batch desired desired_json mstconfig; do
 	case $f in
+	mstconfig) dict=mstconfig.dict ;;
 	daemon | client | kernel) dict=devlink.dict ;;
 	state | profile | desired_json) dict=json.dict ;;
 	batch) dict=dl.dict ;;

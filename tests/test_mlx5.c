@@ -94,6 +94,7 @@ Test(mlx5, a_type_set_waits_for_a_reset)
 	cr_expect_eq(pending_type(P0(ctx)), DLH_PORT_TYPE_NOTSET);
 	cr_expect_str_eq(state(ctx), "{\"current\":[\"eth\",\"ib\"],\"next\":[\"eth\",\"ib\"]}");
 	dlh_ctx_free(ctx);
+	free(rec.log);
 }
 
 /* The reset loads the configuration: every function goes and comes, each port of its next type. */
@@ -131,6 +132,7 @@ Test(mlx5, fw_activate_loads_the_configuration)
 	}
 	free(dump);
 	dlh_ctx_free(ctx);
+	free(rec.log);
 }
 
 /* A power cycle of the emulator loads it too; driver_reinit and a live patch load nothing. */

@@ -223,7 +223,8 @@ int mlx5_hw_parse(const char *config, struct mlx5_emu_board *b, struct mlx5_fact
 
 			snprintf(path, sizeof(path), "reset_levels[%zu]", i);
 			err = dlh_sdk_json_uint(j, path, 0, 5, &level, ext);
-			b->reset_levels |= (uint8_t)(1u << level);
+			if (!err)
+				b->reset_levels |= (uint8_t)(1u << level);
 		}
 	}
 	if (!err && (dlh_sdk_json_count(j, "ports", &n, NULL) || !n || n > MLX5_MAX_PORTS))
