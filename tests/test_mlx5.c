@@ -413,6 +413,11 @@ Test(mstflint, what_is_not_its_table_is_refused_naming_the_line)
 	    {HEAD COLS3 "         LINK_TYPE_P1    IB(1)   ETH(2)  IB(1)\n"
 			"         LINK_TYPE_P1    IB(1)   ETH(2)  IB(1)\n",
 	     "mstconfig: line 12: LINK_TYPE_P1 out of order"},
+	    /* found by fuzz_mstconfig: a second heading would give the first table's ports its columns */
+	    {HEAD "Configurations:                              Default           Next Boot\n"
+		  "         LINK_TYPE_P1                        2               1               \n"
+		  "\n" COLS3 "         LINK_TYPE_P2    IB(1)   ETH(2)  IB(1)\n",
+	     "mstconfig: line 13: a second configuration table"},
 	};
 	struct mlx5_nv nv;
 	struct dlh_extack ext;

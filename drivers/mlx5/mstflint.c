@@ -202,11 +202,15 @@ int mlx5_nv_parse(const char *out, size_t len, struct mlx5_nv *nv, struct dlh_ex
 			tok = token(&at, e, &n);
 			if (tok)
 				snprintf(nv->device_type, sizeof(nv->device_type), "%.*s", (int)n, tok);
-		} else if (!table && e - s >= 15 && !memcmp(s, "Configurations:", 15)) {
+		} else if (e - s >= 15 && !memcmp(s, "Configurations:", 15)) {
 			/* the heading names the columns: Default and Current when the firmware gives them */
 			const char *h = s + 15;
 			size_t hl = (size_t)(e - h);
 
+			/* one device, one table: a second could give the first's ports other columns */
+			if (ncols)
+				return dlh_sdk_extack(ext, -EPROTO, "mstconfig: line %u: a second configuration table",
+						      lineno);
 			nv->has_default = memmem(h, hl, "Default", 7) != NULL;
 			nv->has_current = memmem(h, hl, "Current", 7) != NULL;
 			if (!memmem(h, hl, "Next Boot", 9))
