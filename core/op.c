@@ -91,7 +91,7 @@ int dlh__op_begin(struct dlh_dev *dev, struct dlh_port *port, const char *name, 
 	op->dev = dev;
 	op->relay = DLH__RELAY(dev->drv);
 	op->local = !op->relay;
-	op->staged = DLH__STAGED(dev->drv, !strcmp(name, "port_type_set") ? DLH_SDK_STAGED_TYPE : DLH_SDK_STAGED_SPLIT);
+	op->staged = DLH__DEV_STAGED(dev, !strcmp(name, "port_type_set") ? DLH_SDK_STAGED_TYPE : DLH_SDK_STAGED_SPLIT);
 	op->pending_set = false;
 	memset(&op->dev_was, 0, sizeof(op->dev_was));
 	if (dev->pending)

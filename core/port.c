@@ -631,11 +631,15 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 		return dlh__extack_set(ext, -EINVAL, port->handle, "Port type must be eth, ib or auto");
 	if (type == port->desired_type)
 		return 0;
+	/* a kernel device whose Linux driver cannot change the type, under rules that can (mlx5) */
+	if (DLH__RELAY(drv) && !DLH__OP(drv, port_split_plan))
+		dlh__dev_rules(dev);
+	if (DLH__RULES_TYPE_OP(dev))
+		op = DLH__RULES_TYPE_OP(dev);
+	else if ((err = kernel_type_skipped(port, type, ext)))
+		return err;
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port type setting is not supported");
-	err = kernel_type_skipped(port, type, ext);
-	if (err)
-		return err;
 	/* ctx and drv are read before the op: a relay's answer brings notifications that may remove
 	 * the device (a kernel instance unregistered meanwhile), so @dev is not read after it */
 	memcpy(handle, port->handle, strlen(port->handle) + 1);
@@ -914,6 +918,10 @@ int dlh__port_plan(struct dlh_port *port, const struct dlh_change_req *req, stru
 			return dlh__extack_set(ext, -EINVAL, port->handle, "Port type must be eth, ib or auto");
 		if (req->type == port->desired_type)
 			return 0;
+		if (DLH__RELAY(drv) && !DLH__OP(drv, port_split_plan))
+			dlh__dev_rules(port->dev);
+		if (DLH__RULES_TYPE_OP(port->dev))
+			break; /* the rules make the change, not the kernel: theirs are the checks */
 		if (!DLH__OP(drv, port_type_set))
 			return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port type setting is not supported");
 		err = kernel_type_skipped(port, req->type, ext);

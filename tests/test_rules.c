@@ -11,6 +11,7 @@
 #include "mlx4.h"
 #include "ice.h"
 #include "mlxsw.h"
+#include "mlx5.h"
 
 #include <criterion/criterion.h>
 #include <dlhal/sdk.h>
@@ -19,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 
 /* config: "DRIVER PSID LAYOUT": LAYOUT "sn2700" (as wired) or "moved" (port 1 at local port 2). */
 static char fk_driver[32], fk_psid[32], fk_layout[16];
@@ -1251,4 +1255,167 @@ Test(rules, an_e810_profile_with_a_bad_option_table_is_not_taken)
 	}
 	snprintf(fi_board, sizeof(fi_board), "K65390-000");
 	profile_path_drop(dir, path);
+}
+
+/*
+ * A ConnectX-6 VPI as Linux 6.1's mlx5_core reports it (a relay here; tests/vm the real kernel): one
+ * devlink instance per PCI function, named by its address, with its Ethernet port at vhca_id << 16 |
+ * 0xffff, or none while the function runs InfiniBand; driver mlx5_core, fw.psid. Its type is no
+ * kernel op: mlx5's rules reach the card through mstconfig, here the stand-in (tests/stand-ins)
+ * over an emulated card that a dlhald serves, the card's state the dlhald's.
+ */
+/* named as dlhald --kernel-bridge publishes the emulated card (a pci/ function's PCI id is read in sysfs) */
+static int mk_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
+{
+	static const char *const fns[] = {"dlhal/0000:03:00.0", "dlhal/0000:03:00.1"};
+	int err = 0;
+
+	for (unsigned int i = 0; i < 2 && !err; i++) {
+		struct dlh_sdk_port_attrs a = {.flavour = DLH_PORT_FLAVOUR_PHYSICAL, .number = i};
+		struct dlh_dev *dev;
+		struct dlh_port *p;
+		char name[16];
+
+		err = dlh_sdk_bus_dev_add(bus, fns[i], &dev, ext);
+		if (err || i == 1) /* function 1 runs InfiniBand: no devlink port */
+			continue;
+		snprintf(name, sizeof(name), "ens1f%unp%u", i, i);
+		err = dlh_sdk_port_register(dev, i << 16 | 0xffff, &a, &p, ext);
+		if (!err)
+			err = dlh_sdk_port_type_eth(p, name, ext);
+	}
+	return err;
+}
+
+static int mk_info(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext)
+{
+	(void)dev;
+	return dlh_sdk_info_driver_put(info, "mlx5_core", ext) ?:
+		   dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "fw.psid", "MT_0000000223", ext);
+}
+
+/* mlx5 has no port_type_set: were it called, the kernel would say so */
+static const struct dlh_sdk_ops mk_ops = {.bus_attach = mk_attach, .dev_info_get = mk_info};
+static const struct dlh_sdk_driver mk_driver_def = {DLH_SDK_DRIVER_INIT("fakem", &mk_ops)};
+
+static pid_t mk_daemon(const char *sock)
+{
+	char path[4096];
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/tests/stand-ins:%s", getenv("SRCDIR"), getenv("PATH"));
+	setenv("PATH", path, 1);
+	setenv("DLHAL_STANDIN_SOCKET", sock, 1);
+	setenv("DLHAL_STANDIN_DL", getenv("DL"), 1);
+	unlink(sock);
+	pid = fork();
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM); /* a failed assertion ends the test: the daemon with it */
+		execl(getenv("DLHALD"), "dlhald", "-f", "-s", sock, "--sim", "cx6-vpi", (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 500 && access(sock, F_OK); i++)
+		usleep(10000);
+	return pid;
+}
+
+static struct dlh_dev *mk_dev(struct dlh_ctx **ctx)
+{
+	struct dlh_extack ext;
+
+	cr_assert_eq(dlh_ctx_new(ctx, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(*ctx, &mlx5_driver, &ext), 0);
+	cr_assert_eq(dlh_sdk_driver_register(*ctx, &mk_driver_def, &ext), 0);
+	cr_assert_eq(dlh_ctx_bus_attach(*ctx, "fakem", NULL, &ext), 0, "%s", ext.msg);
+	return dlh_dev_find(*ctx, "dlhal/0000:03:00.0");
+}
+
+static char mk_state[256];
+
+static const char *mk_card(const char *sock)
+{
+	char cmd[512];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s -s %s sim show pci/0000:03:00.0 state", getenv("DL"), sock);
+	f = popen(cmd, "r");
+	cr_assert_not_null(f);
+	if (!fgets(mk_state, sizeof(mk_state), f))
+		mk_state[0] = '\0';
+	pclose(f);
+	return mk_state;
+}
+
+Test(rules, a_connectx6_that_mlx5_core_runs_switches_through_mstconfig)
+{
+	char sock[64];
+	struct dlh_ctx *ctx;
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	struct dlh_pending pend;
+	struct dlh_dev *dev;
+	struct dlh_port *p;
+	bool exact = false;
+	pid_t pid;
+	int st;
+
+	snprintf(sock, sizeof(sock), "/tmp/dlhal-mk-%d.sock", (int)getpid());
+	pid = mk_daemon(sock);
+	dev = mk_dev(&ctx);
+	cr_assert_not_null(dev);
+	p = dlh_port_find(dev, 65535);
+	cr_assert_not_null(p);
+	/* the dry run: recognised by its driver, planned with mlx5's rules: what the card's reset brings up */
+	cr_assert_eq(dlh_port_type_set_plan(p, DLH_PORT_TYPE_IB, &plan, &ext), 0, "%s (%s)", ext.msg,
+		     dlh_dev_rules(dev, NULL));
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact), "mlx5 rules, profile cx6-vpi");
+	cr_expect(exact);
+	cr_expect(plan.staged);
+	cr_expect_not(plan.partial);
+	cr_assert_eq(plan.nafter, 2);
+	cr_expect_str_eq(plan.after[0].dev, "dlhal/0000:03:00.0");
+	cr_expect_eq(plan.after[0].port.type, DLH_PORT_TYPE_IB);
+	cr_expect_str_eq(mk_card(sock), "{\"current\":[\"eth\",\"ib\"],\"next\":[\"eth\",\"ib\"]}\n", "nothing stored");
+	/* the change: through mstconfig, stored in the card, the port as it was and pending */
+	cr_assert_eq(dlh_port_type_set(p, DLH_PORT_TYPE_IB, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(ext.msg, "Please reboot machine to load new configurations");
+	cr_expect_str_eq(mk_card(sock), "{\"current\":[\"eth\",\"ib\"],\"next\":[\"ib\",\"ib\"]}\n");
+	cr_expect_eq(dlh_port_type(p), DLH_PORT_TYPE_ETH);
+	cr_expect(dlh_port_pending(p, &pend) && pend.type == DLH_PORT_TYPE_IB);
+	cr_expect_eq(dlh_ctx_plan_misses(ctx), 0, "as planned");
+	/* back: the stored change undone */
+	cr_assert_eq(dlh_port_type_set(p, DLH_PORT_TYPE_ETH, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(ext.msg, "Pending type change cancelled: the port runs eth");
+	cr_expect_str_eq(mk_card(sock), "{\"current\":[\"eth\",\"ib\"],\"next\":[\"eth\",\"ib\"]}\n");
+	cr_expect_not(dlh_port_pending(p, NULL));
+	cr_expect_eq(dlh_port_type_set(p, DLH_PORT_TYPE_AUTO, &ext), -EOPNOTSUPP);
+	cr_expect_str_eq(ext.msg, "Unsupported port type");
+	dlh_ctx_free(ctx);
+	/* pending survives a restart of the client: read from the card (Next Boot), no state file */
+	cr_assert_eq(system("true"), 0);
+	{
+		char cmd[512];
+
+		snprintf(cmd, sizeof(cmd), "%s -s %s port set pci/0000:03:00.0/65535 type ib 2>/dev/null", getenv("DL"),
+			 sock);
+		cr_assert_eq(system(cmd), 0);
+	}
+	dev = mk_dev(&ctx);
+	p = dlh_port_find(dev, 65535);
+	cr_expect_str_eq(dlh_dev_rules(dev, NULL), "mlx5 rules, profile cx6-vpi");
+	cr_expect(dlh_port_pending(p, &pend) && pend.type == DLH_PORT_TYPE_IB, "read from the card's Next Boot");
+	cr_expect_eq(dlh_port_desired_type(p), DLH_PORT_TYPE_IB);
+	dlh_ctx_free(ctx);
+	/* no mstconfig: not recognised, saying why; plans partial; a change refused as the kernel would */
+	kill(pid, SIGTERM);
+	waitpid(pid, &st, 0);
+	unlink(sock);
+	setenv("PATH", "/nonexistent", 1);
+	dev = mk_dev(&ctx);
+	p = dlh_port_find(dev, 65535);
+	cr_assert_eq(dlh_port_type_set_plan(p, DLH_PORT_TYPE_IB, &plan, &ext), -EOPNOTSUPP);
+	cr_expect(strstr(dlh_dev_rules(dev, &exact), "mstconfig not found: install Debian's mstflint package"), "%s",
+		  dlh_dev_rules(dev, NULL));
+	cr_expect_not(exact);
+	dlh_ctx_free(ctx);
 }

@@ -188,6 +188,8 @@ static int mlx5_bus_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 	err = mlx5_hw_parse(dlh_sdk_bus_config(bus), &board, &card->facts, &card->id, ext);
 	if (err)
 		return err;
+	if (!card->facts.bus_name[0])
+		return dlh_sdk_extack(ext, -EINVAL, "handle: expected function 0's, \"pci/DDDD:BB:SS.0\"");
 	card->emu = mlx5_emu_new(&board);
 	if (!card->emu)
 		return dlh_sdk_extack(ext, -ENOMEM, "Out of memory");

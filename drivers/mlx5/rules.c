@@ -176,8 +176,9 @@ static int state_parse(const struct dlh_sdk_json *j, struct mlx5_emu_board *b, s
 int mlx5_hw_parse(const char *config, struct mlx5_emu_board *b, struct mlx5_facts *f, struct mlx5_ident *id,
 		  struct dlh_extack *ext)
 {
-	static const char *const keys[] = {"handle", "device_type", "psid", "fw",    "name", "description",
-					   "vpi",    "speed",	    "reset_levels", "ports", "state", NULL};
+	static const char *const keys[] = {"handle", "device_type", "psid",	    "fw",    "name",  "description",
+					   "vpi",    "speed",	    "reset_levels", "ports", "state", "pci_id",
+					   NULL};
 	char handle[DLH_HANDLE_MAX];
 	struct dlh_sdk_json *j;
 	const char *slash = NULL, *dot = NULL;
@@ -192,15 +193,18 @@ int mlx5_hw_parse(const char *config, struct mlx5_emu_board *b, struct mlx5_fact
 	if (err)
 		return err;
 	err = dlh_sdk_json_only(j, "", keys, ext);
-	if (!err && (dlh_sdk_json_str(j, "handle", handle, sizeof(handle), NULL) || !(slash = strchr(handle, '/')) ||
-		     !(dot = strrchr(handle, '.')) || dot < slash || strcmp(dot, ".0") ||
-		     (size_t)(slash - handle) >= sizeof(f->bus_name) || (size_t)(dot - slash - 1) >= sizeof(f->slot)))
+	/* the host gives an emulated card its handle (function 0's); a kernel device has its own */
+	if (!err && dlh_sdk_json_has(j, "handle") &&
+	    (dlh_sdk_json_str(j, "handle", handle, sizeof(handle), NULL) || !(slash = strchr(handle, '/')) ||
+	     !(dot = strrchr(handle, '.')) || dot < slash || strcmp(dot, ".0") ||
+	     (size_t)(slash - handle) >= sizeof(f->bus_name) || (size_t)(dot - slash - 1) >= sizeof(f->slot)))
 		err = dlh_sdk_extack(ext, -EINVAL, "handle: expected function 0's, \"pci/DDDD:BB:SS.0\"");
-	if (!err) {
+	if (!err && slash) {
 		snprintf(f->bus_name, sizeof(f->bus_name), "%.*s", (int)(slash - handle), handle);
 		snprintf(f->slot, sizeof(f->slot), "%.*s", (int)(dot - slash - 1), slash + 1);
-		err = str_at(j, "device_type", id->device_type, sizeof(id->device_type), true, ext);
 	}
+	if (!err)
+		err = str_at(j, "device_type", id->device_type, sizeof(id->device_type), true, ext);
 	if (!err)
 		err = str_at(j, "psid", id->psid, sizeof(id->psid), true, ext);
 	if (!err)
@@ -209,6 +213,10 @@ int mlx5_hw_parse(const char *config, struct mlx5_emu_board *b, struct mlx5_fact
 		err = str_at(j, "name", id->name, sizeof(id->name), false, ext);
 	if (!err)
 		err = str_at(j, "description", id->description, sizeof(id->description), false, ext);
+	if (!err && dlh_sdk_json_has(j, "pci_id") &&
+	    (dlh_sdk_json_str(j, "pci_id", f->pci_id, sizeof(f->pci_id), NULL) || strlen(f->pci_id) != 6 ||
+	     strncmp(f->pci_id, "0x", 2) || strspn(f->pci_id + 2, "0123456789abcdef") != 4))
+		err = dlh_sdk_extack(ext, -EINVAL, "field \"hw.pci_id\": expected a PCI device id, \"0x101b\"");
 	b->vpi = true;
 	if (!err && dlh_sdk_json_has(j, "vpi"))
 		err = dlh_sdk_json_bool(j, "vpi", &b->vpi, ext);
@@ -242,8 +250,13 @@ int mlx5_hw_parse(const char *config, struct mlx5_emu_board *b, struct mlx5_fact
 	return err;
 }
 
-/* Kernel devices that Linux's mlx5_core runs are not taken yet: their configuration is mstflint's to read. */
+static const char *const mlx5_kernel_drivers[] = {"mlx5_core", NULL};
+
 const struct dlh_sdk_rules mlx5_rules = {
+    .kernel_drivers = mlx5_kernel_drivers,
+    .attach = mlx5_kernel_attach,
+    .port_type_set = mlx5_kernel_type_set,
+    .staged = DLH_SDK_STAGED_TYPE,
     .facts_size = sizeof(struct mlx5_facts),
     .port_type_set_plan = type_set_plan,
 };

@@ -30,6 +30,7 @@ struct mlx5_facts {
 	char slot[64]; /* "0000:03:00": the card's functions are SLOT.0 and SLOT.1 */
 	char netdev[MLX5_MAX_PORTS][DLH_NETDEV_NAME_MAX];
 	char ibdev[MLX5_MAX_PORTS][DLH_IBDEV_NAME_MAX];
+	char pci_id[8]; /* the profile's PCI device id ("0x101b"), checked on a pci/ kernel device; "" none */
 };
 
 /* What the card says of itself: devlink's info and mstconfig's query heading. */
@@ -42,6 +43,10 @@ struct mlx5_ident {
 };
 
 extern const struct dlh_sdk_rules mlx5_rules;
+
+/* kernel.c: on a kernel device that Linux's mlx5_core runs, the card reached through mstflint. */
+int mlx5_kernel_attach(struct dlh_dev *dev, const char *config, struct dlh_extack *ext);
+int mlx5_kernel_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext);
 
 /* Port index and attributes of function @fn's port, as Linux's mlx5e_devlink_port_register() gives them. */
 uint32_t mlx5_port_index(unsigned int fn);

@@ -37,7 +37,8 @@ extern "C" {
  * 4: ::dlh_sdk_driver.rules (a vendor's rules, also over kernel devices).
  * 5: ::dlh_sdk_rules.kernel_answered (rules learn from the kernel's answers).
  * 6: ::dlh_sdk_rules.learnt_save and learnt_restore (what they learnt, kept).
- * 7: ::dlh_sdk_port_info.pending (a streamed port's pending type).
+ * 7: ::dlh_sdk_port_info.pending (a streamed port's pending type); ::dlh_sdk_rules.port_type_set
+ *    and staged (rules that make a kernel device's change another way than its Linux driver).
  */
 #define DLH_SDK_ABI_VERSION 7u
 
@@ -333,6 +334,19 @@ struct dlh_sdk_rules {
 	 * saying what does not fit, must leave the facts as they were.
 	 */
 	int (*learnt_restore)(struct dlh_dev *dev, const char *json, struct dlh_extack *ext);
+	/**
+	 * For a kernel device whose Linux driver cannot change a port's type
+	 * (mlx5_core has no port_type_set; the card's configuration holds it):
+	 * make the change another way (mstflint's programs), as a driver's op
+	 * would, in its place. Core calls it instead of sending the change to
+	 * the kernel, once the device is recognised; planned with
+	 * port_type_set_plan; staged when @c staged has DLH_SDK_STAGED_TYPE
+	 * (then it sets the port's pending with dlh_sdk_port_pending_set()).
+	 * NULL: the change goes to the kernel.
+	 */
+	int (*port_type_set)(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext);
+	/** DLH_SDK_STAGED_TYPE when port_type_set's change waits for a reset. */
+	uint32_t staged;
 };
 
 /** Initialiser for the fixed fields of a ::dlh_sdk_driver. */

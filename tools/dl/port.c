@@ -81,6 +81,10 @@ static int port_show(struct dl *dl)
 		/* Streamed from a kernel or a dlhald, not mirrored: -d's split counts need the model. */
 		err = dlh_port_walk(ctx, show_one, dl, &ext);
 	} else {
+		/* recognised first: a kernel device's rules may say what is pending (a ConnectX-6's type, from
+		 * its configuration), which the kernel does not */
+		for (struct dlh_dev *d = dlh_dev_first(ctx); d; d = dlh_dev_next(d))
+			dlh_dev_rules(d, NULL);
 		for (port = dlh_port_first_all(ctx); port; port = dlh_port_next_all(port))
 			out_port(dl, port);
 	}

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mlx5's rules on a kernel device that Linux's mlx5_core runs: the card's
+ * configuration is reached through mstflint's programs (mstflint.h), as
+ * operators reach it, since mlx5_core has no port_type_set. The device is
+ * one PCI function, named by its address ("pci/0000:03:00.1"; a bridged card
+ * "dlhal/0000:03:00.1"); it has a devlink port only while the function runs
+ * Ethernet. What is pending is the configuration's Next Boot value differing
+ * from its Current one, read from the card on each recognition: it survives
+ * restarts with no state file of dlhal's.
+ *
+ * Not yet (issue 44): Linux 6.12 registers the Ethernet port on a nested
+ * instance (auxiliary/mlx5_core.eth.N), which is not taken; an InfiniBand
+ * function, which has no devlink port, is not shown as a port.
+ */
+#include "mstflint.h"
+#include "rules.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The PCI address of a kernel device's handle ("pci/0000:03:00.1": "0000:03:00.1"), or NULL. */
+static const char *bdf_of(const struct dlh_dev *dev)
+{
+	const char *slash = strchr(dlh_dev_handle(dev), '/');
+
+	if (!slash || strlen(slash + 1) != 12 || slash[11] != '.' || slash[5] != ':' || slash[8] != ':')
+		return NULL;
+	return slash + 1;
+}
+
+/* The PCI device id sysfs gives a pci/ function ("0x101b"), compared with the profile's; 0 when it fits. */
+static int pci_id_check(const struct dlh_dev *dev, const char *bdf, const char *want, struct dlh_extack *ext)
+{
+	char path[96], got[16] = "";
+	FILE *f;
+
+	if (!want[0] || strncmp(dlh_dev_handle(dev), "pci/", 4))
+		return 0; /* a bridged card has no PCI function in sysfs; a profile may name no id */
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", bdf);
+	f = fopen(path, "r");
+	if (!f)
+		return dlh_sdk_extack(ext, -EINVAL, "no %s to read the PCI id from", path);
+	if (!fgets(got, sizeof(got), f))
+		got[0] = '\0';
+	fclose(f);
+	got[strcspn(got, "\n")] = '\0';
+	if (strcasecmp(got, want))
+		return dlh_sdk_extack(ext, -EINVAL, "PCI id %s, the profile's card is %s", got[0] ? got : "unreadable",
+				      want);
+	return 0;
+}
+
+/* The card's configuration into the facts; @fn's kernel port, if any, must be what it says runs. */
+static int config_read(struct mlx5_facts *f, const char *bdf, const char *device_type, struct dlh_extack *ext)
+{
+	struct mlx5_nv nv;
+	int err = mlx5_mst_query(bdf, &nv, ext);
+
+	if (err)
+		return err;
+	/* the part, as mstflint names it: a profile of another card does not stand for this one */
+	if (device_type && strcmp(nv.device_type, device_type))
+		return dlh_sdk_extack(ext, -EINVAL, "the card is a %s, the profile's a %s",
+				      nv.device_type[0] ? nv.device_type : "card mstconfig does not name", device_type);
+	if (nv.nports != (f->vpi ? f->nports : 0))
+		return dlh_sdk_extack(ext, -EINVAL, "the card's configuration has %u LINK_TYPE ports, the profile's %u",
+				      nv.nports, f->vpi ? f->nports : 0);
+	for (unsigned int i = 0; i < nv.nports; i++) {
+		f->link_type[MLX5_NV_NEXT][i] = nv.link_type[MLX5_NV_NEXT][i];
+		f->link_type[MLX5_NV_DEFAULT][i] = nv.has_default ? nv.link_type[MLX5_NV_DEFAULT][i] : 0;
+		/* without a Current column (older firmware), what runs is what the kernel shows: a port, eth */
+		f->link_type[MLX5_NV_CURRENT][i] = nv.has_current ? nv.link_type[MLX5_NV_CURRENT][i] : 0;
+	}
+	f->known = true;
+	return 0;
+}
+
+/* The port's pending type (Next Boot differing from what runs) and its desired type (Next Boot). */
+static void port_report(struct dlh_port *port, const struct mlx5_facts *f, unsigned int fn)
+{
+	enum mlx5_link_type next = (enum mlx5_link_type)f->link_type[MLX5_NV_NEXT][fn];
+	struct dlh_pending p = {0};
+
+	if (!port || !f->vpi)
+		return;
+	if (next != MLX5_LINK_TYPE_ETH) {
+		p.type = mlx5_type_of(next);
+		snprintf(p.message, sizeof(p.message), "%s", MLX5_TYPE_PENDING_MSG);
+	}
+	dlh_sdk_port_pending_set(port, &p);
+	dlh_sdk_port_desired_type_set(port, mlx5_type_of(next));
+}
+
+int mlx5_kernel_attach(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
+{
+	struct mlx5_facts *f = dlh_sdk_dev_facts(dev);
+	const char *bdf = bdf_of(dev);
+	struct mlx5_emu_board board;
+	struct mlx5_ident id;
+	struct dlh_port *port = NULL;
+	unsigned int nports = 0, fn;
+	int err;
+
+	if (!bdf)
+		return dlh_sdk_extack(ext, -EINVAL, "device name is no PCI address (DDDD:BB:SS.F)");
+	err = mlx5_hw_parse(config, &board, f, &id, ext);
+	if (err)
+		return err;
+	fn = (unsigned int)(bdf[11] - '0');
+	if (bdf[11] < '0' || bdf[11] > '7' || fn >= f->nports)
+		return dlh_sdk_extack(ext, -EINVAL, "function %c is none of the card's %u", bdf[11], f->nports);
+	snprintf(f->bus_name, sizeof(f->bus_name), "%.*s", (int)(bdf - 1 - dlh_dev_handle(dev)), dlh_dev_handle(dev));
+	snprintf(f->slot, sizeof(f->slot), "%.10s", bdf);
+	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
+		if (dlh_port_flavour(p) != DLH_PORT_FLAVOUR_PHYSICAL || dlh_port_type(p) == DLH_PORT_TYPE_IB)
+			return dlh_sdk_extack(ext, -EINVAL, "port %u is no mlx5 uplink (physical, Ethernet)",
+					      dlh_port_index(p));
+		port = p;
+		nports++;
+	}
+	if (nports > 1)
+		return dlh_sdk_extack(ext, -EINVAL, "the kernel reports %u ports; a function has one", nports);
+	err = pci_id_check(dev, bdf, f->pci_id, ext);
+	if (err)
+		return err;
+	err = config_read(f, bdf, id.device_type, ext);
+	if (err)
+		return err;
+	if (f->vpi && f->link_type[MLX5_NV_CURRENT][fn] &&
+	    (f->link_type[MLX5_NV_CURRENT][fn] == MLX5_LINK_TYPE_ETH) != (port != NULL))
+		return dlh_sdk_extack(ext, -EINVAL, "the card runs port %u as %s, the kernel %s", fn + 1,
+				      f->link_type[MLX5_NV_CURRENT][fn] == MLX5_LINK_TYPE_ETH ? "eth" : "ib",
+				      port ? "has its Ethernet port" : "has no port for it");
+	if (f->vpi && !f->link_type[MLX5_NV_CURRENT][fn])
+		f->link_type[MLX5_NV_CURRENT][fn] = port ? MLX5_LINK_TYPE_ETH : MLX5_LINK_TYPE_IB;
+	port_report(port, f, fn);
+	return 0;
+}
+
+/* As the driver's op (mlx5.c), through mstconfig: the configuration read, checked, written, read back. */
+int mlx5_kernel_type_set(struct dlh_port *port, enum dlh_port_type type, struct dlh_extack *ext)
+{
+	struct dlh_dev *dev = dlh_port_dev(port);
+	struct mlx5_facts *f = dlh_sdk_dev_facts(dev);
+	const char *bdf = bdf_of(dev);
+	unsigned int fn;
+	uint8_t current;
+	int err;
+
+	if (!f || !bdf)
+		return dlh_sdk_extack(ext, -ENODEV, "Device is not one of the card's functions");
+	fn = (unsigned int)(bdf[11] - '0');
+	current = f->link_type[MLX5_NV_CURRENT][fn];
+	err = config_read(f, bdf, NULL, ext);
+	if (!err)
+		f->link_type[MLX5_NV_CURRENT][fn] = f->link_type[MLX5_NV_CURRENT][fn] ?: current;
+	if (!err)
+		err = mlx5_type_check(f, fn, type, ext);
+	if (!err)
+		err = mlx5_mst_set(bdf, fn, mlx5_link_of(type), ext);
+	if (err)
+		return err;
+	f->link_type[MLX5_NV_NEXT][fn] = (uint8_t)mlx5_link_of(type);
+	port_report(port, f, fn);
+	if (f->link_type[MLX5_NV_CURRENT][fn] == f->link_type[MLX5_NV_NEXT][fn])
+		return dlh_sdk_extack(ext, 0, "Pending type change cancelled: the port runs %s",
+				      dlh_port_type_name(type));
+	return dlh_sdk_extack(ext, 0, MLX5_TYPE_PENDING_MSG);
+}
