@@ -43,14 +43,18 @@ static void port_msg(const struct dlh_port *p, struct dlhal_bridge_port *m)
 	}
 }
 
-/* The device's ports as the kernel is to hold them. */
-static size_t model_msgs(struct dlh_dev *dev, struct dlhal_bridge_port **out)
+/*
+ * The device's ports as the kernel is to hold them: as its Linux driver registers them (mlx5_core
+ * registers a devlink port only for a function that runs Ethernet).
+ */
+static size_t model_msgs(const struct bridge_dev *bd, struct dlhal_bridge_port **out)
 {
-	size_t n = 0, cap = dlh_dev_port_count(dev);
+	size_t n = 0, cap = dlh_dev_port_count(bd->dev);
 	struct dlhal_bridge_port *v = calloc(cap ? cap : 1, sizeof(*v));
 
-	for (struct dlh_port *p = dlh_port_first(dev); v && p && n < cap; p = dlh_port_next(p))
-		port_msg(p, &v[n++]);
+	for (struct dlh_port *p = dlh_port_first(bd->dev); v && p && n < cap; p = dlh_port_next(p))
+		if (!bd->eth_only || dlh_port_type(p) == DLH_PORT_TYPE_ETH)
+			port_msg(p, &v[n++]);
 	*out = v;
 	return v ? n : 0;
 }
@@ -139,7 +143,7 @@ static int mirror_apply(struct bridge_dev *bd, const struct dlhal_bridge_port *m
 static int sync_dev(struct bridge *b, struct bridge_dev *bd)
 {
 	struct dlhal_bridge_port *model, *changes;
-	size_t nmodel = model_msgs(bd->dev, &model), n;
+	size_t nmodel = model_msgs(bd, &model), n;
 	int err = 0;
 
 	changes = calloc(bd->n + nmodel + 1, sizeof(*changes));
@@ -252,6 +256,9 @@ static int run_op(struct bridge_dev *bd, const struct dlhal_bridge_req *req, str
 	case DLHAL_BRIDGE_REQ_UNSPLIT:
 		return dlh_port_unsplit(p, ext);
 	case DLHAL_BRIDGE_REQ_TYPE_SET:
+		/* mlx5_core has no port_type_set: devlink's core answers so, with no message */
+		if (bd->eth_only)
+			return -EOPNOTSUPP;
 		if (req->arg < DLH_PORT_TYPE_AUTO || req->arg > DLH_PORT_TYPE_IB)
 			return dlh_sdk_extack(ext, -EINVAL, "Port type %u is not eth, ib or auto", req->arg);
 		return dlh_port_type_set(p, (enum dlh_port_type)req->arg, ext);
@@ -304,7 +311,7 @@ static void on_request(struct bridge *b, const struct dlhal_bridge_req *req)
 	p = dlh_port_find(bd->dev, req->index);
 	free(b->last.before);
 	b->last.before = NULL;
-	b->last.nbefore = model_msgs(bd->dev, &b->last.before);
+	b->last.nbefore = model_msgs(bd, &b->last.before);
 	b->last.seq = req->seq;
 	b->last.type = req->type;
 	b->last.index = req->index;
@@ -320,7 +327,7 @@ static void on_request(struct bridge *b, const struct dlhal_bridge_req *req)
 	/* As for a socket client: durable before the answer. */
 	if (state_commit(b->srv, why, sizeof(why)))
 		dlhald_log(LOG_ERR, "kernel bridge: changed, but not saved: %s", why);
-	nmodel = model_msgs(bd->dev, &model);
+	nmodel = model_msgs(bd, &model);
 	n = diff(bd->mirror, bd->n, model, nmodel, changes, DLHAL_BRIDGE_CHANGES_MAX);
 	free(b->last.held);
 	b->last.held = malloc((bd->n ? bd->n : 1) * sizeof(*bd->mirror));
@@ -376,7 +383,7 @@ static int dev_msg(struct bridge *b, uint32_t type, const char *name)
  * that reports only its driver is bound to it and answers as a Linux driver
  * without info_get does.
  */
-static int info_msg(struct bridge *b, struct dlh_dev *d, const char *name)
+static int info_msg(struct bridge *b, struct bridge_dev *bd, struct dlh_dev *d, const char *name)
 {
 	static const uint32_t kinds[] = {
 	    [DLH_VERSION_FIXED] = DLHAL_BRIDGE_VERSION_FIXED,
@@ -396,6 +403,8 @@ static int info_msg(struct bridge *b, struct dlh_dev *d, const char *name)
 		return 0;
 	}
 	snprintf(m.driver, sizeof(m.driver), "%s", info.driver);
+	/* a ConnectX-4..7: an InfiniBand function has no devlink port, and no type is set through devlink */
+	bd->eth_only = !strcmp(info.driver, "mlx5_core");
 	/* nothing but a driver's name: one with no info of its own, as Linux 6.1's mlx4_core */
 	if (info.driver[0] && !info.serial[0] && !info.board_serial[0] && !info.nversions)
 		m.type = DLHAL_BRIDGE_DEV_BIND;
@@ -440,7 +449,7 @@ static int bdev_add(struct bridge *b, struct dlh_dev *d)
 	if (err)
 		return err;
 	b->ndevs++;
-	err = info_msg(b, d, bd->name);
+	err = info_msg(b, bd, d, bd->name);
 	if (err)
 		dlhald_log(LOG_ERR, "kernel bridge: the info of dlhal/%s: %s", bd->name, strerror(-err));
 	bd->as_linux = dlh_sdk_dev_linux(d) != NULL;

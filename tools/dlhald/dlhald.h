@@ -77,6 +77,7 @@ struct bridge_dev {
 	char name[DLH_DEV_NAME_MAX];
 	bool published;
 	bool as_linux; /* published as the Linux driver its profile names: it follows the running kernel's */
+	bool eth_only; /* as mlx5_core: Ethernet ports only, no type set through devlink */
 	struct dlhal_bridge_port *mirror; /* what the kernel holds */
 	size_t n;
 	struct { /* the refusal logged last: not again until another */
