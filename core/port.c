@@ -178,6 +178,13 @@ DLH_EXPORT int dlh_port_lookup(const struct dlh_ctx *ctx, const char *what, stru
 	if (dev != dlh__dev_find(ctx, handle)) /* gone while its ports were read */
 		return dlh__extack_set(ext, -ENODEV, handle, "Device does not exist");
 	port = port_find(dev, &(struct index_key){index});
+	/* a kernel device's rules may show a port the kernel has none for (a ConnectX-6's InfiniBand
+	 * function: mlx5 registers no devlink port for it): recognised, the device may have it */
+	if (!port && DLH__RELAY(dev->drv) && !dev->rules && !dev->rules_asked) {
+		dlh__dev_rules(dev);
+		dev = dlh__dev_find(ctx, handle);
+		port = dev ? port_find(dev, &(struct index_key){index}) : NULL;
+	}
 	if (!port)
 		return dlh__extack_set(ext, -ENODEV, what, "Port does not exist");
 	*out = port;

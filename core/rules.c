@@ -205,6 +205,14 @@ int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv,
 	return 0;
 }
 
+DLH_EXPORT void dlh_sdk_dev_rules_reset(struct dlh_dev *dev)
+{
+	if (!dev->rules || !dev->rules->port_type_set || !DLH__RELAY(dev->drv))
+		return;
+	dlh__dev_rules_free(dev);
+	dev->rules_asked = false;
+}
+
 DLH_EXPORT const char *dlh_dev_rules(const struct dlh_dev *dev, bool *exact)
 {
 	if (!dev->gone)

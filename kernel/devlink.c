@@ -400,8 +400,10 @@ static void kernel_dev_said(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr 
 	(void)tb;
 	if (dlh__reloads_get(nlh, &reloads))
 		dlh_sdk_dev_reloads_set(dev, reloads);
-	if (!nlh->nlmsg_seq)
+	if (!nlh->nlmsg_seq) {
 		dlh_sdk_dev_pending_set(dev, &(struct dlh_pending){.type = DLH_PORT_TYPE_NOTSET});
+		dlh_sdk_dev_rules_reset(dev);
+	}
 }
 
 /* Devices and ports, from a dump or a notification. */

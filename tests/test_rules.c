@@ -1390,6 +1390,19 @@ Test(rules, a_connectx6_that_mlx5_core_runs_switches_through_mstconfig)
 	cr_expect_not(dlh_port_pending(p, NULL));
 	cr_expect_eq(dlh_port_type_set(p, DLH_PORT_TYPE_AUTO, &ext), -EOPNOTSUPP);
 	cr_expect_str_eq(ext.msg, "Unsupported port type");
+	/* function 1 runs InfiniBand: no devlink port, one from the card's configuration, switched back */
+	cr_expect_null(dlh_port_find(dlh_dev_find(ctx, "dlhal/0000:03:00.1"), 131071), "the kernel has none");
+	p = NULL;
+	cr_assert_eq(dlh_port_lookup(ctx, "dlhal/0000:03:00.1/131071", &p, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_port_type(p), DLH_PORT_TYPE_IB);
+	cr_expect_str_eq(dlh_port_ibdev(p), "mlx5_1");
+	cr_expect_eq(dlh_port_number(p), 1);
+	cr_assert_eq(dlh_port_type_set(p, DLH_PORT_TYPE_ETH, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(ext.msg, "Please reboot machine to load new configurations");
+	cr_expect(dlh_port_pending(p, &pend) && pend.type == DLH_PORT_TYPE_ETH);
+	cr_expect_str_eq(mk_card(sock), "{\"current\":[\"eth\",\"ib\"],\"next\":[\"eth\",\"eth\"]}\n");
+	cr_assert_eq(dlh_port_type_set(p, DLH_PORT_TYPE_IB, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(mk_card(sock), "{\"current\":[\"eth\",\"ib\"],\"next\":[\"eth\",\"ib\"]}\n");
 	dlh_ctx_free(ctx);
 	/* pending survives a restart of the client: read from the card (Next Boot), no state file */
 	cr_assert_eq(system("true"), 0);

@@ -9,13 +9,19 @@
  * from its Current one, read from the card on each recognition: it survives
  * restarts with no state file of dlhal's.
  *
+ * A function that runs InfiniBand has no devlink port (mlx5 registers one
+ * only for its Ethernet netdev): the rules show it from the card's
+ * configuration, a port at the index Linux would give it, of type ib with
+ * the function's ibdev, so that it can be switched back. When the kernel
+ * announces the device again (a reset), the rules read the card again.
+ *
  * Not yet (issue 44): Linux 6.12 registers the Ethernet port on a nested
- * instance (auxiliary/mlx5_core.eth.N), which is not taken; an InfiniBand
- * function, which has no devlink port, is not shown as a port.
+ * instance (auxiliary/mlx5_core.eth.N), which is not taken.
  */
 #include "mstflint.h"
 #include "rules.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,12 +92,50 @@ static void port_report(struct dlh_port *port, const struct mlx5_facts *f, unsig
 
 	if (!port || !f->vpi)
 		return;
-	if (next != MLX5_LINK_TYPE_ETH) {
+	if (next != f->link_type[MLX5_NV_CURRENT][fn]) {
 		p.type = mlx5_type_of(next);
 		snprintf(p.message, sizeof(p.message), "%s", MLX5_TYPE_PENDING_MSG);
 	}
 	dlh_sdk_port_pending_set(port, &p);
 	dlh_sdk_port_desired_type_set(port, mlx5_type_of(next));
+}
+
+/* The function's ibdev: sysfs names it under a pci/ function; a bridged card's is the profile's. */
+static void ibdev_of(const struct dlh_dev *dev, const char *bdf, const struct mlx5_facts *f, unsigned int fn,
+		     char *buf, size_t len)
+{
+	char path[96];
+	struct dirent *e;
+	DIR *d = NULL;
+
+	snprintf(buf, len, "%s", f->ibdev[fn]);
+	if (!strncmp(dlh_dev_handle(dev), "pci/", 4)) {
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/infiniband", bdf);
+		d = opendir(path);
+	}
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' && strlen(e->d_name) < len && !strchr(e->d_name, '/')) {
+			snprintf(buf, len, "%s", e->d_name);
+			break;
+		}
+	if (d)
+		closedir(d);
+}
+
+/* An InfiniBand function's port, which the kernel does not have: shown from the configuration. */
+static int ib_port_add(struct dlh_dev *dev, const char *bdf, const struct mlx5_facts *f, unsigned int fn,
+		       struct dlh_port **port, struct dlh_extack *ext)
+{
+	struct dlh_sdk_port_attrs attrs;
+	char ibdev[DLH_IBDEV_NAME_MAX];
+	int err;
+
+	mlx5_port_attrs(f, fn, &attrs);
+	err = dlh_sdk_port_register(dev, mlx5_port_index(fn), &attrs, port, ext);
+	if (err)
+		return err;
+	ibdev_of(dev, bdf, f, fn, ibdev, sizeof(ibdev));
+	return dlh_sdk_port_type_ib(*port, ibdev, ext);
 }
 
 int mlx5_kernel_attach(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
@@ -115,10 +159,11 @@ int mlx5_kernel_attach(struct dlh_dev *dev, const char *config, struct dlh_extac
 	snprintf(f->bus_name, sizeof(f->bus_name), "%.*s", (int)(bdf - 1 - dlh_dev_handle(dev)), dlh_dev_handle(dev));
 	snprintf(f->slot, sizeof(f->slot), "%.10s", bdf);
 	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
-		if (dlh_port_flavour(p) != DLH_PORT_FLAVOUR_PHYSICAL || dlh_port_type(p) == DLH_PORT_TYPE_IB)
-			return dlh_sdk_extack(ext, -EINVAL, "port %u is no mlx5 uplink (physical, Ethernet)",
-					      dlh_port_index(p));
-		port = p;
+		if (dlh_port_flavour(p) != DLH_PORT_FLAVOUR_PHYSICAL)
+			return dlh_sdk_extack(ext, -EINVAL, "port %u is no mlx5 uplink (physical)", dlh_port_index(p));
+		/* an InfiniBand port is the one these rules showed before a reset told them to read again */
+		if (dlh_port_type(p) != DLH_PORT_TYPE_IB)
+			port = p;
 		nports++;
 	}
 	if (nports > 1)
@@ -136,6 +181,11 @@ int mlx5_kernel_attach(struct dlh_dev *dev, const char *config, struct dlh_extac
 				      port ? "has its Ethernet port" : "has no port for it");
 	if (f->vpi && !f->link_type[MLX5_NV_CURRENT][fn])
 		f->link_type[MLX5_NV_CURRENT][fn] = port ? MLX5_LINK_TYPE_ETH : MLX5_LINK_TYPE_IB;
+	if (!port && f->vpi) {
+		port = dlh_port_find(dev, mlx5_port_index(fn));
+		if (!port && (err = ib_port_add(dev, bdf, f, fn, &port, ext)))
+			return err;
+	}
 	port_report(port, f, fn);
 	return 0;
 }

@@ -623,6 +623,16 @@ DLH_EXPORT const struct dlh_sdk_rules *dlh_sdk_dev_rules(const struct dlh_dev *d
 DLH_EXPORT struct dlh_ctx *dlh_sdk_dev_ctx(const struct dlh_dev *dev);
 
 /**
+ * @brief A relay heard the device announced again (registered, or reloaded:
+ *        the kernel's DEVLINK_CMD_NEW notification): rules that read the
+ *        hardware when they recognise it (those with
+ *        ::dlh_sdk_rules.port_type_set: a card's configuration) read it again
+ *        when next asked, since a reset may have loaded another. Others keep
+ *        what they have.
+ */
+DLH_EXPORT void dlh_sdk_dev_rules_reset(struct dlh_dev *dev);
+
+/**
  * @brief Give the device its faceplate (a relay: what the other side says;
  *        profiles get theirs from the host). Replaces what it had; @p n 0
  *        removes it. Core copies the cages.
