@@ -645,6 +645,9 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 		op = DLH__RULES_TYPE_OP(dev);
 	else if ((err = kernel_type_skipped(port, type, ext)))
 		return err;
+	if (!op && dev->rules_misfit && dev->basis)
+		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle,
+				       "The kernel's driver cannot set a port's type, and %s", dev->basis);
 	if (!op)
 		return dlh__extack_set(ext, -EOPNOTSUPP, port->handle, "Port type setting is not supported");
 	/* ctx and drv are read before the op: a relay's answer brings notifications that may remove
@@ -656,6 +659,15 @@ DLH_EXPORT int dlh_port_type_set(struct dlh_port *port, enum dlh_port_type type,
 	if (!err)
 		err = dlh__op_end(ctx, drv, handle, op(port, type, ext), ext);
 	dlh__rules_check(x, err, ext);
+	if (err == -EOPNOTSUPP && ext && !ext->msg[0]) {
+		/* the kernel's driver has no type set, and the rules that would (mlx5's, through mstflint)
+		 * could not take the device: say why, rather than devlink's bare refusal */
+		struct dlh_dev *d = dlh__dev_find(ctx, devhandle);
+
+		if (d && d->rules_misfit && d->basis)
+			dlh__extack_set(ext, err, handle, "The kernel's driver cannot set a port's type, and %s",
+					d->basis);
+	}
 	if (err)
 		return err;
 	/* A staged change keeps the type the port runs until the reset (its pending says the new one), but

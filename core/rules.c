@@ -184,6 +184,7 @@ int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv,
 			 ext && ext->msg[0] ? ext->msg : strerror(-err));
 		dlh__dev_rules_free(dev);
 		dlh__dev_rules_missing(dev, why);
+		dev->rules_misfit = true;
 		dlh__extack_set(ext, err, dev->handle, "%s", why);
 		return err;
 	}
@@ -193,6 +194,7 @@ int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv,
 	}
 	dev->rules = rules;
 	dev->rules_drv = drv;
+	dev->rules_misfit = false;
 	/* What the kernel reported is now read completed as the vendor's own device would have it. */
 	for (struct dlh__list *n = dev->ports.next; n != &dev->ports; n = n->next) {
 		struct dlh_port *p = dlh__container_of(n, struct dlh_port, node);

@@ -1430,5 +1430,8 @@ Test(rules, a_connectx6_that_mlx5_core_runs_switches_through_mstconfig)
 	cr_expect(strstr(dlh_dev_rules(dev, &exact), "mstconfig not found: install Debian's mstflint package"), "%s",
 		  dlh_dev_rules(dev, NULL));
 	cr_expect_not(exact);
+	cr_expect_eq(dlh_port_type_set(p, DLH_PORT_TYPE_IB, &ext), -EOPNOTSUPP);
+	cr_expect_str_eq(ext.msg, "The kernel's driver cannot set a port's type, and mlx5 rules, profile cx6-vpi, do "
+				  "not fit: mstconfig not found: install Debian's mstflint package");
 	dlh_ctx_free(ctx);
 }

@@ -965,6 +965,7 @@ if ! devlink dev show | grep -q '^dlhal/'; then ok "the E810's instances go with
 else nok "E810 instances after dlhald stops" "$(devlink dev show)"; fi
 . /rules.sh
 . /spectrum.sh
+. /vpi.sh
 . /bridge-cases.sh
 if rmmod dlhal_bridge; then ok "the module unloads once its files are closed"; else nok "rmmod dlhal_bridge" "busy"; fi
 if dmesg | grep -qiE "warning|bug|call trace|oops"; then nok "dmesg is clean during the bridge tests" "$(dmesg | tail -n 20)"

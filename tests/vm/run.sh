@@ -174,10 +174,14 @@ copy_bin "$build/kernel/kernel.so" /usr/lib/dlhal/kernel.so
 copy_bin "$build/drivers/mlxsw/mlxsw.so" /usr/lib/dlhal/mlxsw.so
 copy_bin "$build/drivers/mlx4/mlx4.so" /usr/lib/dlhal/mlx4.so
 copy_bin "$build/drivers/ice/ice.so" /usr/lib/dlhal/ice.so
+copy_bin "$build/drivers/mlx5/mlx5.so" /usr/lib/dlhal/mlx5.so
 copy_bin "$build/tests/bridge_client" /usr/bin/bridge_client
 copy_bin "$build/tests/bridge_fuzz" /usr/bin/bridge_fuzz
 cp "$src/tests/vm/guest.sh" "$src/tests/vm/bench.sh" "$src/tests/vm/bridge-cases.sh" "$src/tests/vm/rules.sh" \
-	"$src/tests/vm/spectrum.sh" "$root/"
+	"$src/tests/vm/spectrum.sh" "$src/tests/vm/vpi.sh" "$src/drivers/mlx5/profiles/cx6-vpi.json" "$root/"
+# mstflint's programs for a ConnectX card: their stand-ins over an emulated one (vpi.sh; python3 above)
+mkdir -p "$root/stand-ins"
+cp "$src/tests/stand-ins/mstconfig" "$src/tests/stand-ins/mstfwreset" "$root/stand-ins/"
 # An SN2700 whose board no profile stands for (another PSID): the generic path on a bridged Spectrum.
 sed '/"mgir"/s/MT_2860111033/MT_0000000001/' "$src/drivers/mlxsw/profiles/sn2700.json" > "$root/sn2700-other.json"
 cp "$src/tests/port-matrix.sh" "$root/usr/bin/"
