@@ -70,10 +70,15 @@ while [ $n -lt ${VPI_ROUNDS:-100} ] && [ -z "$bad" ]; do
 		fi
 		set -- $want
 		want="$4 $5 / $4 $5"
-		i=0; until [ "$(devlink dev show 2> /dev/null | grep -c "^$V\.")" = 2 ]; do i=$((i + 1)); [ $i -gt 50 ] && break; sleep 0.1; done
 		set -- $want
-		kports=$(devlink port show | grep -c "^$V\.")
 		weth=0; [ $1 = eth ] && weth=1; [ $2 = eth ] && weth=$((weth + 1))
+		# the reload is answered first; the functions' ports then follow as the bridge publishes them
+		i=0
+		until [ "$(devlink dev show 2> /dev/null | grep -c "^$V\.")" = 2 ] &&
+			[ "$(devlink port show 2> /dev/null | grep -c "^$V\.")" = $weth ]; do
+			i=$((i + 1)); [ $i -gt 100 ] && break; sleep 0.1
+		done
+		kports=$(devlink port show | grep -c "^$V\.")
 		now=$(vdl -d port show | sed -n "s|^\($V[^:]*\): type \([a-z]*\).*|\1 \2|p" | tr '\n' ' ')
 		if [ $r != 0 ] || [ "$(card)" != "$want" ] || [ "$kports" != $weth ]; then
 			bad="reset of $V.$fn: rc=$r $(cat $T/v.o) card $(card), wanted $want; $kports kernel ports"
