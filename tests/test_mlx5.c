@@ -485,7 +485,7 @@ static pid_t standin_daemon(const char *sock)
 		execl(dlhald, dlhald, "-f", "-s", sock, "--sim", "cx6-vpi", (char *)NULL);
 		_exit(127);
 	}
-	for (int i = 0; i < 500; i++) {
+	for (int i = 0; i < 3000; i++) { /* under valgrind it takes seconds */
 		struct stat st;
 
 		if (!stat(sock, &st))

@@ -1314,7 +1314,7 @@ static pid_t mk_daemon(const char *sock)
 		execl(getenv("DLHALD"), "dlhald", "-f", "-s", sock, "--sim", "cx6-vpi", (char *)NULL);
 		_exit(127);
 	}
-	for (int i = 0; i < 500 && access(sock, F_OK); i++)
+	for (int i = 0; i < 3000 && access(sock, F_OK); i++) /* under valgrind it takes seconds */
 		usleep(10000);
 	return pid;
 }

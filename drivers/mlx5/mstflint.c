@@ -37,6 +37,27 @@ static int reap(pid_t pid, bool kill_it, int *wstatus)
 	return 0;
 }
 
+/*
+ * Whether @name is an executable on PATH (or, with a '/', where it says): looked up before the spawn,
+ * since a spawn that cannot exec may report it only as the child's exit 127 (under valgrind, or
+ * where posix_spawn is fork and exec).
+ */
+static bool on_path(const char *name)
+{
+	const char *path = getenv("PATH"), *s, *e;
+	char buf[4096];
+
+	if (strchr(name, '/'))
+		return !access(name, X_OK);
+	for (s = path ? path : "/usr/bin:/bin"; *s; s = *e ? e + 1 : e) {
+		e = strchrnul(s, ':');
+		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)(e - s), e > s ? s : ".", name) < (int)sizeof(buf) &&
+		    !access(buf, X_OK))
+			return true;
+	}
+	return false;
+}
+
 int mlx5_mst_run(const char *const *argv, char *out, size_t cap, size_t *len, int *status, unsigned int timeout_ms,
 		 struct dlh_extack *ext)
 {
@@ -48,6 +69,8 @@ int mlx5_mst_run(const char *const *argv, char *out, size_t cap, size_t *len, in
 
 	*len = 0;
 	out[0] = '\0';
+	if (!on_path(argv[0]))
+		return dlh_sdk_extack(ext, -ENOENT, "%s not found: install Debian's mstflint package", argv[0]);
 	if (pipe2(fds, O_CLOEXEC))
 		return dlh_sdk_extack(ext, -errno, "%s: %s", argv[0], strerror(errno));
 	posix_spawn_file_actions_init(&fa);
