@@ -494,11 +494,18 @@ static void on_dev_event(const struct dlh_event *ev, void *arg)
  * get one (published once their ports are in), and changes made here otherwise
  * (socket clients, drivers' timers) follow.
  */
+/* Only wakes the loop: its prepare watcher (on_sync) does the work. */
+static void on_retry(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop;
+	(void)w;
+	(void)revents;
+}
+
 static void on_sync(struct ev_loop *loop, ev_prepare *w, int revents)
 {
 	struct bridge *b = w->data;
 
-	(void)loop;
 	(void)revents;
 	for (size_t i = b->ndevs; i-- > 0;)
 		if (!b->devs[i].dev)
@@ -517,8 +524,18 @@ static void on_sync(struct ev_loop *loop, ev_prepare *w, int revents)
 	}
 	for (size_t i = 0; i < b->ndevs; i++) {
 		struct bridge_dev *bd = &b->devs[i];
+		int err = sync_dev(b, bd);
 
-		if (!sync_dev(b, bd) && !bd->published) {
+		/*
+		 * -EBUSY: an op of the instance has its answer but its waiter in the kernel has not let go
+		 * yet (a reload answered, then its ports synced at once). Nothing else may wake the loop
+		 * then: a timer does, and the sync runs again.
+		 */
+		if (err == -EBUSY && !ev_is_active(&b->retry)) {
+			ev_timer_set(&b->retry, 0.005, 0.);
+			ev_timer_start(loop, &b->retry);
+		}
+		if (!err && !bd->published) {
 			int err = dev_msg(b, DLHAL_BRIDGE_DEV_PUBLISH, bd->name);
 
 			if (!err || err == -EALREADY)
@@ -586,6 +603,8 @@ int bridge_open(struct bridge *b, struct server *srv, const char *path, char *wh
 	ev_prepare_init(&b->sync, on_sync);
 	b->sync.data = b;
 	ev_prepare_start(srv->loop, &b->sync);
+	ev_timer_init(&b->retry, on_retry, 0.005, 0.);
+	b->retry.data = b;
 	return 0;
 
 err_close:
@@ -600,6 +619,7 @@ void bridge_close(struct bridge *b)
 	if (b->srv && b->srv->loop && ev_is_active(&b->io)) {
 		ev_io_stop(b->srv->loop, &b->io);
 		ev_prepare_stop(b->srv->loop, &b->sync);
+		ev_timer_stop(b->srv->loop, &b->retry);
 	}
 	dlh_ctx_unsubscribe(b->sub);
 	b->sub = NULL;

@@ -91,6 +91,7 @@ struct bridge {
 	int fd;
 	ev_io io;
 	ev_prepare sync;
+	ev_timer retry; /* a sync the kernel put off (-EBUSY: an op's waiter has not let go yet) is tried again */
 	struct bridge_dev *devs;
 	size_t ndevs;
 	struct dlh_sub *sub;		     /* devices that come and go */
