@@ -385,7 +385,7 @@ struct dlh__view {
 	struct dlh__list ports; /* phantoms, by index */
 	struct dlh__htab by_index;  /* the phantoms' index_node */
 	struct dlh__htab by_number; /* the phantoms' number_node, by dlh_port_number() */
-	unsigned char *pool;	   /* the first copy's phantoms, in one block */
+	unsigned char *pool;	    /* the first copy's phantoms, in one block */
 	size_t pool_size;
 	bool unknown;		/* a partial plan was taken: the ports after it are not known */
 	struct dlh_change_req *steps;
@@ -484,13 +484,11 @@ void dlh__timers_free_dev(struct dlh_dev *dev);
 /* Whether the driver's @what op (DLH_SDK_STAGED_*) stores its change for the next reset. */
 #define DLH__STAGED(drv, what) ((DLH__OPVAL(drv, staged) & (what)) != 0)
 /* A recognised kernel device's rules that make a type change themselves (mlx5 through mstflint). */
-#define DLH__RULES_TYPE_OP(dev) \
-	((dev)->rules && DLH__RELAY((dev)->drv) ? (dev)->rules->port_type_set : NULL)
+#define DLH__RULES_TYPE_OP(dev) ((dev)->rules && DLH__RELAY((dev)->drv) ? (dev)->rules->port_type_set : NULL)
 /* Whether @dev's op of @what (DLH_SDK_STAGED_*) waits for a reset: its driver's, or its rules' in its place. */
-#define DLH__DEV_STAGED(dev, what)                                                      \
-	(DLH__RULES_TYPE_OP(dev) && (what) == DLH_SDK_STAGED_TYPE                       \
-		 ? ((dev)->rules->staged & DLH_SDK_STAGED_TYPE) != 0                    \
-		 : DLH__STAGED((dev)->drv, what))
+#define DLH__DEV_STAGED(dev, what)                                                                                    \
+	(DLH__RULES_TYPE_OP(dev) && (what) == DLH_SDK_STAGED_TYPE ? ((dev)->rules->staged & DLH_SDK_STAGED_TYPE) != 0 \
+								  : DLH__STAGED((dev)->drv, what))
 /* A data field of the ops table, 0 past what the driver's table holds. */
 /* Recognising a kernel device (rules.c): the host's, which knows the profiles; NULL: none. */
 extern int (*dlh__recognise_hook)(struct dlh_dev *dev, struct dlh_extack *ext);

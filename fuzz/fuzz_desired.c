@@ -106,9 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (dlh_ctx_new(&ctx, &ext) || dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) ||
 	    dlh_sdk_driver_register(ctx, &mlx4_driver, &ext) || dlh_sdk_driver_register(ctx, &ice_driver, &ext) ||
-	    dlh_sdk_driver_register(ctx, &mlx5_driver, &ext) ||
-	    dlh_ctx_sim_load(ctx, "sn2700", &ext) || dlh_ctx_sim_load(ctx, "cx3-vpi", &ext) ||
-	    dlh_ctx_sim_load(ctx, "e810-cqda2", &ext))
+	    dlh_sdk_driver_register(ctx, &mlx5_driver, &ext) || dlh_ctx_sim_load(ctx, "sn2700", &ext) ||
+	    dlh_ctx_sim_load(ctx, "cx3-vpi", &ext) || dlh_ctx_sim_load(ctx, "e810-cqda2", &ext))
 		abort();
 	/*
 	 * The plan tells the truth about the whole file: a file planned without

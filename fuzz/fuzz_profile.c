@@ -33,8 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (dlh_ctx_new(&ctx, &ext) || dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) ||
 	    dlh_sdk_driver_register(ctx, &mlx4_driver, &ext) || dlh_sdk_driver_register(ctx, &ice_driver, &ext) ||
-	    dlh_sdk_driver_register(ctx, &mlx5_driver, &ext) ||
-	    dlh_sdk_driver_register(ctx, fuzz_example_driver, &ext))
+	    dlh_sdk_driver_register(ctx, &mlx5_driver, &ext) || dlh_sdk_driver_register(ctx, fuzz_example_driver, &ext))
 		abort();
 	if (!dlh_ctx_sim_load(ctx, path, &ext)) {
 		struct dlh_dev_info info;

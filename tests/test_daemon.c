@@ -2283,8 +2283,9 @@ Test(daemon, staged_type_through_the_protocol_and_across_sigkill)
 	waitpid(daemon_pid, &st, 0);
 	daemon_start_with(NULL, more);
 	dl(&r, "port show");
-	cr_expect_str_eq(r.out, "pci/0000:03:00.0/65535: type eth netdev ens1f0np0 pending type ib\n"
-				"pci/0000:03:00.1/131071: type ib ibdev mlx5_1\n",
+	cr_expect_str_eq(r.out,
+			 "pci/0000:03:00.0/65535: type eth netdev ens1f0np0 pending type ib\n"
+			 "pci/0000:03:00.1/131071: type ib ibdev mlx5_1\n",
 			 "pending after SIGKILL, nothing applied: %s", r.err);
 	run_free(&r);
 	dl(&r, "dev reload pci/0000:03:00.1 action fw_activate");

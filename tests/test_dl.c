@@ -115,8 +115,9 @@ Test(help, seed_usage_texts)
 	}
 	cr_expect_not_null(strstr(r.out, "--sim PROFILE"), "extended with dlhal's options");
 	cr_expect_not_null(
-	    strstr(r.out, "Built-in profiles for --sim: sn2700, cx3-vpi, e810-cqda2, sn3700, sn4700, sn5600, cx6-vpi\n"), "%s",
-	    r.out);
+	    strstr(r.out,
+		   "Built-in profiles for --sim: sn2700, cx3-vpi, e810-cqda2, sn3700, sn4700, sn5600, cx6-vpi\n"),
+	    "%s", r.out);
 	run_free(&r);
 	/* --help anywhere after an object: that object's usage, exit 0 */
 	run_dl(&r, "apply --help", NULL);

@@ -85,7 +85,8 @@ Test(mlx5, a_type_set_waits_for_a_reset)
 	cr_expect_eq(pending_type(P0(ctx)), DLH_PORT_TYPE_IB);
 	cr_expect_str_eq(state(ctx), "{\"current\":[\"eth\",\"ib\"],\"next\":[\"ib\",\"ib\"]}");
 	/* no port goes: it changes (devlink says "new"), for its pending type, then its desired one */
-	cr_expect_str_eq(rec.log, "port,new pci/0000:03:00.0/65535 ens1f0np0\nport,new pci/0000:03:00.0/65535 ens1f0np0\n");
+	cr_expect_str_eq(rec.log,
+			 "port,new pci/0000:03:00.0/65535 ens1f0np0\nport,new pci/0000:03:00.0/65535 ens1f0np0\n");
 	cr_expect_eq(dlh_port_type_set(P0(ctx), DLH_PORT_TYPE_IB, &ext), 0);
 	cr_expect_str_eq(ext.msg, "", "asked again: nothing to do, no message");
 	/* back to what it runs: the stored change is undone, nothing pending (mstconfig would say reboot) */
@@ -118,8 +119,8 @@ Test(mlx5, fw_activate_loads_the_configuration)
 			       "pci/0000:03:00.1/131071 eth eth ens1f1np1 - 0 0 0 1 0\n");
 	cr_expect_eq(pending_type(P0(ctx)), DLH_PORT_TYPE_NOTSET);
 	cr_expect_eq(pending_type(P1(ctx)), DLH_PORT_TYPE_NOTSET);
-	cr_expect(strstr(rec.log, "dev,del pci/0000:03:00.0\n") && strstr(rec.log, "dev,new pci/0000:03:00.1\n"),
-		  "%s", rec.log);
+	cr_expect(strstr(rec.log, "dev,del pci/0000:03:00.0\n") && strstr(rec.log, "dev,new pci/0000:03:00.1\n"), "%s",
+		  rec.log);
 	free(dump);
 	/* nothing pending: the reset is done all the same (mlx5 does not ask), and changes nothing */
 	dump = model_dump(ctx);
@@ -184,12 +185,15 @@ Test(mlx5, cards_that_cannot)
 {
 	char *path = profile_tmp(
 	    "{\"driver\": \"mlx5\", \"handle\": \"pci/0000:07:00.0\", \"hw\": {\"device_type\": \"ConnectX5\", "
-	    "\"psid\": \"MT_X\", \"fw\": \"16.35.1012\", \"reset_levels\": [4], \"ports\": [{\"netdev\": \"ens7f0np0\", "
-	    "\"ibdev\": \"mlx5_4\", \"link_type\": {\"default\": \"eth\", \"current\": \"eth\", \"next\": \"eth\"}}]}}");
+	    "\"psid\": \"MT_X\", \"fw\": \"16.35.1012\", \"reset_levels\": [4], \"ports\": [{\"netdev\": "
+	    "\"ens7f0np0\", "
+	    "\"ibdev\": \"mlx5_4\", \"link_type\": {\"default\": \"eth\", \"current\": \"eth\", \"next\": "
+	    "\"eth\"}}]}}");
 	char *eth = profile_tmp(
 	    "{\"driver\": \"mlx5\", \"handle\": \"pci/0000:08:00.0\", \"hw\": {\"device_type\": \"ConnectX6DX\", "
 	    "\"psid\": \"MT_Y\", \"fw\": \"22.35.1012\", \"vpi\": false, \"ports\": [{\"netdev\": \"ens8f0np0\", "
-	    "\"ibdev\": \"mlx5_6\", \"link_type\": {\"default\": \"eth\", \"current\": \"eth\", \"next\": \"eth\"}}]}}");
+	    "\"ibdev\": \"mlx5_6\", \"link_type\": {\"default\": \"eth\", \"current\": \"eth\", \"next\": "
+	    "\"eth\"}}]}}");
 	struct dlh_ctx *ctx = ctx_with(path);
 	struct dlh_port *p = NULL;
 	struct dlh_extack ext;
@@ -265,7 +269,8 @@ Test(mlx5, the_reset_brings_up_exactly_the_plan)
 					plan.after[i].port.netdev[0] ? plan.after[i].port.netdev : "-",
 					plan.after[i].port.ibdev[0] ? plan.after[i].port.ibdev : "-");
 	cr_expect_str_eq(planned, "pci/0000:03:00.0/65535 ib - mlx5_0\npci/0000:03:00.1/131071 eth ens1f1np1 -\n");
-	cr_expect_str_eq(state(ctx), "{\"current\":[\"eth\",\"ib\"],\"next\":[\"eth\",\"eth\"]}", "planning stores nothing");
+	cr_expect_str_eq(state(ctx), "{\"current\":[\"eth\",\"ib\"],\"next\":[\"eth\",\"eth\"]}",
+			 "planning stores nothing");
 	cr_assert_eq(dlh_port_type_set(P0(ctx), DLH_PORT_TYPE_IB, &ext), 0, "%s", ext.msg);
 	cr_assert_eq(fw_activate(ctx, FN0, NULL, &ext), 0, "%s", ext.msg);
 	len = 0;
@@ -287,17 +292,18 @@ Test(mlx5, saved_state_brings_back_what_is_pending)
 	struct dlh_ctx *ctx = ctx_with("");
 	struct dlh_extack ext;
 
-	cr_assert_eq(dlh_ctx_sim_load_state(ctx, "cx6-vpi",
-					    "{\"" FN0 "\": {\"current\": [\"ib\", \"ib\"], \"next\": [\"eth\", \"ib\"]}}",
-					    &ext),
-		     0, "%s", ext.msg);
+	cr_assert_eq(
+	    dlh_ctx_sim_load_state(ctx, "cx6-vpi",
+				   "{\"" FN0 "\": {\"current\": [\"ib\", \"ib\"], \"next\": [\"eth\", \"ib\"]}}", &ext),
+	    0, "%s", ext.msg);
 	cr_expect_eq(dlh_port_type(P0(ctx)), DLH_PORT_TYPE_IB);
 	cr_expect_eq(pending_type(P0(ctx)), DLH_PORT_TYPE_ETH, "Next Boot differs from Current");
 	cr_expect_eq(dlh_port_desired_type(P0(ctx)), DLH_PORT_TYPE_ETH);
 	dlh_ctx_free(ctx);
 	ctx = ctx_with("");
-	cr_expect_eq(dlh_ctx_sim_load_state(ctx, "cx6-vpi", "{\"" FN0 "\": {\"current\": [\"ib\"], \"next\": []}}", &ext),
-		     -EINVAL);
+	cr_expect_eq(
+	    dlh_ctx_sim_load_state(ctx, "cx6-vpi", "{\"" FN0 "\": {\"current\": [\"ib\"], \"next\": []}}", &ext),
+	    -EINVAL);
 	cr_expect(strstr(ext.msg, "field \"hw.state.current\": expected a type per port"), "%s", ext.msg);
 	dlh_ctx_free(ctx);
 }
@@ -347,7 +353,7 @@ Test(mlx5, malformed_profiles_name_the_field)
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#define HEAD                                                                   \
+#define HEAD                                                                                                \
 	"\nDevice #1:\n----------\n\nDevice type:    ConnectX6       \nName:           MCX653106A-HDA_Ax\n" \
 	"Description:    ConnectX-6 VPI adapter card\nDevice:         0000:03:00.0    \n\n"
 #define COLS3 "Configurations:                              Default         Current         Next Boot\n"
@@ -362,13 +368,14 @@ Test(mstflint, a_query_table_is_read_by_its_heading)
 	struct mlx5_nv nv;
 	struct dlh_extack ext;
 
-	cr_assert_eq(parse(HEAD COLS3 "*        LINK_TYPE_P1                        IB(1)           ETH(2)          "
-				      "IB(1)           \n"
-				      "         SRIOV_EN                            False(0)        False(0)        "
-				      "False(0)        \n"
-				      "         LINK_TYPE_P2                        IB(1)           IB(1)           "
-				      "IB(1)           \n"
-				      "The '*' shows parameters with next value different from default/current value.\n",
+	cr_assert_eq(parse(HEAD COLS3
+			   "*        LINK_TYPE_P1                        IB(1)           ETH(2)          "
+			   "IB(1)           \n"
+			   "         SRIOV_EN                            False(0)        False(0)        "
+			   "False(0)        \n"
+			   "         LINK_TYPE_P2                        IB(1)           IB(1)           "
+			   "IB(1)           \n"
+			   "The '*' shows parameters with next value different from default/current value.\n",
 			   &nv, &ext),
 		     0, "%s", ext.msg);
 	cr_expect_eq(nv.nports, 2);
@@ -448,8 +455,9 @@ Test(mstflint, programs_run_bounded)
 				  1000, &ext),
 		     -ENOENT);
 	cr_expect_str_eq(ext.msg, "mstconfig-not-here not found: install Debian's mstflint package");
-	cr_expect_eq(mlx5_mst_run((const char *const[]){"sleep", "10", NULL}, out, sizeof(out), &len, &status, 200, &ext),
-		     -ETIMEDOUT);
+	cr_expect_eq(
+	    mlx5_mst_run((const char *const[]){"sleep", "10", NULL}, out, sizeof(out), &len, &status, 200, &ext),
+	    -ETIMEDOUT);
 	cr_expect_str_eq(ext.msg, "sleep took more than 200 ms: killed");
 	cr_expect_eq(mlx5_mst_run((const char *const[]){"yes", NULL}, out, sizeof(out), &len, &status, 5000, &ext),
 		     -EMSGSIZE);
@@ -464,9 +472,9 @@ Test(mstflint, programs_run_bounded)
 	cr_expect_eq(status, 3);
 	cr_expect_str_eq(out, "out\nerr\n", "stdout and stderr, as a terminal shows them");
 	/* no shell: a parameter is one argument, whatever it holds */
-	cr_assert_eq(mlx5_mst_run((const char *const[]){"echo", "$(id); x", NULL}, out, sizeof(out), &len, &status,
-				  5000, &ext),
-		     0);
+	cr_assert_eq(
+	    mlx5_mst_run((const char *const[]){"echo", "$(id); x", NULL}, out, sizeof(out), &len, &status, 5000, &ext),
+	    0);
 	cr_expect_str_eq(out, "$(id); x\n");
 }
 

@@ -1290,8 +1290,8 @@ static int mk_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 static int mk_info(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext)
 {
 	(void)dev;
-	return dlh_sdk_info_driver_put(info, "mlx5_core", ext) ?:
-		   dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "fw.psid", "MT_0000000223", ext);
+	return dlh_sdk_info_driver_put(info, "mlx5_core", ext)
+		   ?: dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "fw.psid", "MT_0000000223", ext);
 }
 
 /* mlx5 has no port_type_set: were it called, the kernel would say so */

@@ -35,7 +35,7 @@ enum mlx5_nv_which {
 
 struct mlx5_emu_board {
 	unsigned int nports;
-	bool vpi; /* the configuration has LINK_TYPE_Pn: the ports' type can change */
+	bool vpi;			      /* the configuration has LINK_TYPE_Pn: the ports' type can change */
 	uint8_t link_type[3][MLX5_MAX_PORTS]; /* [which][port]: default, current, next */
 	uint8_t reset_levels;		      /* MLX5_MFRL_REG_RESET_LEVEL* the firmware performs */
 };

@@ -101,8 +101,8 @@ static void port_report(struct dlh_port *port, const struct mlx5_facts *f, unsig
 }
 
 /* The function's ibdev: sysfs names it under a pci/ function; a bridged card's is the profile's. */
-static void ibdev_of(const struct dlh_dev *dev, const char *bdf, const struct mlx5_facts *f, unsigned int fn,
-		     char *buf, size_t len)
+static void ibdev_of(const struct dlh_dev *dev, const char *bdf, const struct mlx5_facts *f, unsigned int fn, char *buf,
+		     size_t len)
 {
 	char path[96];
 	struct dirent *e;

@@ -364,21 +364,22 @@ static int mlx5_sim_get(struct dlh_dev *dev, struct dlh_port *port, const char *
 		n = snprintf(buf, len, "%lu", mlx5_emu_accesses(card->emu));
 	} else if (!port && !strcmp(key, "state")) {
 		/* the card's whole configuration, read without a command (a saved state is the card's) */
-		n = b->nports == 2 ? snprintf(buf, len, "{\"current\":[\"%s\",\"%s\"],\"next\":[\"%s\",\"%s\"]}",
-					      link_name(b->link_type[MLX5_NV_CURRENT][0]),
-					      link_name(b->link_type[MLX5_NV_CURRENT][1]),
-					      link_name(b->link_type[MLX5_NV_NEXT][0]),
-					      link_name(b->link_type[MLX5_NV_NEXT][1]))
-				   : snprintf(buf, len, "{\"current\":[\"%s\"],\"next\":[\"%s\"]}",
-					      link_name(b->link_type[MLX5_NV_CURRENT][0]),
-					      link_name(b->link_type[MLX5_NV_NEXT][0]));
+		n = b->nports == 2
+			? snprintf(buf, len, "{\"current\":[\"%s\",\"%s\"],\"next\":[\"%s\",\"%s\"]}",
+				   link_name(b->link_type[MLX5_NV_CURRENT][0]),
+				   link_name(b->link_type[MLX5_NV_CURRENT][1]),
+				   link_name(b->link_type[MLX5_NV_NEXT][0]), link_name(b->link_type[MLX5_NV_NEXT][1]))
+			: snprintf(buf, len, "{\"current\":[\"%s\"],\"next\":[\"%s\"]}",
+				   link_name(b->link_type[MLX5_NV_CURRENT][0]),
+				   link_name(b->link_type[MLX5_NV_NEXT][0]));
 	} else if (!port && !strcmp(key, "config")) {
 		n = config_json(card, buf, len);
 	} else {
-		return dlh_sdk_extack(ext, -EINVAL,
-				      "Unknown emulator control \"%s\" (ConnectX VPI has: fail_nth, accesses, state and "
-				      "config on a device)",
-				      key);
+		return dlh_sdk_extack(
+		    ext, -EINVAL,
+		    "Unknown emulator control \"%s\" (ConnectX VPI has: fail_nth, accesses, state and "
+		    "config on a device)",
+		    key);
 	}
 	return n < 0 || (size_t)n >= len ? dlh_sdk_extack(ext, -ENOSPC, "Buffer too small") : 0;
 }

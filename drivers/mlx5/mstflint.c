@@ -191,13 +191,14 @@ static int param_line(const char *s, const char *end, struct mlx5_nv *nv, unsign
 	for (unsigned int i = 0; i < ncols; i++) {
 		tok = token(&s, end, &n);
 		if (!tok || value_parse(tok, n, &nv->link_type[cols[i]][port]))
-			return dlh_sdk_extack(ext, -EPROTO, "mstconfig: line %u: LINK_TYPE_P%u: expected %u values, "
-							    "each IB(1) or ETH(2)",
+			return dlh_sdk_extack(ext, -EPROTO,
+					      "mstconfig: line %u: LINK_TYPE_P%u: expected %u values, "
+					      "each IB(1) or ETH(2)",
 					      lineno, port + 1, ncols);
 	}
 	if (token(&s, end, &n))
-		return dlh_sdk_extack(ext, -EPROTO, "mstconfig: line %u: LINK_TYPE_P%u: more than %u values",
-				      lineno, port + 1, ncols);
+		return dlh_sdk_extack(ext, -EPROTO, "mstconfig: line %u: LINK_TYPE_P%u: more than %u values", lineno,
+				      port + 1, ncols);
 	nv->nports++;
 	return 0;
 }
@@ -217,7 +218,8 @@ int mlx5_nv_parse(const char *out, size_t len, struct mlx5_nv *nv, struct dlh_ex
 
 		lineno++;
 		if (e - s > LINE_MAX_LEN)
-			return dlh_sdk_extack(ext, -EPROTO, "mstconfig: line %u is over %d bytes", lineno, LINE_MAX_LEN);
+			return dlh_sdk_extack(ext, -EPROTO, "mstconfig: line %u is over %d bytes", lineno,
+					      LINE_MAX_LEN);
 		if (!table && e - s >= 12 && !memcmp(s, "Device type:", 12)) {
 			const char *at = s + 12, *tok;
 			size_t n;
@@ -343,8 +345,9 @@ int mlx5_mst_set(const char *bdf, unsigned int port, enum mlx5_link_type type, s
 	if (!err)
 		err = mlx5_mst_query(bdf, &nv, ext);
 	if (!err && (nv.nports <= port || nv.link_type[MLX5_NV_NEXT][port] != type))
-		err = dlh_sdk_extack(ext, -EIO, "mstconfig -d %s set LINK_TYPE_P%u: the card's Next Boot value is not "
-						"the one set",
+		err = dlh_sdk_extack(ext, -EIO,
+				     "mstconfig -d %s set LINK_TYPE_P%u: the card's Next Boot value is not "
+				     "the one set",
 				     bdf, port + 1);
 	return err;
 }

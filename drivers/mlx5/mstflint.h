@@ -14,8 +14,8 @@
 #include <dlhal/sdk.h>
 #include <stddef.h>
 
-#define MLX5_MST_OUT_MAX     (64 * 1024) /* more output than this is not mstconfig's */
-#define MLX5_MST_TIMEOUT_MS  30000	 /* a query takes about a second on a card; a set a few */
+#define MLX5_MST_OUT_MAX    (64 * 1024) /* more output than this is not mstconfig's */
+#define MLX5_MST_TIMEOUT_MS 30000	/* a query takes about a second on a card; a set a few */
 
 /* What a query says of the card's ports' type. */
 struct mlx5_nv {

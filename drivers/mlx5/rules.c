@@ -31,7 +31,7 @@ int mlx5_function_of(const struct mlx5_facts *f, const char *handle)
 
 enum mlx5_link_type mlx5_link_of(enum dlh_port_type type)
 {
-	return type == DLH_PORT_TYPE_ETH ? MLX5_LINK_TYPE_ETH
+	return type == DLH_PORT_TYPE_ETH  ? MLX5_LINK_TYPE_ETH
 	       : type == DLH_PORT_TYPE_IB ? MLX5_LINK_TYPE_IB
 					  : MLX5_LINK_TYPE_NONE;
 }
@@ -73,8 +73,8 @@ static int type_set_plan(struct dlh_port *port, enum dlh_port_type type, struct 
 		return dlh_sdk_extack(ext, -ENODEV, "Device is not one of the card's functions");
 	err = mlx5_type_check(f, (unsigned int)fn, type, ext);
 	for (unsigned int i = 0; !err && i < f->nports; i++) {
-		enum mlx5_link_type t = i == (unsigned int)fn ? mlx5_link_of(type)
-							       : (enum mlx5_link_type)f->link_type[MLX5_NV_NEXT][i];
+		enum mlx5_link_type t =
+		    i == (unsigned int)fn ? mlx5_link_of(type) : (enum mlx5_link_type)f->link_type[MLX5_NV_NEXT][i];
 		struct dlh_sdk_port_attrs attrs;
 
 		mlx5_port_attrs(f, i, &attrs);
@@ -121,8 +121,8 @@ static int str_at(const struct dlh_sdk_json *j, const char *path, char *buf, siz
 		return 0;
 	if (dlh_sdk_json_str(j, path, buf, size, NULL) || !buf[0] || !printable(buf))
 		return dlh_sdk_extack(ext, -EINVAL,
-				      "field \"hw.%s\": expected 1 to %zu printable characters, no '\"' or '\\'",
-				      path, size - 1);
+				      "field \"hw.%s\": expected 1 to %zu printable characters, no '\"' or '\\'", path,
+				      size - 1);
 	return 0;
 }
 
@@ -176,9 +176,8 @@ static int state_parse(const struct dlh_sdk_json *j, struct mlx5_emu_board *b, s
 int mlx5_hw_parse(const char *config, struct mlx5_emu_board *b, struct mlx5_facts *f, struct mlx5_ident *id,
 		  struct dlh_extack *ext)
 {
-	static const char *const keys[] = {"handle", "device_type", "psid",	    "fw",    "name",  "description",
-					   "vpi",    "speed",	    "reset_levels", "ports", "state", "pci_id",
-					   NULL};
+	static const char *const keys[] = {"handle", "device_type",  "psid",  "fw",    "name",	 "description", "vpi",
+					   "speed",  "reset_levels", "ports", "state", "pci_id", NULL};
 	char handle[DLH_HANDLE_MAX];
 	struct dlh_sdk_json *j;
 	const char *slash = NULL, *dot = NULL;

@@ -22,10 +22,10 @@
 /* What the rules rest on besides the ports (each function's dlh_sdk_dev_facts(): the card's, alike). */
 struct mlx5_facts {
 	unsigned int nports;
-	bool vpi;		     /* LINK_TYPE_Pn exists: the type may change */
-	bool known;		     /* the configuration below was read */
+	bool vpi;			      /* LINK_TYPE_Pn exists: the type may change */
+	bool known;			      /* the configuration below was read */
 	uint8_t link_type[3][MLX5_MAX_PORTS]; /* default, current, next (enum mlx5_link_type) */
-	uint32_t speed;		     /* Mb/s a port */
+	uint32_t speed;			      /* Mb/s a port */
 	char bus_name[32];
 	char slot[64]; /* "0000:03:00": the card's functions are SLOT.0 and SLOT.1 */
 	char netdev[MLX5_MAX_PORTS][DLH_NETDEV_NAME_MAX];

@@ -587,8 +587,8 @@ DLH_EXPORT int dlh_sdk_json_str(const struct dlh_sdk_json *j, const char *path, 
  * @brief The number at @p path (whole or not: a speed in Gb/s), @p min to @p max.
  * @return 0; -ENOENT; -EINVAL, naming the field.
  */
-DLH_EXPORT int dlh_sdk_json_number(const struct dlh_sdk_json *j, const char *path, double min, double max,
-				   double *out, struct dlh_extack *ext);
+DLH_EXPORT int dlh_sdk_json_number(const struct dlh_sdk_json *j, const char *path, double min, double max, double *out,
+				   struct dlh_extack *ext);
 /** @brief The boolean at @p path. @return 0; -ENOENT; -EINVAL (another type), naming the field. */
 DLH_EXPORT int dlh_sdk_json_bool(const struct dlh_sdk_json *j, const char *path, bool *out, struct dlh_extack *ext);
 /**

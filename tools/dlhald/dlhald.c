@@ -276,8 +276,8 @@ static int load(struct dlh_ctx *ctx, const char *sim, bool kernel, const char *s
 	char buf[DLH_EXTACK_MSG_MAX + DLH_HANDLE_MAX + 512];
 
 	if (dlh_sdk_driver_register(ctx, &mlxsw_driver, &ext) || dlh_sdk_driver_register(ctx, &mlx4_driver, &ext) ||
-	    dlh_sdk_driver_register(ctx, &ice_driver, &ext) ||
-	    dlh_sdk_driver_register(ctx, &mlx5_driver, &ext) || dlh_sdk_driver_register(ctx, &kernel_driver, &ext))
+	    dlh_sdk_driver_register(ctx, &ice_driver, &ext) || dlh_sdk_driver_register(ctx, &mlx5_driver, &ext) ||
+	    dlh_sdk_driver_register(ctx, &kernel_driver, &ext))
 		return -EINVAL;
 	if (kernel && dlh_ctx_backends_attach(ctx, &(struct dlh_backends){.kernel = true}, NULL, &ext)) {
 		dlhald_log(LOG_ERR, "--kernel: %s", dlh_extack_str(&ext, buf, sizeof(buf)));
