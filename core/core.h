@@ -239,13 +239,15 @@ struct dlh_dev {
 	struct dlh_pending *pending; /* until the next reset; NULL when nothing is */
 	struct dlh_cage *cages;	     /* its faceplate (faceplate.c); NULL when none */
 	size_t ncages;
-	char *card;			  /* the card it is one device of (faceplate.c); NULL when none */
-	char driver[DLH_DRIVER_NAME_MAX]; /* a relay's: the driver on the other side; "" for its own */
+	char *card;   /* the card it is one device of (faceplate.c); NULL when none */
+	char *nested; /* the instances nested in it: handles, each NUL-ended; NULL */
+	size_t nnested;
+	char driver[DLH_DRIVER_NAME_MAX];	   /* a relay's: the driver on the other side; "" for its own */
 	char linux_release[DLH_LINUX_RELEASE_MAX]; /* the Linux whose driver runs it, or stands for it; "" */
-	uint64_t reloads; /* the kernel's count of them, when has_reloads */
+	uint64_t reloads;			   /* the kernel's count of them, when has_reloads */
 	bool has_reloads;
-	bool gone;			  /* removed: out of the model, awaiting dlh__gone_reap() */
-	bool driver_asked;		  /* dev_driver_get was called (once is enough) */
+	bool gone;	   /* removed: out of the model, awaiting dlh__gone_reap() */
+	bool driver_asked; /* dev_driver_get was called (once is enough) */
 	/* The vendor rules its plans rest on (rules.c): its driver's, or those a kernel device was recognised by. */
 	const struct dlh_sdk_rules *rules;
 	const struct dlh_sdk_driver *rules_drv;
@@ -291,8 +293,8 @@ struct dlh_port {
 	struct dlh_sdk_port_attrs attrs;
 	char netdev[DLH_NETDEV_NAME_MAX];
 	char ibdev[DLH_IBDEV_NAME_MAX];
-	char *handle;		/* in the same allocation, after priv: its own length, not DLH_HANDLE_MAX */
-	struct dlh__view *view; /* a phantom's view; NULL for a port of the model */
+	char *handle;		       /* in the same allocation, after priv: its own length, not DLH_HANDLE_MAX */
+	struct dlh__view *view;	       /* a phantom's view; NULL for a port of the model */
 	struct dlh__hnode number_node; /* a phantom's, in its view's by_number */
 	alignas(max_align_t) unsigned char priv[];
 };
@@ -382,12 +384,12 @@ void dlh__op_bury(struct dlh_port *port);
 struct dlh__view {
 	struct dlh_seq *seq;
 	struct dlh_dev *dev;
-	struct dlh__list ports; /* phantoms, by index */
+	struct dlh__list ports;	    /* phantoms, by index */
 	struct dlh__htab by_index;  /* the phantoms' index_node */
 	struct dlh__htab by_number; /* the phantoms' number_node, by dlh_port_number() */
 	unsigned char *pool;	    /* the first copy's phantoms, in one block */
 	size_t pool_size;
-	bool unknown;		/* a partial plan was taken: the ports after it are not known */
+	bool unknown; /* a partial plan was taken: the ports after it are not known */
 	struct dlh_change_req *steps;
 	size_t nsteps, steps_cap;
 };
@@ -496,6 +498,7 @@ void dlh__dev_rules(struct dlh_dev *dev);
 int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv, const char *linux_drv,
 			  const char *config, const char *profile, struct dlh_extack *ext);
 void dlh__dev_rules_catch_up(struct dlh_ctx *ctx);
+void dlh__dev_rules_again(struct dlh_dev *dev);
 void dlh__dev_rules_missing(struct dlh_dev *dev, const char *why);
 int dlh__dev_rules_own(struct dlh_dev *dev, struct dlh_extack *ext);
 void dlh__dev_rules_free(struct dlh_dev *dev);

@@ -231,8 +231,71 @@ static void dev_free(struct dlh_dev *dev)
 	free(dev->pending);
 	free(dev->cages);
 	free(dev->card);
+	free(dev->nested);
 	dlh__dev_rules_free(dev);
 	free(dev);
+}
+
+DLH_EXPORT int dlh_sdk_dev_nested_set(struct dlh_dev *dev, const char *const *handles, size_t n, struct dlh_extack *ext)
+{
+	char bus[DLH_BUS_NAME_MAX], name[DLH_DEV_NAME_MAX], *copy = NULL, *at;
+	size_t len = 0;
+
+	if (n > DLH_NESTED_MAX)
+		return dlh__extack_set(ext, -E2BIG, dev->handle, "More than %d nested instances", DLH_NESTED_MAX);
+	for (size_t i = 0; i < n; i++) {
+		int err = dlh__dev_handle_parse(handles[i], strlen(handles[i]), bus, name, ext);
+
+		if (err)
+			return err;
+		len += strlen(handles[i]) + 1;
+	}
+	if (n && !(copy = malloc(len)))
+		return dlh__extack_set(ext, -ENOMEM, dev->handle, "Out of memory");
+	at = copy;
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(handles[i]) + 1;
+
+		memcpy(at, handles[i], l);
+		at += l;
+	}
+	free(dev->nested);
+	dev->nested = copy;
+	dev->nnested = n;
+	/* an instance not recognised before it was named here may be now, through this one */
+	for (size_t i = 0; i < n; i++) {
+		struct dlh_dev *d = dlh__dev_find(dev->ctx, dlh_dev_nested(dev, i));
+
+		if (d && !d->rules)
+			dlh__dev_rules_again(d);
+	}
+	return 0;
+}
+
+DLH_EXPORT const char *dlh_dev_nested(const struct dlh_dev *dev, size_t i)
+{
+	const char *at = dev->nested;
+
+	if (i >= dev->nnested)
+		return NULL;
+	while (i--)
+		at += strlen(at) + 1;
+	return at;
+}
+
+DLH_EXPORT struct dlh_dev *dlh_dev_nested_in(const struct dlh_dev *dev)
+{
+	if (dev->gone)
+		return NULL;
+	for (struct dlh__list *it = dev->ctx->devs.next; it != &dev->ctx->devs; it = it->next) {
+		struct dlh_dev *d = dlh__container_of(it, struct dlh_dev, node);
+		const char *h;
+
+		for (size_t i = 0; d != dev && (h = dlh_dev_nested(d, i)); i++)
+			if (!strcmp(h, dev->handle))
+				return d;
+	}
+	return NULL;
 }
 
 int dlh__dev_live(const struct dlh_dev *dev, struct dlh_extack *ext)

@@ -368,6 +368,8 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 				       dev->drv->name);
 	if (port_find(dev, &(struct index_key){index}))
 		return dlh__extack_set(ext, -EEXIST, dev->handle, "Port index %u already exists", index);
+	if (dev->rules_misfit)
+		dlh__dev_rules_again(dev);
 	if (attrs && !dlh__port_flavour_valid(attrs->flavour))
 		return dlh__extack_set(ext, -EINVAL, dev->handle, "Port %u has an unknown flavour %d", index,
 				       (int)attrs->flavour);
@@ -469,15 +471,24 @@ void dlh__port_free(struct dlh_port *port)
 
 DLH_EXPORT void dlh_sdk_port_unregister(struct dlh_port *port)
 {
+	struct dlh_dev *dev;
+
 	if (!port || port_gone(port, "dlh_sdk_port_unregister"))
 		return;
-	dlh__event_emit(port->dev->ctx, DLH_EVENT_PORT_DEL, port->dev, port);
+	dev = port->dev;
+	dlh__event_emit(dev->ctx, DLH_EVENT_PORT_DEL, dev, port);
 	dlh__port_unlink(port);
 	dlh__op_bury(port);
+	/* rules that did not fit the ports as they were are asked again (a reset's ports go one by one) */
+	if (dev->rules_misfit) {
+		dlh__dev_rules_again(dev);
+		dlh__dev_rules_catch_up(dev->ctx);
+	}
 }
 
 void dlh__port_free_all(struct dlh_dev *dev)
 {
+	dev->rules_misfit = false; /* going: not to be recognised again as its ports go */
 	while (!dlh__list_empty(&dev->ports))
 		dlh_sdk_port_unregister(dlh__container_of(dev->ports.prev, struct dlh_port, node));
 	while (!dlh__list_empty(&dev->quarantine))

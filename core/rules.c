@@ -130,6 +130,16 @@ void dlh__dev_rules_catch_up(struct dlh_ctx *ctx)
 	}
 }
 
+/*
+ * Recognise the device again, soon: once no event is delivered, fill read or op run (a daemon
+ * mirroring the kernel follows a card across its reset with no client asking).
+ */
+void dlh__dev_rules_again(struct dlh_dev *dev)
+{
+	dev->rules_asked = false;
+	dev->rules_wanted = dev->ctx->rules_wanted = true;
+}
+
 void dlh__dev_rules_missing(struct dlh_dev *dev, const char *why)
 {
 	if (!dev->rules)
@@ -209,10 +219,15 @@ int dlh__dev_rules_attach(struct dlh_dev *dev, const struct dlh_sdk_driver *drv,
 
 DLH_EXPORT void dlh_sdk_dev_rules_reset(struct dlh_dev *dev)
 {
+	/* refused before: what it did not fit may have changed (its nested instance came) */
+	if (dev->rules_misfit && DLH__RELAY(dev->drv)) {
+		dlh__dev_rules_again(dev);
+		return;
+	}
 	if (!dev->rules || !dev->rules->port_type_set || !DLH__RELAY(dev->drv))
 		return;
 	dlh__dev_rules_free(dev);
-	dev->rules_asked = false;
+	dlh__dev_rules_again(dev);
 }
 
 DLH_EXPORT const char *dlh_dev_rules(const struct dlh_dev *dev, bool *exact)

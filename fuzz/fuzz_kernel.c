@@ -5,7 +5,8 @@
  * reply (id, "config" group, nested groups and commands), its policy reply
  * (whether the port dump has a policy of its own), the scan of a port dump
  * read for one netdev name, and a device message's reload statistics
- * (dlh__reloads_get(), which only the kernel sends). The input is a buffer of netlink messages as a
+ * (dlh__reloads_get(), which only the kernel sends) and the instances nested
+ * in it (dlh__nested_get()). The input is a buffer of netlink messages as a
  * read from the kernel would return it; every byte of it is hostile.
  */
 #include "codec.h"
@@ -36,8 +37,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		dumps += dlh__policy_has_dump(h, 3);
 		/* as on_msg() does: only a message with its generic-netlink header is read */
-		if (h->nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN)
+		if (h->nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN) {
+			char nested[DLH_NESTED_MAX][DLH_HANDLE_MAX];
+
 			dlh__reloads_get(h, &reloads);
+			dlh__nested_get(h, nested, DLH_NESTED_MAX);
+		}
 	}
 	found = dlh__netdev_scan(buf, (int)size, "eth0", &end);
 	/* What the scan hands back lies inside the buffer, whole. */

@@ -306,6 +306,34 @@ bool dlh__reloads_get(const struct nlmsghdr *nlh, uint64_t *count)
 	return found;
 }
 
+enum { N_BUS, N_DEV, N_NETNS, N_COUNT_ };
+
+static const struct dlh__attr_rule nested_rules[N_COUNT_] = {
+    [N_BUS] = {DEVLINK_ATTR_BUS_NAME, DLH__ATTR_STR, DLH_BUS_NAME_MAX, "nested instance's bus name"},
+    [N_DEV] = {DEVLINK_ATTR_DEV_NAME, DLH__ATTR_STR, DLH_DEV_NAME_MAX, "nested instance's device name"},
+    [N_NETNS] = {DEVLINK_ATTR_NETNS_ID, DLH__ATTR_U32, 0, "nested instance's namespace"},
+};
+
+size_t dlh__nested_get(const struct nlmsghdr *nlh, char (*handles)[DLH_HANDLE_MAX], size_t max)
+{
+	struct nlattr *tb[N_COUNT_];
+	const struct nlattr *a;
+	char why[128];
+	size_t n = 0;
+	int rem;
+
+	for_each_genl_attr(a, nlh, rem)
+	{
+		if (nla_type(a) != DEVLINK_ATTR_NESTED_DEVLINK || n == max ||
+		    dlh__attrs_parse(nla_data(a), nla_len(a), nested_rules, N_COUNT_, tb, false, why, sizeof(why)) ||
+		    !tb[N_BUS] || !tb[N_DEV] || tb[N_NETNS])
+			continue;
+		snprintf(handles[n], DLH_HANDLE_MAX, "%s/%s", dlh__attr_str(tb[N_BUS]), dlh__attr_str(tb[N_DEV]));
+		n++;
+	}
+	return n;
+}
+
 int dlh__cages_put(struct nl_msg *msg, const struct dlh_cage *c, size_t n)
 {
 	int err = 0;

@@ -63,6 +63,13 @@ void dlh__fw_options_get(const struct nlmsghdr *nlh, struct dlh_fw_option *opts,
  */
 bool dlh__reloads_get(const struct nlmsghdr *nlh, uint64_t *count);
 
+/*
+ * The instances nested in a device (DEVLINK_ATTR_NESTED_DEVLINK, Linux 6.7
+ * on: 6.12's mlx5_core nests a function's Ethernet instance) as handles, at
+ * most @max; one malformed, or in another namespace, is left out.
+ */
+size_t dlh__nested_get(const struct nlmsghdr *nlh, char (*handles)[DLH_HANDLE_MAX], size_t max);
+
 /* A device's faceplate, in a device message. */
 int dlh__cages_put(struct nl_msg *msg, const struct dlh_cage *cages, size_t n);
 /* Those of @nlh, at most @max; -EPROTO if one is malformed or there are more (the whole is dropped). */

@@ -392,6 +392,19 @@ static void daemon_dev_said(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr 
  * or reloaded: a notification) has nothing pending that a vendor's rules said
  * it had; a dump's reply leaves what they said.
  */
+static void nested_said(struct dlh_dev *dev, struct nlmsghdr *nlh)
+{
+	char handles[DLH_NESTED_MAX][DLH_HANDLE_MAX];
+	const char *v[DLH_NESTED_MAX];
+	struct dlh_extack ext;
+	size_t n = dlh__nested_get(nlh, handles, DLH_NESTED_MAX);
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = handles[i];
+	if (dlh_sdk_dev_nested_set(dev, v, n, &ext))
+		dlh_sdk_dev_nested_set(dev, NULL, 0, &ext);
+}
+
 static void kernel_dev_said(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr *nlh, struct nlattr **tb)
 {
 	uint64_t reloads;
@@ -400,6 +413,7 @@ static void kernel_dev_said(struct kdl *k, struct dlh_dev *dev, struct nlmsghdr 
 	(void)tb;
 	if (dlh__reloads_get(nlh, &reloads))
 		dlh_sdk_dev_reloads_set(dev, reloads);
+	nested_said(dev, nlh);
 	if (!nlh->nlmsg_seq) {
 		dlh_sdk_dev_pending_set(dev, &(struct dlh_pending){.type = DLH_PORT_TYPE_NOTSET});
 		dlh_sdk_dev_rules_reset(dev);

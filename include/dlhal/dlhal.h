@@ -672,6 +672,29 @@ DLH_EXPORT size_t dlh_dev_cages(const struct dlh_dev *dev, const struct dlh_cage
  */
 DLH_EXPORT const char *dlh_dev_card(const struct dlh_dev *dev);
 
+/** Most instances nested in one (dlh_dev_nested()). */
+#define DLH_NESTED_MAX 8
+
+/**
+ * @brief The @p i th devlink instance nested in this one, as the kernel
+ *        says it (DEVLINK_ATTR_NESTED_DEVLINK, Linux 6.7 on): Linux 6.12's
+ *        mlx5_core registers a function's Ethernet port on an instance
+ *        ("auxiliary/mlx5_core.eth.0") nested in the function's
+ *        ("pci/0000:03:00.0"). Only instances in the caller's network
+ *        namespace are named.
+ * @return its handle, valid until the device goes or the kernel says its
+ *         nested instances again; NULL past the last.
+ */
+DLH_EXPORT const char *dlh_dev_nested(const struct dlh_dev *dev, size_t i);
+
+/**
+ * @brief The device this one is nested in (see dlh_dev_nested()): through
+ *        it a vendor's rules recognise an instance that reports nothing of
+ *        its own board.
+ * @return it, or NULL for a device nested in none (or removed).
+ */
+DLH_EXPORT struct dlh_dev *dlh_dev_nested_in(const struct dlh_dev *dev);
+
 /** @brief A cage of a layout and the ports in it. */
 struct dlh_layout_cage {
 	/**

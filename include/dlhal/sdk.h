@@ -655,6 +655,16 @@ DLH_EXPORT int dlh_sdk_dev_cages_set(struct dlh_dev *dev, const struct dlh_cage 
 DLH_EXPORT int dlh_sdk_dev_card_set(struct dlh_dev *dev, const char *card, struct dlh_extack *ext);
 
 /**
+ * @brief A relay says which instances are nested in the device
+ *        (dlh_dev_nested()), replacing what it said before.
+ * @param handles @p n handles ("bus/name"), copied.
+ * @return 0; -EINVAL for a malformed handle (named in @p ext); -E2BIG past
+ *         ::DLH_NESTED_MAX; -ENOMEM. On failure the device keeps what it had.
+ */
+DLH_EXPORT int dlh_sdk_dev_nested_set(struct dlh_dev *dev, const char *const *handles, size_t n,
+				      struct dlh_extack *ext);
+
+/**
  * @brief A relay says which driver runs the device on the other side (what
  *        dlh_dev_driver() answers; dlh_dev_backend() stays the relay's name).
  * @param name 1 to DLH_DRIVER_NAME_MAX - 1 printable characters, no blank,

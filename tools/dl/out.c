@@ -218,6 +218,12 @@ void out_dev(struct dl *dl, const struct dlh_dev *dev)
 			jsonw_str(f.w, "plans", exact ? "exact" : "partial");
 			jsonw_str(f.w, "rules", rules);
 		}
+		if (dlh_dev_nested(dev, 0)) {
+			jsonw_arr_open(f.w, "nested");
+			for (size_t i = 0; dlh_dev_nested(dev, i); i++)
+				jsonw_str(f.w, NULL, dlh_dev_nested(dev, i));
+			jsonw_arr_close(f.w);
+		}
 		jsonw_obj_close(f.w);
 	} else if (dl->details) {
 		field_str(&f, "driver", dlh_dev_driver(dev));
@@ -229,6 +235,9 @@ void out_dev(struct dl *dl, const struct dlh_dev *dev)
 			options_out(&f, opts, nopts);
 		if (rules)
 			printf("\n  plans %s: %s", exact ? "exact" : "partial", rules);
+		/* the instances the kernel nests in it (6.7 on: mlx5_core's Ethernet one) */
+		for (size_t i = 0; dlh_dev_nested(dev, i); i++)
+			printf("\n  nested: %s", dlh_dev_nested(dev, i));
 	}
 	fields_end(&f);
 }
