@@ -136,7 +136,8 @@ static bool walk_next(struct walk *w, struct candidate *c)
 	}
 }
 
-static int attach(struct dlh_dev *dev, const struct candidate *c, struct dlh_extack *ext)
+/* @linux_drv: the device's own Linux driver (a nested instance's, not its parent's that the profile names) */
+static int attach(struct dlh_dev *dev, const struct candidate *c, const char *linux_drv, struct dlh_extack *ext)
 {
 	const char *driver = json_string_value(json_object_get(c->root, "driver"));
 	json_t *hw = json_object_get(c->root, "hw"), *fp = json_object_get(c->root, "faceplate");
@@ -167,9 +168,7 @@ static int attach(struct dlh_dev *dev, const struct candidate *c, struct dlh_ext
 		if (!config)
 			return dlh__extack_set(ext, -ENOMEM, dev->handle, "Out of memory");
 	}
-	err = dlh__dev_rules_attach(dev, drv,
-				    json_string_value(json_object_get(json_object_get(c->root, "kernel"), "driver")),
-				    config, c->name, ext);
+	err = dlh__dev_rules_attach(dev, drv, linux_drv, config, c->name, ext);
 	free(config);
 	if (err)
 		return err;
@@ -181,13 +180,29 @@ static int attach(struct dlh_dev *dev, const struct candidate *c, struct dlh_ext
 	return 0;
 }
 
+/*
+ * A nested instance (Linux 6.12's auxiliary/mlx5_core.eth.N) reports only its driver: the profile
+ * that stands for the instance it is nested in stands for it, when that profile's rules know its
+ * driver too. 1: @info now holds the parent's; 0: no parent.
+ */
+static int parent_info(struct dlh_dev *dev, struct dlh_dev_info *info, struct dlh_extack *ext)
+{
+	struct dlh_dev *parent = dlh_dev_nested_in(dev);
+	int err;
+
+	if (!parent)
+		return 0;
+	err = dlh_dev_info_get(parent, info, ext);
+	return err ? err : 1;
+}
+
 static int recognise(struct dlh_dev *dev, struct dlh_extack *ext)
 {
 	struct candidate c = {.root = NULL};
 	struct walk w = {0};
-	struct dlh_dev_info info;
+	struct dlh_dev_info info, own;
 	const char *env = getenv("DLHAL_PROFILE_PATH");
-	bool named = false;
+	bool named = false, nested = false;
 	char why[DLH_EXTACK_MSG_MAX];
 	int err, misfit = 0;
 
@@ -198,11 +213,13 @@ static int recognise(struct dlh_dev *dev, struct dlh_extack *ext)
 		dlh__dev_rules_missing(dev, "the kernel names no driver for it");
 		return -ENODEV;
 	}
+	own = info;
+again:
 	snprintf(w.dirs, sizeof(w.dirs), "%s", env ? env : "");
 	while (walk_next(&w, &c)) {
 		if (!stands_for(c.root, &info, &named))
 			continue;
-		err = attach(dev, &c, ext);
+		err = attach(dev, &c, own.driver, ext);
 		/* a board whose layout does not fit: another of the same driver may (no PSID tells them apart) */
 		if (err == -EINVAL) {
 			if (!misfit) {
@@ -221,7 +238,21 @@ static int recognise(struct dlh_dev *dev, struct dlh_extack *ext)
 		dlh__dev_rules_missing(dev, why);
 		return dlh__extack_set(ext, misfit, dev->handle, "%s", why);
 	}
-	if (named)
+	if (!named && !nested) {
+		err = parent_info(dev, &info, ext);
+		if (err == -EBUSY)
+			return err;
+		if (err == 1) {
+			nested = true;
+			memset(&w, 0, sizeof(w));
+			goto again;
+		}
+		info = own;
+	}
+	if (nested)
+		snprintf(why, sizeof(why), "no profile stands for driver %s, nor for the %s instance it is nested in",
+			 own.driver, info.driver);
+	else if (named)
 		snprintf(why, sizeof(why), "no profile stands for this %s board (its info matches none)", info.driver);
 	else
 		snprintf(why, sizeof(why), "no profile stands for driver %s", info.driver);

@@ -1264,10 +1264,18 @@ Test(rules, an_e810_profile_with_a_bad_option_table_is_not_taken)
  * kernel op: mlx5's rules reach the card through mstconfig, here the stand-in (tests/stand-ins)
  * over an emulated card that a dlhald serves, the card's state the dlhald's.
  */
+/*
+ * As Linux 6.12's mlx5_core: a function's Ethernet port on an instance of its own nested in the
+ * function's (DEVLINK_ATTR_NESTED_DEVLINK), driver mlx5_core.eth, with no info of its own.
+ */
+static bool mk_nested;
+#define MK_ETH0 "auxiliary/mlx5_core.eth.0"
+
 /* named as dlhald --kernel-bridge publishes the emulated card (a pci/ function's PCI id is read in sysfs) */
 static int mk_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 {
 	static const char *const fns[] = {"dlhal/0000:03:00.0", "dlhal/0000:03:00.1"};
+	static const char *const eth0[] = {MK_ETH0};
 	int err = 0;
 
 	for (unsigned int i = 0; i < 2 && !err; i++) {
@@ -1279,6 +1287,13 @@ static int mk_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 		err = dlh_sdk_bus_dev_add(bus, fns[i], &dev, ext);
 		if (err || i == 1) /* function 1 runs InfiniBand: no devlink port */
 			continue;
+		if (mk_nested) {
+			dlh_sdk_dev_linux_set(dev, "6.12.57+deb12-amd64", NULL);
+			err = dlh_sdk_dev_nested_set(dev, eth0, 1, ext) ?: dlh_sdk_bus_dev_add(bus, MK_ETH0, &dev, ext);
+			if (err)
+				continue;
+			dlh_sdk_dev_linux_set(dev, "6.12.57+deb12-amd64", NULL);
+		}
 		snprintf(name, sizeof(name), "ens1f%unp%u", i, i);
 		err = dlh_sdk_port_register(dev, i << 16 | 0xffff, &a, &p, ext);
 		if (!err)
@@ -1289,7 +1304,8 @@ static int mk_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 
 static int mk_info(struct dlh_dev *dev, struct dlh_sdk_info *info, struct dlh_extack *ext)
 {
-	(void)dev;
+	if (!strcmp(dlh_dev_handle(dev), MK_ETH0)) /* mlx5e's instance has no info_get: its driver's name */
+		return dlh_sdk_info_driver_put(info, "mlx5_core.eth", ext);
 	return dlh_sdk_info_driver_put(info, "mlx5_core", ext)
 		   ?: dlh_sdk_info_version_put(info, DLH_VERSION_FIXED, "fw.psid", "MT_0000000223", ext);
 }
@@ -1434,4 +1450,109 @@ Test(rules, a_connectx6_that_mlx5_core_runs_switches_through_mstconfig)
 	cr_expect_str_eq(ext.msg, "The kernel's driver cannot set a port's type, and mlx5 rules, profile cx6-vpi, do "
 				  "not fit: mstconfig not found: install Debian's mstflint package");
 	dlh_ctx_free(ctx);
+}
+
+/* Linux 6.12: the Ethernet port on the instance nested in its function's, recognised through it. */
+Test(rules, a_connectx6_as_linux_6_12_nests_its_ethernet_port)
+{
+	char sock[64];
+	struct dlh_ctx *ctx;
+	struct dlh_extack ext;
+	struct dlh_plan plan;
+	struct dlh_pending pend;
+	struct dlh_dev *dev, *fn0;
+	struct dlh_port *p = NULL;
+	bool exact = false;
+	pid_t pid;
+	int st;
+
+	snprintf(sock, sizeof(sock), "/tmp/dlhal-mk12-%d.sock", (int)getpid());
+	pid = mk_daemon(sock);
+	mk_nested = true;
+	fn0 = mk_dev(&ctx);
+	cr_assert_not_null(fn0);
+	dev = dlh_dev_find(ctx, MK_ETH0);
+	cr_assert_not_null(dev);
+	cr_expect_str_eq(dlh_dev_nested(fn0, 0), MK_ETH0);
+	cr_expect_null(dlh_dev_nested(fn0, 1));
+	cr_expect_eq(dlh_dev_nested_in(dev), fn0);
+	cr_expect_null(dlh_dev_nested_in(fn0));
+	p = dlh_port_find(dev, 65535);
+	cr_assert_not_null(p);
+	/* the nested instance reports no board: the profile standing for its function's stands for it */
+	cr_assert_eq(dlh_port_type_set_plan(p, DLH_PORT_TYPE_IB, &plan, &ext), 0, "%s (%s)", ext.msg,
+		     dlh_dev_rules(dev, NULL));
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact), "mlx5 rules, profile cx6-vpi");
+	cr_expect(exact);
+	cr_expect(plan.staged);
+	cr_expect_not(plan.partial);
+	cr_assert_eq(plan.nafter, 2);
+	/* InfiniBand: the function's instance, where these rules show an IB port */
+	cr_expect_str_eq(plan.after[0].dev, "dlhal/0000:03:00.0");
+	cr_expect_eq(plan.after[0].port.type, DLH_PORT_TYPE_IB);
+	/* the function's own instance has no port, and is no misfit for it */
+	cr_expect_str_eq(dlh_dev_rules(fn0, &exact), "mlx5 rules, profile cx6-vpi");
+	cr_expect(exact);
+	cr_expect_null(dlh_port_first(fn0));
+	/* the change goes to the function's PCI address */
+	cr_assert_eq(dlh_port_type_set(p, DLH_PORT_TYPE_IB, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(ext.msg, "Please reboot machine to load new configurations");
+	cr_expect_str_eq(mk_card(sock), "{\"current\":[\"eth\",\"ib\"],\"next\":[\"ib\",\"ib\"]}\n");
+	cr_expect(dlh_port_pending(p, &pend) && pend.type == DLH_PORT_TYPE_IB);
+	cr_assert_eq(dlh_port_type_set(p, DLH_PORT_TYPE_ETH, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(ext.msg, "Pending type change cancelled: the port runs eth");
+	/* back to Ethernet: the port comes on a nested instance this bridged card cannot name yet */
+	cr_assert_eq(dlh_port_lookup(ctx, "dlhal/0000:03:00.1/131071", &p, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_port_type(p), DLH_PORT_TYPE_IB);
+	cr_assert_eq(dlh_port_type_set_plan(p, DLH_PORT_TYPE_ETH, &plan, &ext), 0, "%s", ext.msg);
+	cr_expect(plan.partial, "where function 1's Ethernet port comes is not known");
+	cr_expect_str_eq(ext.msg, "Port 2 would run Ethernet on an instance nested in dlhal/0000:03:00.1, not named "
+				  "until it comes");
+	dlh_ctx_free(ctx);
+	mk_nested = false;
+	kill(pid, SIGTERM);
+	waitpid(pid, &st, 0);
+	unlink(sock);
+}
+
+/*
+ * After a reset the kernel's ports come and go one by one: rules that did not fit the ports as they
+ * were (the card runs InfiniBand, the kernel's Ethernet port not gone yet) are asked again once the
+ * ports change.
+ */
+Test(rules, a_connectx6_refused_mid_reset_is_recognised_once_its_ports_follow)
+{
+	char sock[64], cmd[600];
+	struct dlh_ctx *ctx;
+	struct dlh_extack ext;
+	struct dlh_dev *dev;
+	struct dlh_port *p;
+	bool exact = true;
+	pid_t pid;
+	int st;
+
+	snprintf(sock, sizeof(sock), "/tmp/dlhal-mkr-%d.sock", (int)getpid());
+	pid = mk_daemon(sock);
+	snprintf(cmd, sizeof(cmd),
+		 "%s -s %s port set pci/0000:03:00.0/65535 type ib >/dev/null 2>&1 && "
+		 "%s -s %s dev reload pci/0000:03:00.0 action fw_activate >/dev/null",
+		 getenv("DL"), sock, getenv("DL"), sock);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_str_eq(mk_card(sock), "{\"current\":[\"ib\",\"ib\"],\"next\":[\"ib\",\"ib\"]}\n");
+	dev = mk_dev(&ctx); /* as the kernel still has it: function 0's Ethernet port */
+	p = dlh_port_find(dev, 65535);
+	cr_assert_not_null(p);
+	cr_expect(strstr(dlh_dev_rules(dev, &exact), "the card runs port 1 as ib, the kernel has its Ethernet port"),
+		  "%s", dlh_dev_rules(dev, NULL));
+	cr_expect_not(exact);
+	dlh_sdk_port_unregister(p); /* the kernel's port goes */
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact), "mlx5 rules, profile cx6-vpi");
+	cr_expect(exact);
+	p = NULL;
+	cr_assert_eq(dlh_port_lookup(ctx, "dlhal/0000:03:00.0/65535", &p, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_port_type(p), DLH_PORT_TYPE_IB);
+	dlh_ctx_free(ctx);
+	kill(pid, SIGTERM);
+	waitpid(pid, &st, 0);
+	unlink(sock);
 }

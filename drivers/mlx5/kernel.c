@@ -15,8 +15,12 @@
  * the function's ibdev, so that it can be switched back. When the kernel
  * announces the device again (a reset), the rules read the card again.
  *
- * Not yet (issue 44): Linux 6.12 registers the Ethernet port on a nested
- * instance (auxiliary/mlx5_core.eth.N), which is not taken.
+ * Linux 6.7 on (6.12; not 6.1) registers a function's Ethernet port on an
+ * instance of its own nested in the function's (auxiliary/mlx5_core.eth.N,
+ * driver mlx5_core.eth, reporting nothing of the card): that instance is
+ * recognised through the one it is nested in, and its port switched through
+ * the function's PCI address. The function's instance then has no port, and
+ * an InfiniBand port is shown there, as on 6.1.
  */
 #include "mstflint.h"
 #include "rules.h"
@@ -27,14 +31,83 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The PCI address of a kernel device's handle ("pci/0000:03:00.1": "0000:03:00.1"), or NULL. */
-static const char *bdf_of(const struct dlh_dev *dev)
+/* The PCI address a handle names ("pci/0000:03:00.1": "0000:03:00.1"), or NULL. */
+static const char *bdf_parse(const char *handle)
 {
-	const char *slash = strchr(dlh_dev_handle(dev), '/');
+	const char *slash = strchr(handle, '/');
 
 	if (!slash || strlen(slash + 1) != 12 || slash[11] != '.' || slash[5] != ':' || slash[8] != ':')
 		return NULL;
 	return slash + 1;
+}
+
+/* The PCI function's instance: the device, or the one a nested instance (6.7 on) is nested in. */
+static const struct dlh_dev *function_dev(const struct dlh_dev *dev)
+{
+	const struct dlh_dev *parent = bdf_parse(dlh_dev_handle(dev)) ? NULL : dlh_dev_nested_in(dev);
+
+	return parent ? parent : dev;
+}
+
+/* The PCI address of a kernel device, or of the function it is nested in; NULL for neither. */
+static const char *bdf_of(const struct dlh_dev *dev)
+{
+	return bdf_parse(dlh_dev_handle(function_dev(dev)));
+}
+
+/*
+ * Where function @i's Ethernet port would come after a reset, on a kernel that nests it: the nested
+ * instance it has now, else the name the function's auxiliary devices share (mlx5_core.rdma.7 and
+ * mlx5_core.eth.7 carry one index), read in sysfs under a pci/ function; "" when not known.
+ */
+static void eth_home(struct mlx5_facts *f, unsigned int i, const struct dlh_dev *fd)
+{
+	char path[96], *dot;
+	struct dirent *e;
+	DIR *d = NULL;
+
+	f->eth_at[i][0] = '\0';
+	if (fd && dlh_dev_nested(fd, 0)) {
+		snprintf(f->eth_at[i], sizeof(f->eth_at[i]), "%s", dlh_dev_nested(fd, 0));
+		return;
+	}
+	if (strcmp(f->bus_name, "pci"))
+		return;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s.%u", f->slot, i);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "mlx5_core.", 10) || !(dot = strrchr(e->d_name, '.')) || dot == e->d_name + 9 ||
+		    !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1) || strlen(dot) > 10)
+			continue;
+		snprintf(f->eth_at[i], sizeof(f->eth_at[i]), "auxiliary/mlx5_core.eth%s", dot);
+		break;
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * The card's layout, from its functions as the kernel reports them: whether Ethernet ports are on
+ * nested instances (one is; or none has one of its own and the kernel is 6.7 or later), and where.
+ */
+static void layout_read(const struct dlh_dev *dev, struct mlx5_facts *f)
+{
+	struct dlh_ctx *ctx = dlh_sdk_dev_ctx(dev);
+	const struct dlh_dev *fds[MLX5_MAX_PORTS] = {NULL};
+	bool own = false, nested = function_dev(dev) != dev;
+
+	for (unsigned int i = 0; i < f->nports; i++) {
+		char h[DLH_HANDLE_MAX];
+
+		snprintf(h, sizeof(h), "%s/%s.%u", f->bus_name, f->slot, i);
+		fds[i] = dlh_dev_find(ctx, h);
+		nested |= fds[i] && dlh_dev_nested(fds[i], 0);
+		for (struct dlh_port *p = fds[i] ? dlh_port_first(fds[i]) : NULL; p; p = dlh_port_next(p))
+			own |= dlh_port_type(p) == DLH_PORT_TYPE_ETH;
+	}
+	f->eth_nested = nested || (!own && dlh_sdk_linux_version(dlh_sdk_dev_linux(dev)) >= 0x060700);
+	for (unsigned int i = 0; f->eth_nested && i < f->nports; i++)
+		eth_home(f, i, fds[i]);
 }
 
 /* The PCI device id sysfs gives a pci/ function ("0x101b"), compared with the profile's; 0 when it fits. */
@@ -141,22 +214,24 @@ static int ib_port_add(struct dlh_dev *dev, const char *bdf, const struct mlx5_f
 int mlx5_kernel_attach(struct dlh_dev *dev, const char *config, struct dlh_extack *ext)
 {
 	struct mlx5_facts *f = dlh_sdk_dev_facts(dev);
+	const struct dlh_dev *fdev = function_dev(dev);
 	const char *bdf = bdf_of(dev);
 	struct mlx5_emu_board board;
 	struct mlx5_ident id;
 	struct dlh_port *port = NULL;
 	unsigned int nports = 0, fn;
+	bool eth;
 	int err;
 
 	if (!bdf)
-		return dlh_sdk_extack(ext, -EINVAL, "device name is no PCI address (DDDD:BB:SS.F)");
+		return dlh_sdk_extack(ext, -EINVAL, "device name is no PCI address (DDDD:BB:SS.F), nor nested in one");
 	err = mlx5_hw_parse(config, &board, f, &id, ext);
 	if (err)
 		return err;
 	fn = (unsigned int)(bdf[11] - '0');
 	if (bdf[11] < '0' || bdf[11] > '7' || fn >= f->nports)
 		return dlh_sdk_extack(ext, -EINVAL, "function %c is none of the card's %u", bdf[11], f->nports);
-	snprintf(f->bus_name, sizeof(f->bus_name), "%.*s", (int)(bdf - 1 - dlh_dev_handle(dev)), dlh_dev_handle(dev));
+	snprintf(f->bus_name, sizeof(f->bus_name), "%.*s", (int)(bdf - 1 - dlh_dev_handle(fdev)), dlh_dev_handle(fdev));
 	snprintf(f->slot, sizeof(f->slot), "%.10s", bdf);
 	for (struct dlh_port *p = dlh_port_first(dev); p; p = dlh_port_next(p)) {
 		if (dlh_port_flavour(p) != DLH_PORT_FLAVOUR_PHYSICAL)
@@ -168,23 +243,33 @@ int mlx5_kernel_attach(struct dlh_dev *dev, const char *config, struct dlh_extac
 	}
 	if (nports > 1)
 		return dlh_sdk_extack(ext, -EINVAL, "the kernel reports %u ports; a function has one", nports);
-	err = pci_id_check(dev, bdf, f->pci_id, ext);
+	if (fdev != dev && !port)
+		return dlh_sdk_extack(ext, -EINVAL, "instance nested in %s has no Ethernet port", dlh_dev_handle(fdev));
+	err = pci_id_check(fdev, bdf, f->pci_id, ext);
 	if (err)
 		return err;
 	err = config_read(f, bdf, id.device_type, ext);
 	if (err)
 		return err;
+	layout_read(dev, f);
+	/* the function's Ethernet port: its own, or (6.7 on) on the instance nested in it */
+	eth = port != NULL || (fdev == dev && dlh_dev_nested(dev, 0));
 	if (f->vpi && f->link_type[MLX5_NV_CURRENT][fn] &&
-	    (f->link_type[MLX5_NV_CURRENT][fn] == MLX5_LINK_TYPE_ETH) != (port != NULL))
+	    (f->link_type[MLX5_NV_CURRENT][fn] == MLX5_LINK_TYPE_ETH) != eth)
 		return dlh_sdk_extack(ext, -EINVAL, "the card runs port %u as %s, the kernel %s", fn + 1,
 				      f->link_type[MLX5_NV_CURRENT][fn] == MLX5_LINK_TYPE_ETH ? "eth" : "ib",
-				      port ? "has its Ethernet port" : "has no port for it");
+				      port  ? "has its Ethernet port"
+				      : eth ? "has an Ethernet instance nested in it"
+					    : "has no port for it");
 	if (f->vpi && !f->link_type[MLX5_NV_CURRENT][fn])
-		f->link_type[MLX5_NV_CURRENT][fn] = port ? MLX5_LINK_TYPE_ETH : MLX5_LINK_TYPE_IB;
-	if (!port && f->vpi) {
+		f->link_type[MLX5_NV_CURRENT][fn] = eth ? MLX5_LINK_TYPE_ETH : MLX5_LINK_TYPE_IB;
+	if (!eth && f->vpi) {
 		port = dlh_port_find(dev, mlx5_port_index(fn));
 		if (!port && (err = ib_port_add(dev, bdf, f, fn, &port, ext)))
 			return err;
+	} else if (!port && fdev == dev) {
+		/* the InfiniBand port shown before the reset: the function now runs Ethernet on a nested instance */
+		dlh_sdk_port_unregister(dlh_port_find(dev, mlx5_port_index(fn)));
 	}
 	port_report(port, f, fn);
 	return 0;

@@ -22,6 +22,9 @@ int mlx5_function_of(const struct mlx5_facts *f, const char *handle)
 {
 	size_t nb = strlen(f->bus_name), ns = strlen(f->slot);
 
+	for (unsigned int i = 0; f->eth_nested && i < f->nports; i++)
+		if (!strcmp(handle, f->eth_at[i]))
+			return (int)i;
 	if (strncmp(handle, f->bus_name, nb) || handle[nb] != '/' || strncmp(handle + nb + 1, f->slot, ns) ||
 	    handle[nb + 1 + ns] != '.' || handle[nb + ns + 2] < '0' || handle[nb + ns + 2] > '7' ||
 	    handle[nb + ns + 3] || (unsigned int)(handle[nb + ns + 2] - '0') >= f->nports)
@@ -79,7 +82,16 @@ static int type_set_plan(struct dlh_port *port, enum dlh_port_type type, struct 
 
 		mlx5_port_attrs(f, i, &attrs);
 		snprintf(handle, sizeof(handle), "%s/%s.%u", f->bus_name, f->slot, i);
-		err = dlh_sdk_plan_after(plan, handle, mlx5_port_index(i), &attrs, mlx5_type_of(t),
+		/* an Ethernet port on a nested instance whose name is not known yet: the plan cannot say it */
+		if (t == MLX5_LINK_TYPE_ETH && f->eth_nested && !f->eth_at[i][0]) {
+			dlh_sdk_plan_partial(plan);
+			return dlh_sdk_extack(ext, 0,
+					      "Port %u would run Ethernet on an instance nested in %s/%s.%u, not named "
+					      "until it comes",
+					      i + 1, f->bus_name, f->slot, i);
+		}
+		err = dlh_sdk_plan_after(plan, t == MLX5_LINK_TYPE_ETH && f->eth_nested ? f->eth_at[i] : handle,
+					 mlx5_port_index(i), &attrs, mlx5_type_of(t),
 					 t == MLX5_LINK_TYPE_ETH ? f->netdev[i] : f->ibdev[i], ext);
 	}
 	return err;
@@ -249,7 +261,8 @@ int mlx5_hw_parse(const char *config, struct mlx5_emu_board *b, struct mlx5_fact
 	return err;
 }
 
-static const char *const mlx5_kernel_drivers[] = {"mlx5_core", NULL};
+/* mlx5_core.eth: Linux 6.7 on, the nested instance of a function's Ethernet port (its own driver) */
+static const char *const mlx5_kernel_drivers[] = {"mlx5_core", "mlx5_core.eth", NULL};
 
 const struct dlh_sdk_rules mlx5_rules = {
     .kernel_drivers = mlx5_kernel_drivers,

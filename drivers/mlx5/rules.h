@@ -31,6 +31,14 @@ struct mlx5_facts {
 	char netdev[MLX5_MAX_PORTS][DLH_NETDEV_NAME_MAX];
 	char ibdev[MLX5_MAX_PORTS][DLH_IBDEV_NAME_MAX];
 	char pci_id[8]; /* the profile's PCI device id ("0x101b"), checked on a pci/ kernel device; "" none */
+	/*
+	 * Where function i's Ethernet port is registered, or would be after a reset, when that is not
+	 * the function's own instance: Linux 6.7 on (6.12; not 6.1) registers it on an instance nested
+	 * in the function's, "auxiliary/mlx5_core.eth.N". eth_nested: the kernel does so; eth_at[i] ""
+	 * then: not known (its plans are partial).
+	 */
+	bool eth_nested;
+	char eth_at[MLX5_MAX_PORTS][DLH_HANDLE_MAX];
 };
 
 /* What the card says of itself: devlink's info and mstconfig's query heading. */
@@ -51,7 +59,10 @@ int mlx5_kernel_type_set(struct dlh_port *port, enum dlh_port_type type, struct 
 /* Port index and attributes of function @fn's port, as Linux's mlx5e_devlink_port_register() gives them. */
 uint32_t mlx5_port_index(unsigned int fn);
 void mlx5_port_attrs(const struct mlx5_facts *f, unsigned int fn, struct dlh_sdk_port_attrs *attrs);
-/* The function a device is ("pci/0000:03:00.1": 1); -1 for a handle that is none of the card's. */
+/*
+ * The function a device is ("pci/0000:03:00.1": 1; the instance nested in it that holds its Ethernet
+ * port, too); -1 for a handle that is none of the card's.
+ */
 int mlx5_function_of(const struct mlx5_facts *f, const char *handle);
 /* eth/ib and back; MLX5_LINK_TYPE_NONE for auto or notset. */
 enum mlx5_link_type mlx5_link_of(enum dlh_port_type type);
