@@ -378,6 +378,9 @@ DLH_EXPORT void dlh_ctx_io_ready(struct dlh_ctx *ctx, int fd)
 
 			if (io->fd == fd) {
 				io->fn(io, fd, io->arg);
+				/* devices what was read asks to recognise again (a card's reset), now that
+				 * the relay's connection is free */
+				dlh__dev_rules_catch_up(ctx);
 				return;
 			}
 		}

@@ -1494,6 +1494,9 @@ Test(rules, a_connectx6_as_linux_6_12_nests_its_ethernet_port)
 	cr_expect_str_eq(dlh_dev_rules(fn0, &exact), "mlx5 rules, profile cx6-vpi");
 	cr_expect(exact);
 	cr_expect_null(dlh_port_first(fn0));
+	/* one card for dl panel: the functions and the nested instance */
+	cr_expect_str_eq(dlh_dev_card(dev), "dlhal/0000:03:00.0");
+	cr_expect_str_eq(dlh_dev_card(fn0), "dlhal/0000:03:00.0");
 	/* the change goes to the function's PCI address */
 	cr_assert_eq(dlh_port_type_set(p, DLH_PORT_TYPE_IB, &ext), 0, "%s", ext.msg);
 	cr_expect_str_eq(ext.msg, "Please reboot machine to load new configurations");

@@ -219,6 +219,7 @@ int mlx5_kernel_attach(struct dlh_dev *dev, const char *config, struct dlh_extac
 	struct mlx5_emu_board board;
 	struct mlx5_ident id;
 	struct dlh_port *port = NULL;
+	char card[DLH_CARD_NAME_MAX];
 	unsigned int nports = 0, fn;
 	bool eth;
 	int err;
@@ -272,7 +273,9 @@ int mlx5_kernel_attach(struct dlh_dev *dev, const char *config, struct dlh_extac
 		dlh_sdk_port_unregister(dlh_port_find(dev, mlx5_port_index(fn)));
 	}
 	port_report(port, f, fn);
-	return 0;
+	/* one card: its functions and their nested instances drawn together (dl panel), as an E810's PFs */
+	snprintf(card, sizeof(card), "%s/%s.0", f->bus_name, f->slot);
+	return dlh_sdk_dev_card_set(dev, card, ext);
 }
 
 /* As the driver's op (mlx5.c), through mstconfig: the configuration read, checked, written, read back. */
