@@ -254,6 +254,7 @@ struct dlh_dev {
 	void *facts;	   /* rules->facts_size bytes */
 	bool rules_asked;  /* a relay's: recognition was tried (once is enough, as for the driver) */
 	bool rules_misfit; /* a profile's rules were tried and refused it: basis says why */
+	bool recognising;  /* being recognised: what that changes asks for nothing again */
 	bool rules_wanted; /* asked for while an event was delivered: recognised once it is */
 	char *basis;	   /* what its plans rest on, or (no rules) what is missing: for dlh_dev_rules() */
 	char bus[DLH_BUS_NAME_MAX];

@@ -122,6 +122,11 @@ void dlh__event_emit(struct dlh_ctx *ctx, enum dlh_event_type type, struct dlh_d
 {
 	struct dlh_event ev = {.type = type, .dev = dev, .port = port};
 
+	/* rules that did not fit the ports as they were are asked again once a port comes or changes
+	 * (a reset's ports come one by one; the kernel's Ethernet port replaces one the rules showed) */
+	if (dev && dev->rules_misfit && !dev->recognising &&
+	    (type == DLH_EVENT_PORT_NEW || type == DLH_EVENT_PORT_CHANGE))
+		dlh__dev_rules_again(dev);
 	if (dlh__op_defer(ctx, &ev))
 		return;
 	deliver(ctx, &ev);

@@ -368,8 +368,6 @@ DLH_EXPORT int dlh_sdk_port_register(struct dlh_dev *dev, uint32_t index, const 
 				       dev->drv->name);
 	if (port_find(dev, &(struct index_key){index}))
 		return dlh__extack_set(ext, -EEXIST, dev->handle, "Port index %u already exists", index);
-	if (dev->rules_misfit)
-		dlh__dev_rules_again(dev);
 	if (attrs && !dlh__port_flavour_valid(attrs->flavour))
 		return dlh__extack_set(ext, -EINVAL, dev->handle, "Port %u has an unknown flavour %d", index,
 				       (int)attrs->flavour);
@@ -480,7 +478,7 @@ DLH_EXPORT void dlh_sdk_port_unregister(struct dlh_port *port)
 	dlh__port_unlink(port);
 	dlh__op_bury(port);
 	/* rules that did not fit the ports as they were are asked again (a reset's ports go one by one) */
-	if (dev->rules_misfit) {
+	if (dev->rules_misfit && !dev->recognising) {
 		dlh__dev_rules_again(dev);
 		dlh__dev_rules_catch_up(dev->ctx);
 	}

@@ -96,7 +96,9 @@ void dlh__dev_rules(struct dlh_dev *dev)
 	}
 	dev->rules_asked = true;
 	dlh__extack_clear(&ext);
+	dev->recognising = true;
 	err = dlh__recognise_hook(dev, &ext);
+	dev->recognising = false;
 	if (err == -EBUSY) {
 		dev->rules_asked = false;
 		return;

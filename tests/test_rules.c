@@ -1269,6 +1269,7 @@ Test(rules, an_e810_profile_with_a_bad_option_table_is_not_taken)
  * function's (DEVLINK_ATTR_NESTED_DEVLINK), driver mlx5_core.eth, with no info of its own.
  */
 static bool mk_nested;
+static bool mk_fn0_ib; /* function 0 runs InfiniBand too: no devlink port */
 #define MK_ETH0 "auxiliary/mlx5_core.eth.0"
 
 /* named as dlhald --kernel-bridge publishes the emulated card (a pci/ function's PCI id is read in sysfs) */
@@ -1285,7 +1286,7 @@ static int mk_attach(struct dlh_sdk_bus *bus, struct dlh_extack *ext)
 		char name[16];
 
 		err = dlh_sdk_bus_dev_add(bus, fns[i], &dev, ext);
-		if (err || i == 1) /* function 1 runs InfiniBand: no devlink port */
+		if (err || i == 1 || mk_fn0_ib) /* function 1 runs InfiniBand: no devlink port */
 			continue;
 		if (mk_nested) {
 			dlh_sdk_dev_linux_set(dev, "6.12.57+deb12-amd64", NULL);
@@ -1555,6 +1556,54 @@ Test(rules, a_connectx6_refused_mid_reset_is_recognised_once_its_ports_follow)
 	cr_assert_eq(dlh_port_lookup(ctx, "dlhal/0000:03:00.0/65535", &p, &ext), 0, "%s", ext.msg);
 	cr_expect_eq(dlh_port_type(p), DLH_PORT_TYPE_IB);
 	dlh_ctx_free(ctx);
+	kill(pid, SIGTERM);
+	waitpid(pid, &st, 0);
+	unlink(sock);
+}
+
+/*
+ * Back to Ethernet on Linux 6.1: the kernel's port comes at the index of the InfiniBand port the
+ * rules showed, replacing it; rules that did not fit before it came are asked again.
+ */
+Test(rules, a_connectx6_back_to_ethernet_is_recognised_once_the_kernel_port_replaces_the_shown_one)
+{
+	char sock[64], cmd[600];
+	struct dlh_ctx *ctx;
+	struct dlh_extack ext;
+	struct dlh_dev *dev;
+	struct dlh_port *p = NULL;
+	bool exact = false;
+	pid_t pid;
+	int st;
+
+	snprintf(sock, sizeof(sock), "/tmp/dlhal-mke-%d.sock", (int)getpid());
+	pid = mk_daemon(sock);
+	snprintf(cmd, sizeof(cmd),
+		 "%s -s %s port set pci/0000:03:00.0/65535 type ib >/dev/null 2>&1 && "
+		 "%s -s %s dev reload pci/0000:03:00.0 action fw_activate >/dev/null",
+		 getenv("DL"), sock, getenv("DL"), sock);
+	cr_assert_eq(system(cmd), 0);
+	mk_fn0_ib = true;
+	dev = mk_dev(&ctx);
+	cr_assert_eq(dlh_port_lookup(ctx, "dlhal/0000:03:00.0/65535", &p, &ext), 0, "%s", ext.msg);
+	cr_expect_eq(dlh_port_type(p), DLH_PORT_TYPE_IB, "shown from the configuration");
+	/* the card back to Ethernet and reset; the kernel announces the function before its port */
+	snprintf(cmd, sizeof(cmd),
+		 "%s -s %s port set pci/0000:03:00.0/65535 type eth >/dev/null 2>&1 && "
+		 "%s -s %s dev reload pci/0000:03:00.0 action fw_activate >/dev/null",
+		 getenv("DL"), sock, getenv("DL"), sock);
+	cr_assert_eq(system(cmd), 0);
+	dlh_sdk_dev_rules_reset(dev);
+	cr_expect(strstr(dlh_dev_rules(dev, &exact), "the card runs port 1 as eth, the kernel has no port for it"), "%s",
+		  dlh_dev_rules(dev, NULL));
+	cr_expect_not(exact);
+	/* the kernel's Ethernet port, at the index the shown one had */
+	cr_assert_eq(dlh_sdk_port_type_eth(p, "ens1f0np0", &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(dlh_dev_rules(dev, &exact), "mlx5 rules, profile cx6-vpi");
+	cr_expect(exact);
+	cr_expect_not(dlh_port_pending(p, NULL));
+	dlh_ctx_free(ctx);
+	mk_fn0_ib = false;
 	kill(pid, SIGTERM);
 	waitpid(pid, &st, 0);
 	unlink(sock);
