@@ -100,11 +100,16 @@ void dlh__dev_rules(struct dlh_dev *dev)
 	err = dlh__recognise_hook(dev, &ext);
 	dev->recognising = false;
 	if (err == -EBUSY) {
+		/* the relay is answering another request: the next catch-up asks again */
 		dev->rules_asked = false;
+		dev->rules_wanted = dev->ctx->rules_wanted = true;
+		dlh__log(dev->ctx, DLH_LOG_DEBUG, dev, "recognition put off: %s", ext.msg);
 		return;
 	}
 	if (err && err != -ENODEV)
 		dlh__log(dev->ctx, DLH_LOG_WARNING, dev, "not recognised: %s", ext.msg);
+	else if (!err)
+		dlh__log(dev->ctx, DLH_LOG_DEBUG, dev, "recognised: %s", dev->basis);
 }
 
 /*
@@ -129,6 +134,8 @@ void dlh__dev_rules_catch_up(struct dlh_ctx *ctx)
 		}
 		dev->rules_wanted = false;
 		dlh__dev_rules(dev);
+		if (dev->rules_wanted)
+			break; /* busy: left for the next catch-up */
 	}
 }
 

@@ -1464,6 +1464,7 @@ Test(rules, a_connectx6_as_linux_6_12_nests_its_ethernet_port)
 	struct dlh_dev *dev, *fn0;
 	struct dlh_port *p = NULL;
 	bool exact = false;
+	uint32_t mod = 99, lane;
 	pid_t pid;
 	int st;
 
@@ -1485,6 +1486,9 @@ Test(rules, a_connectx6_as_linux_6_12_nests_its_ethernet_port)
 		     dlh_dev_rules(dev, NULL));
 	cr_expect_str_eq(dlh_dev_rules(dev, &exact), "mlx5 rules, profile cx6-vpi");
 	cr_expect(exact);
+	/* what the kernel does not report: the port's speed and cage, for dl panel */
+	cr_expect_eq(dlh_port_speed(p), 200000);
+	cr_expect(dlh_port_module(p, &mod, &lane) && mod == 0);
 	cr_expect(plan.staged);
 	cr_expect_not(plan.partial);
 	cr_assert_eq(plan.nafter, 2);
@@ -1594,8 +1598,8 @@ Test(rules, a_connectx6_back_to_ethernet_is_recognised_once_the_kernel_port_repl
 		 getenv("DL"), sock, getenv("DL"), sock);
 	cr_assert_eq(system(cmd), 0);
 	dlh_sdk_dev_rules_reset(dev);
-	cr_expect(strstr(dlh_dev_rules(dev, &exact), "the card runs port 1 as eth, the kernel has no port for it"), "%s",
-		  dlh_dev_rules(dev, NULL));
+	cr_expect(strstr(dlh_dev_rules(dev, &exact), "the card runs port 1 as eth, the kernel has no port for it"),
+		  "%s", dlh_dev_rules(dev, NULL));
 	cr_expect_not(exact);
 	/* the kernel's Ethernet port, at the index the shown one had */
 	cr_assert_eq(dlh_sdk_port_type_eth(p, "ens1f0np0", &ext), 0, "%s", ext.msg);

@@ -264,8 +264,25 @@ int mlx5_hw_parse(const char *config, struct mlx5_emu_board *b, struct mlx5_fact
 /* mlx5_core.eth: Linux 6.7 on, the nested instance of a function's Ethernet port (its own driver) */
 static const char *const mlx5_kernel_drivers[] = {"mlx5_core", "mlx5_core.eth", NULL};
 
+/*
+ * What the kernel does not report of a function's Ethernet port: its speed and the cage it is in
+ * (the function's), as the emulated card's ports have them and dl panel needs.
+ */
+static void port_attrs_fill(const struct dlh_dev *dev, uint32_t index, struct dlh_sdk_port_attrs *attrs)
+{
+	const struct mlx5_facts *f = dlh_sdk_dev_facts(dev);
+	unsigned int fn = index >> 16;
+
+	if (!f || (index & 0xffffu) != MLX5_VPORT_UPLINK || fn >= f->nports)
+		return;
+	attrs->speed = f->speed;
+	attrs->has_module = true;
+	attrs->module = fn;
+}
+
 const struct dlh_sdk_rules mlx5_rules = {
     .kernel_drivers = mlx5_kernel_drivers,
+    .port_attrs_fill = port_attrs_fill,
     .attach = mlx5_kernel_attach,
     .port_type_set = mlx5_kernel_type_set,
     .staged = DLH_SDK_STAGED_TYPE,

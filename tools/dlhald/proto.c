@@ -701,6 +701,10 @@ void proto_event(const struct dlh_event *ev, void *arg)
 	/* the kernel did otherwise than a vendor's rules planned: core logged it; no notification of devlink's */
 	if (ev->type == DLH_EVENT_PLAN_MISS)
 		return;
+	/* A device that came is recognised once no event is being delivered: what its rules add (ports
+	 * the kernel lacks, what waits for a reset, attributes) reaches clients with no client asking. */
+	if (ev->type == DLH_EVENT_DEV_NEW)
+		dlh_dev_rules(ev->dev, NULL);
 	msg = reply_new(NULL, cmds[ev->type], 0);
 
 	if (msg && !(ev->port ? put_port(msg, ev->port) : put_dev(msg, ev->dev)))
