@@ -77,6 +77,15 @@ enum dlhal_bridge_msg_type {
 	 * DEV_INFO sent before it.
 	 */
 	DLHAL_BRIDGE_DEV_BIND = 8,
+	/**
+	 * struct dlhal_bridge_nest: instance @c dev is nested in instance
+	 * @c parent (DEVLINK_ATTR_NESTED_DEVLINK), as Linux 6.12's mlx5_core
+	 * nests a function's Ethernet instance in the function's. Before @c dev
+	 * is published, once (-EALREADY after); -EOPNOTSUPP on a kernel without
+	 * nested instances (before 6.7); -EBUSY while an op of @c parent waits
+	 * for this process.
+	 */
+	DLHAL_BRIDGE_DEV_NEST = 9,
 	/** Read: struct dlhal_bridge_req, split port @c index into @c arg ports. */
 	DLHAL_BRIDGE_REQ_SPLIT = 16,
 	/** Read: struct dlhal_bridge_req, unsplit port @c index. */
@@ -113,6 +122,14 @@ struct dlhal_bridge_dev {
 	__u32 reserved; /**< Zero. */
 	/** ASCII [A-Za-z0-9:._-], 1 to 63 bytes, not "." or "..", NUL-terminated. */
 	char name[DLHAL_BRIDGE_NAME_MAX];
+};
+
+/** @brief DLHAL_BRIDGE_DEV_NEST. */
+struct dlhal_bridge_nest {
+	__u32 type;			    /**< DLHAL_BRIDGE_DEV_NEST. */
+	__u32 reserved;			    /**< Zero. */
+	char dev[DLHAL_BRIDGE_NAME_MAX];    /**< The nested instance's name. */
+	char parent[DLHAL_BRIDGE_NAME_MAX]; /**< The name of the instance it is nested in. */
 };
 
 /** @brief DLHAL_BRIDGE_PORT_ADD, DLHAL_BRIDGE_PORT_DEL. */
@@ -157,7 +174,10 @@ struct dlhal_bridge_info {
 	__u32 type;				/**< DLHAL_BRIDGE_DEV_INFO. */
 	__u32 nversions;			/**< Up to DLHAL_BRIDGE_VERSIONS_MAX. */
 	char dev[DLHAL_BRIDGE_NAME_MAX];	/**< Instance name. */
-	/** [a-z0-9_-], as Linux's driver names ("mlxsw_spectrum"); empty: bound to none. */
+	/**
+	 * [a-z0-9._-], as Linux's driver names ("mlxsw_spectrum", an auxiliary
+	 * driver's "mlx5_core.eth"); empty: bound to none.
+	 */
 	char driver[DLHAL_BRIDGE_DRIVER_MAX];
 	char serial[DLHAL_BRIDGE_SERIAL_MAX];	    /**< Serial number, printable. */
 	char board_serial[DLHAL_BRIDGE_SERIAL_MAX]; /**< Board serial number, printable. */

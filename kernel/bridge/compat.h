@@ -47,4 +47,14 @@ static inline void dlb_devlink_reload_enable(struct devlink *devlink)
 #endif
 }
 
+/* From 6.7 an instance names those nested in it; before, there are none. */
+static inline int dlb_devl_nested_devlink_set(struct devlink *devlink, struct devlink *nested)
+{
+#ifdef DLB_HAVE_DEVL_NESTED_DEVLINK_SET
+	return devl_nested_devlink_set(devlink, nested);
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
 #endif

@@ -54,6 +54,8 @@ try_all() {
 	try BUS_MATCH_CONST 'extern int m(struct device *dev, const struct device_driver *drv);
 	static struct bus_type b = { .match = m };
 	return b.match != NULL;' "$@"
+	# 6.7: an instance says which are nested in it (mlx5_core's Ethernet instance, 6.7 on).
+	try DEVL_NESTED_DEVLINK_SET 'return devl_nested_devlink_set(devlink, devlink);' "$@"
 	# Up to 6.11.
 	try NO_LLSEEK 'loff_t (*llseek)(struct file *, loff_t, int) = no_llseek;
 	return llseek != NULL;' "$@"

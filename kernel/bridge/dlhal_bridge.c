@@ -64,6 +64,7 @@ struct dlb_dev {
 	struct list_head ports;
 	unsigned int nports;
 	bool published; /* devlink_register()ed: userspace sees it */
+	bool nested;	/* nested in another instance of the file (DLHAL_BRIDGE_DEV_NEST) */
 	struct dlhal_bridge_info *info; /* what it reports of itself; NULL: nothing */
 	const char *want; /* the name of the driver it is bound to (dlb_drivers'), or NULL */
 	/* under f->req_lock: */
@@ -918,6 +919,64 @@ static int msg_dev(struct dlb_file *f, const struct dlhal_bridge_dev *m)
 	return 0;
 }
 
+/*
+ * The process is about to take @d's lock to change it. An op of @d holds that
+ * lock while it waits for this process: the process answers it first, so the
+ * change is refused, retryably. Otherwise an op that comes while the change
+ * waits for the lock is refused (-EBUSY) until writing_end().
+ */
+static int writing_begin(struct dlb_file *f, struct dlb_dev *d)
+{
+	spin_lock(&f->req_lock);
+	if (d->op_busy) {
+		spin_unlock(&f->req_lock);
+		return -EBUSY;
+	}
+	d->writing = true;
+	spin_unlock(&f->req_lock);
+	return 0;
+}
+
+static void writing_end(struct dlb_file *f, struct dlb_dev *d)
+{
+	spin_lock(&f->req_lock);
+	d->writing = false;
+	spin_unlock(&f->req_lock);
+}
+
+/*
+ * @m->dev is nested in @m->parent, both this file's: set before the nested
+ * one is published (the kernel takes it only then), and once (a second
+ * would replace the kernel's record of the first).
+ */
+static int msg_nest(struct dlb_file *f, const struct dlhal_bridge_nest *m)
+{
+	struct dlb_dev *d, *parent;
+	int err;
+
+	if (m->reserved || !dev_name_ok(m->dev) || !dev_name_ok(m->parent))
+		return -EINVAL;
+	d = dev_find(f, m->dev);
+	parent = dev_find(f, m->parent);
+	if (!d || !parent)
+		return -ENODEV;
+	if (d == parent)
+		return -EINVAL;
+	if (d->published || d->nested)
+		return -EALREADY;
+	/* as msg_port(): an op of the parent holds its lock while it waits for this process */
+	err = writing_begin(f, parent);
+	if (err)
+		return err;
+	devl_lock(parent->devlink);
+	err = dlb_devl_nested_devlink_set(parent->devlink, d->devlink);
+	devl_unlock(parent->devlink);
+	writing_end(f, parent);
+	if (!err)
+		d->nested = true;
+	return err;
+}
+
 static int msg_port(struct dlb_file *f, const struct dlhal_bridge_port *m)
 {
 	struct dlb_port *p;
@@ -930,18 +989,9 @@ static int msg_port(struct dlb_file *f, const struct dlhal_bridge_port *m)
 	d = dev_find(f, m->dev);
 	if (!d)
 		return -ENODEV;
-	/*
-	 * An op of this instance holds its lock while it waits for this
-	 * process: the process answers it first. Otherwise an op that comes
-	 * while this write waits for the lock is refused, retryably.
-	 */
-	spin_lock(&f->req_lock);
-	if (d->op_busy) {
-		spin_unlock(&f->req_lock);
-		return -EBUSY;
-	}
-	d->writing = true;
-	spin_unlock(&f->req_lock);
+	err = writing_begin(f, d);
+	if (err)
+		return err;
 	devl_lock(d->devlink);
 	p = port_find(d, m->index);
 	if (m->type == DLHAL_BRIDGE_PORT_DEL) {
@@ -954,9 +1004,7 @@ static int msg_port(struct dlb_file *f, const struct dlhal_bridge_port *m)
 		err = port_add(d, m);
 	}
 	devl_unlock(d->devlink);
-	spin_lock(&f->req_lock);
-	d->writing = false;
-	spin_unlock(&f->req_lock);
+	writing_end(f, d);
 	return err;
 }
 
@@ -1043,7 +1091,7 @@ static bool text_ok(const char *s, size_t size, bool empty, bool blank)
 	return true;
 }
 
-/* A Linux driver name: [a-z0-9_-], empty for none. */
+/* A Linux driver name: [a-z0-9._-] (an auxiliary driver's has a dot), empty for none. */
 static bool driver_name_ok(const char *s)
 {
 	size_t len = strnlen(s, DLHAL_BRIDGE_DRIVER_MAX), i;
@@ -1052,7 +1100,7 @@ static bool driver_name_ok(const char *s)
 		return false;
 	for (i = 0; i < len; i++)
 		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
-		      s[i] == '_' || s[i] == '-'))
+		      s[i] == '_' || s[i] == '-' || s[i] == '.'))
 			return false;
 	return true;
 }
@@ -1173,6 +1221,7 @@ static ssize_t dlb_write(struct file *file, const char __user *buf, size_t len, 
 	union {
 		struct dlhal_bridge_dev dev;
 		struct dlhal_bridge_port port;
+		struct dlhal_bridge_nest nest;
 	} m;
 	size_t want;
 	u32 type;
@@ -1191,6 +1240,9 @@ static ssize_t dlb_write(struct file *file, const char __user *buf, size_t len, 
 	case DLHAL_BRIDGE_PORT_ADD:
 	case DLHAL_BRIDGE_PORT_DEL:
 		want = sizeof(m.port);
+		break;
+	case DLHAL_BRIDGE_DEV_NEST:
+		want = sizeof(m.nest);
 		break;
 	case DLHAL_BRIDGE_REPLY:
 		err = msg_reply(f, buf, len);
@@ -1213,6 +1265,8 @@ static ssize_t dlb_write(struct file *file, const char __user *buf, size_t len, 
 	if (type == DLHAL_BRIDGE_DEV_ADD || type == DLHAL_BRIDGE_DEV_DEL ||
 	    type == DLHAL_BRIDGE_DEV_PUBLISH)
 		err = msg_dev(f, &m.dev);
+	else if (type == DLHAL_BRIDGE_DEV_NEST)
+		err = msg_nest(f, &m.nest);
 	else
 		err = msg_port(f, &m.port);
 	mutex_unlock(&f->lock);

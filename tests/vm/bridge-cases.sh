@@ -191,6 +191,26 @@ else
 fi
 clean "reload through the bridge"
 
+# 11. Nested instances (6.7 on; mlx5_core's Ethernet one in 6.12): set once, before the nested one is
+#     published, never on itself or a stranger; the kernel names it in the parent's messages until
+#     it goes. Before 6.7 the kernel has none: -EOPNOTSUPP.
+kmaj=$(uname -r | cut -d. -f1) kmin=$(uname -r | cut -d. -f2)
+nests=0; [ "$kmaj" -gt 6 ] || { [ "$kmaj" = 6 ] && [ "$kmin" -ge 7 ]; } && nests=1
+rm -f $T/c.out
+{ printf 'dev add np\ndev add nc\nnest nc np\nnest nc np\nnest np np\nnest nx np\nbind nc mlx5_core.eth\ndev pub np\ndev pub nc\nnest nc np\n'
+	answered 10; published nc; sleep 0.3; dl --kernel -d dev show dlhal/np > $T/n1 2>&1; dl --kernel -j -d dev show dlhal/np > $T/n1j 2>&1
+	printf 'dev del nc\n'; answered 11; sleep 0.3; dl --kernel -d dev show dlhal/np > $T/n2 2>&1; } | bridge_client > $T/c.out 2>&1
+got="$(answer 3)|$(answer 4)|$(answer 5)|$(answer 6)|$(answer 10)|$(answer 11)"
+if [ $nests = 1 ] && [ "$got" = "ok|err -114|err -22|err -19|err -114|ok" ] && grep -qx "  nested: dlhal/nc" $T/n1 &&
+	grep -q '"nested": *\[ *"dlhal/nc" *\]' $T/n1j && ! grep -q nested $T/n2; then
+	ok "nested instances: once, before publishing, not on itself or a stranger; the kernel names it until it goes"
+elif [ $nests = 0 ] && [ "$got" = "err -95|err -95|err -22|err -19|err -114|ok" ] && ! grep -q nested $T/n1; then
+	ok "nested instances: -EOPNOTSUPP on a kernel before 6.7"
+else
+	nok "nested instances" "$got $(cat $T/c.out $T/n1 $T/n1j $T/n2)"
+fi
+clean "nested instances"
+
 # The stall of a reader behind an op that waits for the process is bounded by op_timeout_ms.
 echo 1000 > $P
 rm -f $T/c.out

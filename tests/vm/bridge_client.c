@@ -7,6 +7,7 @@
  *   port del DEV INDEX
  *   info DEV DRIVER|- N [KIND NAME VALUE]   DEV_INFO: N versions claimed, the first one given
  *   bind DEV DRIVER|- [SERIAL]              DEV_BIND: a driver with no info of its own
+ *   nest DEV PARENT   DEV_NEST: DEV nested in PARENT
  *   raw HEX           one write() of exactly these bytes (hostile input)
  *   sizes             the two message sizes
  *   read              wait up to 5 s for a request: "req TYPE SEQ DEV INDEX ARG" or "none"
@@ -173,6 +174,12 @@ int main(int argc, char **argv)
 			if (n >= 4)
 				snprintf(in.serial, sizeof(in.serial), "%.63s", a[3]);
 			answer(write(fd, &in, sizeof(in)), sizeof(in));
+		} else if (n == 3 && !strcmp(a[0], "nest")) {
+			struct dlhal_bridge_nest m = {.type = DLHAL_BRIDGE_DEV_NEST};
+
+			snprintf(m.dev, sizeof(m.dev), "%.63s", a[1]);
+			snprintf(m.parent, sizeof(m.parent), "%.63s", a[2]);
+			answer(write(fd, &m, sizeof(m)), sizeof(m));
 		} else if (!strncmp(line, "raw ", 4)) {
 			unsigned char buf[512];
 			size_t len = strcspn(line + 4, "\n") / 2;

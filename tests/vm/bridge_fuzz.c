@@ -106,6 +106,7 @@ static void one(int *fds, struct counts *c)
 			struct dlhal_bridge_port ch[8];
 		} rep;
 		struct dlhal_bridge_info info;
+		struct dlhal_bridge_nest nest;
 		unsigned char raw[2048];
 	} m;
 	struct dlhal_bridge_req req;
@@ -130,6 +131,14 @@ static void one(int *fds, struct counts *c)
 			m.d.type = DLHAL_BRIDGE_DEV_PUBLISH;
 			snprintf(m.d.name, sizeof(m.d.name), "%s", dev);
 			len = sizeof(m.d);
+			break;
+		}
+		/* one instance nested in another (or itself, or in one of another file) */
+		if (!rnd(3)) {
+			m.nest.type = DLHAL_BRIDGE_DEV_NEST;
+			snprintf(m.nest.dev, sizeof(m.nest.dev), "%s", dev);
+			name_pick(m.nest.parent, sizeof(m.nest.parent));
+			len = sizeof(m.nest);
 			break;
 		}
 		/* what the instance reports of itself: a driver to bind it to (one of a few, or hostile) */

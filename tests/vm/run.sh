@@ -227,7 +227,7 @@ chmod 755 "$root" "$root/init"
 debug=
 [ "$mode" = test ] && debug=" slub_debug=U,kmalloc-512"
 boot() {
-	timeout 1500 qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nographic -no-reboot \
+	timeout 1700 qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nographic -no-reboot \
 		-kernel "$img/boot/vmlinuz-$ver" -initrd "$cache/initrd-$ver.gz" \
 		-append "console=ttyS0 panic=-1 quiet loglevel=3$debug" >"$out" 2>&1 </dev/null || true
 	tr -d '\r' <"$out" >"$out.clean" && mv "$out.clean" "$out"

@@ -43,18 +43,27 @@ static void port_msg(const struct dlh_port *p, struct dlhal_bridge_port *m)
 	}
 }
 
+/* The instance that holds the device's ports: its own, or the nested Ethernet one. */
+static const char *port_home(const struct bridge_dev *bd)
+{
+	return bd->eth_name[0] ? bd->eth_name : bd->name;
+}
+
 /*
  * The device's ports as the kernel is to hold them: as its Linux driver registers them (mlx5_core
- * registers a devlink port only for a function that runs Ethernet).
+ * registers a devlink port only for a function that runs Ethernet, from 6.7 on on a nested instance).
  */
 static size_t model_msgs(const struct bridge_dev *bd, struct dlhal_bridge_port **out)
 {
 	size_t n = 0, cap = dlh_dev_port_count(bd->dev);
 	struct dlhal_bridge_port *v = calloc(cap ? cap : 1, sizeof(*v));
 
-	for (struct dlh_port *p = dlh_port_first(bd->dev); v && p && n < cap; p = dlh_port_next(p))
-		if (!bd->eth_only || dlh_port_type(p) == DLH_PORT_TYPE_ETH)
-			port_msg(p, &v[n++]);
+	for (struct dlh_port *p = dlh_port_first(bd->dev); v && p && n < cap; p = dlh_port_next(p)) {
+		if (bd->eth_only && dlh_port_type(p) != DLH_PORT_TYPE_ETH)
+			continue;
+		port_msg(p, &v[n]);
+		snprintf(v[n++].dev, sizeof(v->dev), "%s", port_home(bd));
+	}
 	*out = v;
 	return v ? n : 0;
 }
@@ -102,10 +111,12 @@ static size_t diff(const struct dlhal_bridge_port *from, size_t nfrom, const str
 	return n;
 }
 
+/* The device of instance @name: its own, or its nested Ethernet one. */
 static struct bridge_dev *bdev_find(struct bridge *b, const char *name)
 {
 	for (size_t i = 0; i < b->ndevs; i++)
-		if (b->devs[i].dev && !strcmp(b->devs[i].name, name))
+		if (b->devs[i].dev &&
+		    (!strcmp(b->devs[i].name, name) || (b->devs[i].eth_up && !strcmp(b->devs[i].eth_name, name))))
 			return &b->devs[i];
 	return NULL;
 }
@@ -140,11 +151,25 @@ static int mirror_apply(struct bridge_dev *bd, const struct dlhal_bridge_port *m
  * waits for this process, which answers it first (the reads come before the
  * next sync); the rest is tried again then. Another refusal is logged once.
  */
+static int dev_msg(struct bridge *b, uint32_t type, const char *name)
+{
+	struct dlhal_bridge_dev m = {.type = type};
+
+	snprintf(m.name, sizeof(m.name), "%s", name);
+	return write(b->fd, &m, sizeof(m)) == sizeof(m) ? 0 : -errno;
+}
+
+static int eth_instance(struct bridge *b, struct bridge_dev *bd);
+
 static int sync_dev(struct bridge *b, struct bridge_dev *bd)
 {
 	struct dlhal_bridge_port *model, *changes;
-	size_t nmodel = model_msgs(bd, &model), n;
-	int err = 0;
+	size_t nmodel, n;
+	int err = bd->eth_name[0] ? eth_instance(b, bd) : 0;
+
+	if (err)
+		return err;
+	nmodel = model_msgs(bd, &model);
 
 	changes = calloc(bd->n + nmodel + 1, sizeof(*changes));
 	if (!model || !changes) {
@@ -174,6 +199,15 @@ static int sync_dev(struct bridge *b, struct bridge_dev *bd)
 	}
 	if (!err)
 		bd->failed.err = 0;
+	/* the nested instance is published once its parent is, with its ports */
+	if (!err && bd->eth_up && !bd->eth_published && bd->published) {
+		err = dev_msg(b, DLHAL_BRIDGE_DEV_PUBLISH, bd->eth_name);
+		if (!err || err == -EALREADY)
+			bd->eth_published = true;
+		else
+			dlhald_log(LOG_ERR, "kernel bridge: publishing dlhal/%s: %s", bd->eth_name, strerror(-err));
+		err = 0;
+	}
 	free(model);
 	free(changes);
 	return err;
@@ -298,6 +332,12 @@ static void on_request(struct bridge *b, const struct dlhal_bridge_req *req)
 	if (req->type == DLHAL_BRIDGE_REQ_RELOAD) {
 		uint32_t done = 0;
 
+		/* mlx5e's nested instance has no devlink ops of its own */
+		if (strcmp(req->dev, bd->name)) {
+			reply(b, req->seq, -EOPNOTSUPP, NULL, NULL, 0, 0);
+			return;
+		}
+
 		/* The reset is answered first; the instances and ports it changed follow by sync. */
 		err = dlh_dev_reload(bd->dev, (enum dlh_reload_action)(req->arg & 0xff),
 				     (enum dlh_reload_limit)((req->arg >> 8) & 0xff), &done, &ext);
@@ -367,12 +407,57 @@ static bool from_kernel(const struct dlh_dev *d)
 	return dlh_sdk_dev_bus(d) && !strcmp(dlh_dev_backend(d), "kernel");
 }
 
-static int dev_msg(struct bridge *b, uint32_t type, const char *name)
+/*
+ * As Linux 6.7 on, mlx5_core: the nested instance that holds the function's Ethernet port, there
+ * while the function has one (mlx5e's, bound to mlx5_core.eth, no info of its own). A kernel
+ * without nested instances (-EOPNOTSUPP) gets 6.1's layout: the port on the function's instance.
+ */
+static int eth_instance(struct bridge *b, struct bridge_dev *bd)
 {
-	struct dlhal_bridge_dev m = {.type = type};
+	struct dlhal_bridge_nest nest = {.type = DLHAL_BRIDGE_DEV_NEST};
+	struct dlhal_bridge_info bind = {.type = DLHAL_BRIDGE_DEV_BIND};
+	bool want = false;
+	int err;
 
-	snprintf(m.name, sizeof(m.name), "%s", name);
-	return write(b->fd, &m, sizeof(m)) == sizeof(m) ? 0 : -errno;
+	for (struct dlh_port *p = dlh_port_first(bd->dev); p && !want; p = dlh_port_next(p))
+		want = dlh_port_type(p) == DLH_PORT_TYPE_ETH;
+	if (want == bd->eth_up)
+		return 0;
+	if (!want) {
+		/* its port and netdev go with it; the kernel announces the function again */
+		err = dev_msg(b, DLHAL_BRIDGE_DEV_DEL, bd->eth_name);
+		if (err)
+			return err;
+		bd->eth_up = bd->eth_published = false;
+		free(bd->mirror);
+		bd->mirror = NULL;
+		bd->n = 0;
+		return 0;
+	}
+	snprintf(bind.dev, sizeof(bind.dev), "%s", bd->eth_name);
+	snprintf(bind.driver, sizeof(bind.driver), "mlx5_core.eth");
+	snprintf(nest.dev, sizeof(nest.dev), "%s", bd->eth_name);
+	snprintf(nest.parent, sizeof(nest.parent), "%s", bd->name);
+	err = dev_msg(b, DLHAL_BRIDGE_DEV_ADD, bd->eth_name);
+	if (err)
+		return err;
+	if (write(b->fd, &bind, sizeof(bind)) != sizeof(bind) || write(b->fd, &nest, sizeof(nest)) != sizeof(nest))
+		err = -errno;
+	if (err) {
+		dev_msg(b, DLHAL_BRIDGE_DEV_DEL, bd->eth_name);
+		if (err != -EOPNOTSUPP)
+			return err;
+		dlhald_log(LOG_INFO, "kernel bridge: this kernel nests no instances: %s's port on dlhal/%s, as 6.1's",
+			   bd->eth_name, bd->name);
+		b->no_nest = true;
+		bd->eth_name[0] = '\0';
+		return 0;
+	}
+	bd->eth_up = true;
+	free(bd->mirror);
+	bd->mirror = NULL;
+	bd->n = 0;
+	return 0;
 }
 
 /*
@@ -405,6 +490,8 @@ static int info_msg(struct bridge *b, struct bridge_dev *bd, struct dlh_dev *d, 
 	snprintf(m.driver, sizeof(m.driver), "%s", info.driver);
 	/* a ConnectX-4..7: an InfiniBand function has no devlink port, and no type is set through devlink */
 	bd->eth_only = !strcmp(info.driver, "mlx5_core");
+	if (bd->eth_only && !b->no_nest && !bd->eth_name[0])
+		snprintf(bd->eth_name, sizeof(bd->eth_name), "mlx5_core.eth.%u", b->eth_next++);
 	/* nothing but a driver's name: one with no info of its own, as Linux 6.1's mlx4_core */
 	if (info.driver[0] && !info.serial[0] && !info.board_serial[0] && !info.nversions)
 		m.type = DLHAL_BRIDGE_DEV_BIND;
@@ -456,10 +543,14 @@ static int bdev_add(struct bridge *b, struct dlh_dev *d)
 	return 0;
 }
 
-/* The instance of a device that went: its ports and netdevs go with it. */
+/* The instance of a device that went: its ports and netdevs go with it (its nested one first). */
 static void bdev_del(struct bridge *b, size_t i)
 {
-	int err = dev_msg(b, DLHAL_BRIDGE_DEV_DEL, b->devs[i].name);
+	int err = b->devs[i].eth_up ? dev_msg(b, DLHAL_BRIDGE_DEV_DEL, b->devs[i].eth_name) : 0;
+
+	if (err)
+		dlhald_log(LOG_ERR, "kernel bridge: removing dlhal/%s: %s", b->devs[i].eth_name, strerror(-err));
+	err = dev_msg(b, DLHAL_BRIDGE_DEV_DEL, b->devs[i].name);
 
 	if (err)
 		dlhald_log(LOG_ERR, "kernel bridge: removing dlhal/%s: %s", b->devs[i].name, strerror(-err));
@@ -542,6 +633,8 @@ static void on_sync(struct ev_loop *loop, ev_prepare *w, int revents)
 				bd->published = true;
 			else
 				dlhald_log(LOG_ERR, "kernel bridge: publishing dlhal/%s: %s", bd->name, strerror(-err));
+			if (bd->published && bd->eth_up)
+				sync_dev(b, bd); /* its nested instance, after it as mlx5_core registers them */
 		}
 	}
 }
@@ -592,6 +685,11 @@ int bridge_open(struct bridge *b, struct server *srv, const char *path, char *wh
 			goto err_close;
 		}
 		bd->published = true;
+		if (bd->eth_up && sync_dev(b, bd)) {
+			snprintf(why, whylen, "%s: the nested instance of %s (see the log above)", path,
+				 dlh_dev_handle(d));
+			goto err_close;
+		}
 	}
 	if (dlh_ctx_subscribe(srv->ctx, on_dev_event, b, &b->sub)) {
 		snprintf(why, whylen, "out of memory");

@@ -78,6 +78,12 @@ struct bridge_dev {
 	bool published;
 	bool as_linux; /* published as the Linux driver its profile names: it follows the running kernel's */
 	bool eth_only; /* as mlx5_core: Ethernet ports only, no type set through devlink */
+	/*
+	 * As Linux 6.7 on: its Ethernet port on an instance nested in this one, "mlx5_core.eth.N",
+	 * there while the function runs Ethernet; "": on this one (6.1's layout).
+	 */
+	char eth_name[DLH_DEV_NAME_MAX];
+	bool eth_up, eth_published;
 	struct dlhal_bridge_port *mirror; /* what the kernel holds */
 	size_t n;
 	struct { /* the refusal logged last: not again until another */
@@ -97,6 +103,8 @@ struct bridge {
 	struct dlh_sub *sub;		     /* devices that come and go */
 	bool added;			     /* a device came that has no instance yet */
 	char release[DLH_LINUX_RELEASE_MAX]; /* the running kernel's: a device published as its driver follows it */
+	unsigned int eth_next;		     /* the next nested Ethernet instance's N */
+	bool no_nest;			     /* the kernel has no nested instances (before 6.7) */
 	/* The last op the kernel asked for, to undo it if the kernel cannot take its ports. */
 	struct {
 		uint32_t seq, type, index, count;
