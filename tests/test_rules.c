@@ -1363,6 +1363,27 @@ static const char *mk_card(const char *sock)
 	return mk_state;
 }
 
+/* The emulated card's function 0 switched to @type and the card reset, through its dlhald. */
+static void mk_switch(const char *sock, const char *type)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s -s %s port set pci/0000:03:00.0/65535 type %s >/dev/null 2>&1 && "
+		 "%s -s %s dev reload pci/0000:03:00.0 action fw_activate >/dev/null",
+		 getenv("DL"), sock, type, getenv("DL"), sock);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+static void mk_daemon_stop(pid_t pid, const char *sock)
+{
+	int st;
+
+	kill(pid, SIGTERM);
+	waitpid(pid, &st, 0);
+	unlink(sock);
+}
+
 Test(rules, a_connectx6_that_mlx5_core_runs_switches_through_mstconfig)
 {
 	char sock[64];
@@ -1374,7 +1395,6 @@ Test(rules, a_connectx6_that_mlx5_core_runs_switches_through_mstconfig)
 	struct dlh_port *p;
 	bool exact = false;
 	pid_t pid;
-	int st;
 
 	snprintf(sock, sizeof(sock), "/tmp/dlhal-mk-%d.sock", (int)getpid());
 	pid = mk_daemon(sock);
@@ -1437,9 +1457,7 @@ Test(rules, a_connectx6_that_mlx5_core_runs_switches_through_mstconfig)
 	cr_expect_eq(dlh_port_desired_type(p), DLH_PORT_TYPE_IB);
 	dlh_ctx_free(ctx);
 	/* no mstconfig: not recognised, saying why; plans partial; a change refused as the kernel would */
-	kill(pid, SIGTERM);
-	waitpid(pid, &st, 0);
-	unlink(sock);
+	mk_daemon_stop(pid, sock);
 	setenv("PATH", "/nonexistent", 1);
 	dev = mk_dev(&ctx);
 	p = dlh_port_find(dev, 65535);
@@ -1466,7 +1484,6 @@ Test(rules, a_connectx6_as_linux_6_12_nests_its_ethernet_port)
 	bool exact = false;
 	uint32_t mod = 99, lane;
 	pid_t pid;
-	int st;
 
 	snprintf(sock, sizeof(sock), "/tmp/dlhal-mk12-%d.sock", (int)getpid());
 	pid = mk_daemon(sock);
@@ -1518,9 +1535,7 @@ Test(rules, a_connectx6_as_linux_6_12_nests_its_ethernet_port)
 				  "until it comes");
 	dlh_ctx_free(ctx);
 	mk_nested = false;
-	kill(pid, SIGTERM);
-	waitpid(pid, &st, 0);
-	unlink(sock);
+	mk_daemon_stop(pid, sock);
 }
 
 /*
@@ -1530,22 +1545,17 @@ Test(rules, a_connectx6_as_linux_6_12_nests_its_ethernet_port)
  */
 Test(rules, a_connectx6_refused_mid_reset_is_recognised_once_its_ports_follow)
 {
-	char sock[64], cmd[600];
+	char sock[64];
 	struct dlh_ctx *ctx;
 	struct dlh_extack ext;
 	struct dlh_dev *dev;
 	struct dlh_port *p;
 	bool exact = true;
 	pid_t pid;
-	int st;
 
 	snprintf(sock, sizeof(sock), "/tmp/dlhal-mkr-%d.sock", (int)getpid());
 	pid = mk_daemon(sock);
-	snprintf(cmd, sizeof(cmd),
-		 "%s -s %s port set pci/0000:03:00.0/65535 type ib >/dev/null 2>&1 && "
-		 "%s -s %s dev reload pci/0000:03:00.0 action fw_activate >/dev/null",
-		 getenv("DL"), sock, getenv("DL"), sock);
-	cr_assert_eq(system(cmd), 0);
+	mk_switch(sock, "ib");
 	cr_assert_str_eq(mk_card(sock), "{\"current\":[\"ib\",\"ib\"],\"next\":[\"ib\",\"ib\"]}\n");
 	dev = mk_dev(&ctx); /* as the kernel still has it: function 0's Ethernet port */
 	p = dlh_port_find(dev, 65535);
@@ -1560,9 +1570,7 @@ Test(rules, a_connectx6_refused_mid_reset_is_recognised_once_its_ports_follow)
 	cr_assert_eq(dlh_port_lookup(ctx, "dlhal/0000:03:00.0/65535", &p, &ext), 0, "%s", ext.msg);
 	cr_expect_eq(dlh_port_type(p), DLH_PORT_TYPE_IB);
 	dlh_ctx_free(ctx);
-	kill(pid, SIGTERM);
-	waitpid(pid, &st, 0);
-	unlink(sock);
+	mk_daemon_stop(pid, sock);
 }
 
 /*
@@ -1571,32 +1579,23 @@ Test(rules, a_connectx6_refused_mid_reset_is_recognised_once_its_ports_follow)
  */
 Test(rules, a_connectx6_back_to_ethernet_is_recognised_once_the_kernel_port_replaces_the_shown_one)
 {
-	char sock[64], cmd[600];
+	char sock[64];
 	struct dlh_ctx *ctx;
 	struct dlh_extack ext;
 	struct dlh_dev *dev;
 	struct dlh_port *p = NULL;
 	bool exact = false;
 	pid_t pid;
-	int st;
 
 	snprintf(sock, sizeof(sock), "/tmp/dlhal-mke-%d.sock", (int)getpid());
 	pid = mk_daemon(sock);
-	snprintf(cmd, sizeof(cmd),
-		 "%s -s %s port set pci/0000:03:00.0/65535 type ib >/dev/null 2>&1 && "
-		 "%s -s %s dev reload pci/0000:03:00.0 action fw_activate >/dev/null",
-		 getenv("DL"), sock, getenv("DL"), sock);
-	cr_assert_eq(system(cmd), 0);
+	mk_switch(sock, "ib");
 	mk_fn0_ib = true;
 	dev = mk_dev(&ctx);
 	cr_assert_eq(dlh_port_lookup(ctx, "dlhal/0000:03:00.0/65535", &p, &ext), 0, "%s", ext.msg);
 	cr_expect_eq(dlh_port_type(p), DLH_PORT_TYPE_IB, "shown from the configuration");
 	/* the card back to Ethernet and reset; the kernel announces the function before its port */
-	snprintf(cmd, sizeof(cmd),
-		 "%s -s %s port set pci/0000:03:00.0/65535 type eth >/dev/null 2>&1 && "
-		 "%s -s %s dev reload pci/0000:03:00.0 action fw_activate >/dev/null",
-		 getenv("DL"), sock, getenv("DL"), sock);
-	cr_assert_eq(system(cmd), 0);
+	mk_switch(sock, "eth");
 	dlh_sdk_dev_rules_reset(dev);
 	cr_expect(strstr(dlh_dev_rules(dev, &exact), "the card runs port 1 as eth, the kernel has no port for it"),
 		  "%s", dlh_dev_rules(dev, NULL));
@@ -1608,7 +1607,5 @@ Test(rules, a_connectx6_back_to_ethernet_is_recognised_once_the_kernel_port_repl
 	cr_expect_not(dlh_port_pending(p, NULL));
 	dlh_ctx_free(ctx);
 	mk_fn0_ib = false;
-	kill(pid, SIGTERM);
-	waitpid(pid, &st, 0);
-	unlink(sock);
+	mk_daemon_stop(pid, sock);
 }
