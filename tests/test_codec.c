@@ -295,37 +295,33 @@ Test(codec, a_devices_reloads_are_the_kernels_statistics_summed)
 	nlmsg_free(msg);
 }
 
+/* A DEVLINK_ATTR_NESTED_DEVLINK: NULL leaves a name out; @netns < 0, none. */
+static void nested_put(struct nl_msg *msg, const char *bus, const char *dev, int netns)
+{
+	struct nlattr *nest = nla_nest_start(msg, DEVLINK_ATTR_NESTED_DEVLINK);
+
+	if (bus)
+		nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, bus);
+	if (dev)
+		nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, dev);
+	if (netns >= 0)
+		nla_put_s32(msg, DEVLINK_ATTR_NETNS_ID, netns);
+	nla_nest_end(msg, nest);
+}
+
 /* Linux 6.7 on: a device message names the instances nested in it, as mlx5_core's function its Ethernet one. */
 Test(codec, nested_instances_are_read_from_a_device_message)
 {
 	struct nl_msg *msg = msg_new(DEVLINK_CMD_NEW);
 	char handles[DLH_NESTED_MAX][DLH_HANDLE_MAX];
-	struct nlattr *nest;
 
 	cr_assert_eq(dlh__dev_put(msg, "pci", "0000:03:00.0"), 0);
 	cr_expect_eq(dlh__nested_get(nlmsg_hdr(msg), handles, DLH_NESTED_MAX), 0, "6.1 names none");
-	nest = nla_nest_start(msg, DEVLINK_ATTR_NESTED_DEVLINK);
-	nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, "auxiliary");
-	nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, "mlx5_core.eth.0");
-	nla_nest_end(msg, nest);
-	/* in another namespace: not in this view */
-	nest = nla_nest_start(msg, DEVLINK_ATTR_NESTED_DEVLINK);
-	nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, "auxiliary");
-	nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, "mlx5_core.sf.4");
-	nla_put_s32(msg, DEVLINK_ATTR_NETNS_ID, 3);
-	nla_nest_end(msg, nest);
-	/* malformed: an empty device name, and one with no bus */
-	nest = nla_nest_start(msg, DEVLINK_ATTR_NESTED_DEVLINK);
-	nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, "auxiliary");
-	nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, "");
-	nla_nest_end(msg, nest);
-	nest = nla_nest_start(msg, DEVLINK_ATTR_NESTED_DEVLINK);
-	nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, "mlx5_core.eth.1");
-	nla_nest_end(msg, nest);
-	nest = nla_nest_start(msg, DEVLINK_ATTR_NESTED_DEVLINK);
-	nla_put_string(msg, DEVLINK_ATTR_BUS_NAME, "pci");
-	nla_put_string(msg, DEVLINK_ATTR_DEV_NAME, "0000:04:00.0");
-	nla_nest_end(msg, nest);
+	nested_put(msg, "auxiliary", "mlx5_core.eth.0", -1);
+	nested_put(msg, "auxiliary", "mlx5_core.sf.4", 3); /* in another namespace: not in this view */
+	nested_put(msg, "auxiliary", "", -1);		   /* malformed: an empty device name */
+	nested_put(msg, NULL, "mlx5_core.eth.1", -1);	   /* and one with no bus */
+	nested_put(msg, "pci", "0000:04:00.0", -1);
 	cr_assert_eq(dlh__nested_get(nlmsg_hdr(msg), handles, DLH_NESTED_MAX), 2);
 	cr_expect_str_eq(handles[0], "auxiliary/mlx5_core.eth.0");
 	cr_expect_str_eq(handles[1], "pci/0000:04:00.0");

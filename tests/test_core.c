@@ -468,6 +468,47 @@ Test(drivers, a_relayed_driver_name_is_checked)
 	dlh_ctx_free(ctx);
 }
 
+/* The instances nested in a device: handles checked whole, a refusal leaving what was there. */
+Test(drivers, nested_instances_are_checked)
+{
+	struct dlh_ctx *ctx = fake_ctx(2, 0, NULL, &(struct dlh_extack){0});
+	struct dlh_dev *dev = dlh_dev_find(ctx, "test/fake0"), *other;
+	const char *one[] = {"test/fake1"}, *bad[] = {"auxiliary/mlx5_core.eth.0", "test/fake1/7"};
+	const char *many[DLH_NESTED_MAX + 1];
+	struct dlh_extack ext;
+
+	FILE *f;
+
+	/* a second device to nest */
+	snprintf(profile_path, sizeof(profile_path), "/tmp/dlhal-fake-XXXXXX.json");
+	f = fdopen(mkstemps(profile_path, 5), "w");
+	cr_assert_not_null(f);
+	fprintf(f, "{\"driver\": \"fake\", \"handle\": \"test/fake1\", \"hw\": {\"ports\": 1, \"fail_at\": 0}}");
+	fclose(f);
+	cr_assert_eq(dlh_ctx_sim_load(ctx, profile_path, &ext), 0, "%s", ext.msg);
+	unlink(profile_path);
+	other = dlh_dev_find(ctx, "test/fake1");
+	cr_assert_not_null(dev);
+	cr_assert_not_null(other);
+	for (size_t i = 0; i <= DLH_NESTED_MAX; i++)
+		many[i] = "auxiliary/x.0";
+	cr_expect_null(dlh_dev_nested(dev, 0));
+	cr_expect_null(dlh_dev_nested_in(other));
+	cr_assert_eq(dlh_sdk_dev_nested_set(dev, one, 1, &ext), 0, "%s", ext.msg);
+	cr_expect_str_eq(dlh_dev_nested(dev, 0), "test/fake1");
+	cr_expect_null(dlh_dev_nested(dev, 1));
+	cr_expect_eq(dlh_dev_nested_in(other), dev);
+	cr_expect_null(dlh_dev_nested_in(dev));
+	cr_expect_eq(dlh_sdk_dev_nested_set(dev, bad, 2, &ext), -EINVAL, "a port's handle");
+	cr_expect(strstr(ext.msg, "test/fake1/7"), "%s", ext.msg);
+	cr_expect_eq(dlh_sdk_dev_nested_set(dev, many, DLH_NESTED_MAX + 1, &ext), -E2BIG);
+	cr_expect_str_eq(dlh_dev_nested(dev, 0), "test/fake1", "a refusal leaves what was there");
+	cr_expect_eq(dlh_sdk_dev_nested_set(dev, NULL, 0, &ext), 0);
+	cr_expect_null(dlh_dev_nested(dev, 0));
+	cr_expect_null(dlh_dev_nested_in(other));
+	dlh_ctx_free(ctx);
+}
+
 static int fired[8], nfired;
 
 static void timer_fn(struct dlh_sdk_timer *t, void *arg)
